@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// MARK: - The source articles' example containers, runnable, built on TunnelContainment.
+let containmentExamples: [Target] = []
+
+// MARK: - Benchmarks, run by Scripts/bench (never by the test suite).
+let benchmarkTargets: [Target] = []
+
+let package = Package(
+  name: "Tunnel",
+  products: [
+    .library(name: "TunnelGeo", targets: ["TunnelGeo"]),
+    .library(name: "TunnelContainment", targets: ["TunnelContainment"]),
+    .executable(name: "tunnel", targets: ["tunnel"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // PROJ, found through pkg-config. Never part of the public API.
+    .systemLibrary(
+      name: "CPROJ",
+      pkgConfig: "proj",
+      providers: [.apt(["libproj-dev", "pkg-config"])]
+    ),
+    .target(name: "TunnelGeo", dependencies: ["CPROJ"]),
+    .target(name: "TunnelContainment"),
+    .executableTarget(
+      name: "tunnel",
+      dependencies: [
+        "TunnelGeo",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ"]),
+    .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment"]),
+    .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
+  ] + containmentExamples + benchmarkTargets
+)

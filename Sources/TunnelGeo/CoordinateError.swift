@@ -1,0 +1,42 @@
+/// What was wrong with a coordinate or with the text it was read from.
+///
+/// Every case reads as a plain sentence through ``description``, saying what was wrong and, for text,
+/// what would have been understood.
+public enum CoordinateError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// One of the two axes of a coordinate.
+  public enum Axis: String, Sendable, Hashable {
+    case latitude, longitude
+  }
+
+  /// The latitude lies outside -90…90.
+  case latitudeOutOfRange(Double)
+  /// The longitude lies outside -180…180 (only text is held to this; numbers are normalised).
+  case longitudeOutOfRange(Double)
+  /// A number is infinite or not a number.
+  case notFinite(axis: Axis, value: Double)
+  /// The text could not be read as a coordinate; `reason` says why.
+  case unparsable(text: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .latitudeOutOfRange(let value):
+      return "latitude \(Self.number(value)) is outside -90…90"
+    case .longitudeOutOfRange(let value):
+      return "longitude \(Self.number(value)) is outside -180…180"
+    case .notFinite(let axis, let value):
+      return "\(axis.rawValue) \(value) is not a finite number"
+    case .unparsable(let text, let reason):
+      return "cannot read '\(text)' as a coordinate: \(reason)"
+    }
+  }
+
+  /// Examples of text that reads as a coordinate, for error messages and help.
+  public static let examples =
+    "'56.0 8.5', '-33.9, 18.4', '33.9S 18.4E', '56°33′N 8°19′E', '+5633+00819/' or 'geo:56,8.5'"
+
+  /// `91` rather than `91.0`; other numbers as Swift prints them.
+  static func number(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+  }
+}

@@ -1,0 +1,384 @@
+import Foundation
+
+extension Coordinate {
+  /// Reads a coordinate from text in any of the common notations.
+  ///
+  /// Understood, with latitude first unless hemisphere letters say otherwise:
+  /// - decimal degrees: `56.0 8.5`, `56.0, 8.5`, `-33.9,18.4`, `56.0° 8.5°`;
+  /// - hemisphere letters before or after: `33.9S 18.4E`, `S33.9 E18.4`, `18.4 E, 33.9 S`;
+  /// - degrees, minutes and seconds with `°`, `'`/`′` and `"`/`″`: `56°0'N 8°30'E`, `33°54′S 18°24′E`;
+  /// - ISO 6709 as degrees, degrees-minutes or degrees-minutes-seconds, with or without the closing
+  ///   slash: `+56.0+008.5/`, `+5600+00830`, `+560000+0083000/`;
+  /// - `geo:` URIs (RFC 5870): `geo:56,8.5`, `geo:56,8.5,30;u=10`.
+  ///
+  /// Text is held to a longitude in -180…180 (numbers given to ``init(latitude:longitude:)`` are
+  /// normalised instead), so that swapped axes are caught.
+  ///
+  /// - Parameter text: The text to read; surrounding white space is ignored.
+  /// - Throws: ``CoordinateError`` saying what was wrong.
+  public init(parsing text: String) throws(CoordinateError) {
+    // U+2212 MINUS SIGN reads as "-" (the command line uses it to keep negative numbers from options).
+    let trimmed = text.trimmingWhitespace().replacingOccurrences(of: "\u{2212}", with: "-")
+    let fail = { (reason: String) in CoordinateError.unparsable(text: trimmed, reason: reason) }
+    guard !trimmed.isEmpty else { throw .unparsable(text: text, reason: "the text is empty") }
+
+    let value: (latitude: Double, longitude: Double)
+    if trimmed.lowercased().hasPrefix("geo:") {
+      value = try CoordinateTextParser.geoURI(trimmed, fail: fail)
+    } else if let iso = try CoordinateTextParser.iso6709(trimmed, fail: fail) {
+      value = iso
+    } else {
+      value = try CoordinateTextParser.pair(trimmed, fail: fail)
+    }
+    guard value.latitude.isFinite else { throw fail("the latitude is not a finite number") }
+    guard value.longitude.isFinite else { throw fail("the longitude is not a finite number") }
+    guard (-90...90).contains(value.latitude) else { throw .latitudeOutOfRange(value.latitude) }
+    guard (-180...180).contains(value.longitude) else { throw .longitudeOutOfRange(value.longitude) }
+    self.init(uncheckedLatitude: value.latitude, longitude: value.longitude)
+  }
+}
+
+/// The notations ``Coordinate/init(parsing:)`` understands, each read by one function.
+enum CoordinateTextParser {
+  typealias Failure = (String) -> CoordinateError
+
+  // MARK: geo: URIs
+
+  /// `geo:lat,lon[,alt][;crs=wgs84][;u=…]` (RFC 5870). Other reference systems are refused.
+  static func geoURI(
+    _ text: String, fail: Failure
+  ) throws(CoordinateError) -> (latitude: Double, longitude: Double) {
+    let body = text.dropFirst(4)
+    let parts = body.split(separator: ";", omittingEmptySubsequences: false)
+    for parameter in parts.dropFirst() {
+      let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.lowercased() }
+      if pair.first == "crs", pair.count == 2, pair[1] != "wgs84" {
+        throw fail("the geo: URI names the reference system '\(pair[1])'; only wgs84 is supported")
+      }
+    }
+    let numbers = parts[0].split(separator: ",", omittingEmptySubsequences: false)
+    guard numbers.count == 2 || numbers.count == 3 else {
+      throw fail("a geo: URI holds latitude,longitude (and an optional altitude), e.g. geo:56,8.5")
+    }
+    guard let latitude = Double(strict: numbers[0]) else {
+      throw fail("'\(numbers[0])' is not a number")
+    }
+    guard let longitude = Double(strict: numbers[1]) else {
+      throw fail("'\(numbers[1])' is not a number")
+    }
+    if numbers.count == 3, Double(strict: numbers[2]) == nil {
+      throw fail("the altitude '\(numbers[2])' is not a number")
+    }
+    return (latitude, longitude)
+  }
+
+  // MARK: ISO 6709
+
+  /// `±DD[MM[SS]][.f]±DDD[MM[SS]][.f][±alt][CRS…][/]`, or nil when the text does not have that shape.
+  static func iso6709(
+    _ text: String, fail: Failure
+  ) throws(CoordinateError) -> (latitude: Double, longitude: Double)? {
+    var scalars = Substring(text)
+    guard let first = scalars.first, first == "+" || first == "-" else { return nil }
+    if scalars.hasSuffix("/") { scalars = scalars.dropLast() }
+    // Split into signed runs: +DDMM.m, +DDDMM.m, and possibly an altitude.
+    var runs: [Substring] = []
+    var start = scalars.startIndex
+    for index in scalars.indices.dropFirst() where scalars[index] == "+" || scalars[index] == "-" {
+      runs.append(scalars[start..<index])
+      start = index
+    }
+    runs.append(scalars[start...])
+    guard runs.count >= 2 else { return nil }
+    // Anything but digits and one point in the two angle runs means this is not ISO 6709.
+    for run in runs.prefix(2) where run.dropFirst().contains(where: { !($0.isASCIIDigit || $0 == ".") }) {
+      return nil
+    }
+    if runs.count > 2 {
+      let altitude = runs[2].prefix { $0.isASCIIDigit || $0 == "." || $0 == "+" || $0 == "-" }
+      guard Double(strict: altitude) != nil else { return nil }
+    }
+    let latitude = try isoAngle(runs[0], degreeDigits: 2, axis: "latitude", fail: fail)
+    let longitude = try isoAngle(runs[1], degreeDigits: 3, axis: "longitude", fail: fail)
+    return (latitude, longitude)
+  }
+
+  /// One signed ISO 6709 angle: the count of digits before the point says whether minutes and seconds
+  /// are present; a fraction belongs to the last unit.
+  private static func isoAngle(
+    _ run: Substring, degreeDigits: Int, axis: String, fail: Failure
+  ) throws(CoordinateError) -> Double {
+    let negative = run.first == "-"
+    let digits = run.dropFirst()
+    let integer = digits.prefix { $0 != "." }
+    let fraction = digits.dropFirst(integer.count)
+    guard fraction.isEmpty || (fraction.count > 1 && !fraction.dropFirst().contains(".")) else {
+      throw fail("the ISO 6709 \(axis) '\(run)' has a misplaced decimal point")
+    }
+    let fractionValue = fraction.isEmpty ? 0 : Double("0" + fraction) ?? 0
+    let value: Double
+    switch integer.count {
+    case degreeDigits:
+      value = Double(integer)! + fractionValue
+    case degreeDigits + 2:
+      let minutes = Double(integer.suffix(2))! + fractionValue
+      guard minutes < 60 else { throw fail("the ISO 6709 \(axis) '\(run)' has \(minutes) minutes") }
+      value = Double(integer.prefix(degreeDigits))! + minutes / 60
+    case degreeDigits + 4:
+      let minutes = Double(integer.dropFirst(degreeDigits).prefix(2))!
+      let seconds = Double(integer.suffix(2))! + fractionValue
+      guard minutes < 60, seconds < 60 else {
+        throw fail("the ISO 6709 \(axis) '\(run)' has minutes or seconds of 60 or more")
+      }
+      value = Double(integer.prefix(degreeDigits))! + minutes / 60 + seconds / 3600
+    default:
+      let expected = "\(degreeDigits), \(degreeDigits + 2) or \(degreeDigits + 4)"
+      throw fail(
+        "the ISO 6709 \(axis) '\(run)' has \(integer.count) digits before the point; expected \(expected)")
+    }
+    return negative ? -value : value
+  }
+
+  // MARK: Pairs of angles: decimal, hemisphere letters, degrees-minutes-seconds
+
+  private enum Token: Equatable {
+    case number(Double, text: Substring)
+    case degree, minute, second
+    case hemisphere(Character)
+    case comma, space
+  }
+
+  private enum Unit: Int {
+    case none, degree, minute, second
+  }
+
+  /// One angle as read: its parts, its sign and its hemisphere letter.
+  private struct Angle {
+    var degrees: Double?
+    var degreesText: Substring = ""
+    var minutes: Double?
+    var seconds: Double?
+    var last: Unit = .none
+    var hemisphere: Character?
+    var closed = false
+
+    var isEmpty: Bool { degrees == nil && hemisphere == nil }
+  }
+
+  static func pair(
+    _ text: String, fail: Failure
+  ) throws(CoordinateError) -> (latitude: Double, longitude: Double) {
+    let tokens = try tokenize(text, fail: fail)
+    let prefixLetters: Bool = {
+      if case .hemisphere = tokens.first(where: { $0 != .space }) { return true }
+      return false
+    }()
+
+    var angles: [Angle] = []
+    var current = Angle()
+    func finish() {
+      if !current.isEmpty { angles.append(current) }
+      current = Angle()
+    }
+    var index = 0
+    while index < tokens.count {
+      let token = tokens[index]
+      index += 1
+      switch token {
+      case .space:
+        continue
+      case .comma:
+        guard current.degrees != nil else {
+          throw fail(
+            angles.isEmpty && current.isEmpty
+              ? "it starts with a comma" : "a comma stands where a number belongs")
+        }
+        finish()
+      case .hemisphere(let letter):
+        if prefixLetters {
+          if !current.isEmpty { finish() }
+          current.hemisphere = letter
+        } else {
+          guard current.degrees != nil, current.hemisphere == nil else {
+            throw fail("the letter '\(letter)' does not follow a number")
+          }
+          current.hemisphere = letter
+          finish()
+        }
+      case .number(let value, let numberText):
+        let marker = tokens[index...].first { $0 != .space }
+        let continues: Unit? = {
+          switch (current.last, marker) {
+          case (.degree, .minute?): return .minute
+          case (.minute, .second?): return .second
+          case (.degree, .second?): return .second
+          default: return nil
+          }
+        }()
+        if current.degrees != nil, let unit = continues {
+          if numberText.first == "-" || numberText.first == "+" {
+            throw fail("the \(unit == .minute ? "minutes" : "seconds") '\(numberText)' carry a sign")
+          }
+          if unit == .minute { current.minutes = value } else { current.seconds = value }
+          current.last = unit
+          // Skip to and past the marker.
+          while tokens[index] == .space { index += 1 }
+          index += 1
+        } else {
+          if current.degrees != nil { finish() }
+          current.degrees = value
+          current.degreesText = numberText
+          current.last = .none
+          if let next = tokens[index...].firstIndex(where: { $0 != .space }) {
+            switch tokens[next] {
+            case .degree:
+              current.last = .degree
+              index = next + 1
+            case .minute, .second:
+              throw fail("'\(numberText)' is given as minutes or seconds without degrees before it")
+            default: break
+            }
+          }
+        }
+      case .degree, .minute, .second:
+        throw fail("a unit sign stands where a number belongs")
+      }
+    }
+    finish()
+
+    guard angles.count == 2 else {
+      if angles.count < 2 {
+        throw fail(
+          "it holds \(angles.count == 0 ? "no number" : "one angle"); expected a latitude and a longitude, as in \(CoordinateError.examples)"
+        )
+      }
+      throw fail("it holds \(angles.count) angles; expected a latitude and a longitude")
+    }
+    let first = try value(of: angles[0], fail: fail)
+    let second = try value(of: angles[1], fail: fail)
+    switch (first.axis, second.axis) {
+    case (.latitude?, .latitude?), (.longitude?, .longitude?):
+      throw fail("both angles are \(first.axis!.rawValue)s; one must be N/S and the other E/W")
+    case (.longitude?, _), (_, .latitude?):
+      return (second.value, first.value)
+    default:
+      return (first.value, second.value)
+    }
+  }
+
+  private static func value(
+    of angle: Angle, fail: Failure
+  ) throws(CoordinateError) -> (value: Double, axis: CoordinateError.Axis?) {
+    guard var degrees = angle.degrees else {
+      throw fail("the letter '\(angle.hemisphere.map(String.init) ?? "")' is not followed by a number")
+    }
+    let signed = angle.degreesText.first == "-" || angle.degreesText.first == "+"
+    if angle.minutes != nil || angle.seconds != nil {
+      guard degrees == degrees.rounded() else {
+        throw fail("'\(angle.degreesText)' has a fraction and minutes or seconds too")
+      }
+    }
+    if let minutes = angle.minutes {
+      guard minutes < 60 else { throw fail("\(CoordinateError.number(minutes)) minutes is 60 or more") }
+      if angle.seconds != nil, minutes != minutes.rounded() {
+        throw fail("the minutes have a fraction and seconds follow them")
+      }
+    }
+    if let seconds = angle.seconds, seconds >= 60 {
+      throw fail("\(CoordinateError.number(seconds)) seconds is 60 or more")
+    }
+    let negative = angle.degreesText.first == "-"
+    let magnitude = abs(degrees) + (angle.minutes ?? 0) / 60 + (angle.seconds ?? 0) / 3600
+    degrees = negative ? -magnitude : magnitude
+    guard let letter = angle.hemisphere else { return (degrees, nil) }
+    if signed {
+      throw fail("'\(angle.degreesText)' has both a sign and the hemisphere letter '\(letter)'")
+    }
+    switch letter {
+    case "N": return (degrees, .latitude)
+    case "S": return (-degrees, .latitude)
+    case "E": return (degrees, .longitude)
+    default: return (-degrees, .longitude)
+    }
+  }
+
+  private static func tokenize(_ text: String, fail: Failure) throws(CoordinateError) -> [Token] {
+    var tokens: [Token] = []
+    let characters = Array(text)
+    var index = 0
+    while index < characters.count {
+      let character = characters[index]
+      switch character {
+      case " ", "\t", "\n", "\r", "\u{A0}":
+        if tokens.last != .space { tokens.append(.space) }
+        index += 1
+      case ",", ";":
+        tokens.append(.comma)
+        index += 1
+      case "°", "º", "˚":
+        tokens.append(.degree)
+        index += 1
+      case "'", "′", "’", "ʹ":
+        if index + 1 < characters.count, characters[index + 1] == character,
+          character == "'" || character == "′"
+        {
+          tokens.append(.second)  // two primes for seconds
+          index += 2
+        } else {
+          tokens.append(.minute)
+          index += 1
+        }
+      case "\"", "″", "”", "ʺ":
+        tokens.append(.second)
+        index += 1
+      case "N", "S", "E", "W", "n", "s", "e", "w":
+        tokens.append(.hemisphere(Character(character.uppercased())))
+        index += 1
+      case "+", "-", ".", "0"..."9":
+        var end = index + 1
+        while end < characters.count, characters[end].isASCIIDigit || characters[end] == "." {
+          end += 1
+        }
+        let numberText = Substring(String(characters[index..<end]))
+        guard let number = Double(strict: numberText) else {
+          throw fail("'\(numberText)' is not a number")
+        }
+        tokens.append(.number(number, text: numberText))
+        index = end
+      default:
+        var end = index + 1
+        while end < characters.count, !" ,;\t".contains(characters[end]) { end += 1 }
+        let word = String(characters[index..<end])
+        throw fail("'\(word)' is not a number")
+      }
+    }
+    return tokens
+  }
+}
+
+extension Double {
+  /// A plain decimal number — digits with an optional sign and point — and nothing else:
+  /// no `inf`, `nan`, hexadecimal or exponent forms.
+  init?<S: StringProtocol>(strict text: S) {
+    var body = Substring(text)
+    if body.first == "+" || body.first == "-" { body = body.dropFirst() }
+    guard !body.isEmpty, body.contains(where: \.isASCIIDigit),
+      body.allSatisfy({ $0.isASCIIDigit || $0 == "." }), body.filter({ $0 == "." }).count <= 1
+    else { return nil }
+    self.init(String(text))
+  }
+}
+
+extension Character {
+  var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension StringProtocol {
+  func trimmingWhitespace() -> String {
+    let isSpace = { (c: Character) in c.isWhitespace }
+    guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
+      return ""
+    }
+    return String(self[start...end])
+  }
+}

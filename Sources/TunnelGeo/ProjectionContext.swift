@@ -1,0 +1,61 @@
+internal import CPROJ
+
+/// An owned PROJ context: the thread-confined state every PROJ object is created in.
+///
+/// PROJ contexts are not thread-safe, so a context and the projections made in it belong to one
+/// thread or task at a time (the type is deliberately not `Sendable`). Everything PROJ logs in this
+/// context is captured in ``messages`` instead of being printed to standard error, and the network is
+/// never used.
+public final class ProjectionContext {
+  let handle: OpaquePointer
+  private let log: LogBuffer
+
+  /// Creates a context with PROJ's log captured and network access off.
+  public init() throws(ProjectionError) {
+    guard let handle = proj_context_create() else {
+      throw ProjectionError(
+        operation: "creating a context", code: 0, message: "proj_context_create returned NULL")
+    }
+    self.handle = handle
+    log = LogBuffer()
+    proj_log_func(handle, Unmanaged.passUnretained(log).toOpaque()) { buffer, _, message in
+      guard let buffer, let message else { return }
+      Unmanaged<LogBuffer>.fromOpaque(buffer).takeUnretainedValue().append(String(cString: message))
+    }
+    proj_log_level(handle, PJ_LOG_ERROR)
+    proj_context_set_enable_network(handle, 0)
+  }
+
+  deinit {
+    proj_context_destroy(handle)
+  }
+
+  /// What PROJ has logged in this context, oldest first (the most recent 64 messages).
+  public var messages: [String] { log.messages }
+
+  /// Forgets the captured messages.
+  public func clearMessages() { log.messages.removeAll() }
+
+  /// The context's pending error as a Swift error.
+  ///
+  /// Call ``clearMessages()`` before the PROJ call that failed, so that no older message is taken
+  /// for this one.
+  func error(_ operation: String) -> ProjectionError {
+    let code = proj_context_errno(handle)
+    var parts: [String] = []
+    if code != 0, let text = proj_context_errno_string(handle, code) { parts.append(String(cString: text)) }
+    if let last = log.messages.last, !parts.contains(last) { parts.append(last) }
+    return ProjectionError(
+      operation: operation, code: code, message: parts.isEmpty ? "no message" : parts.joined(separator: ": "))
+  }
+
+  /// Collects log lines; referenced unretained by PROJ's callback while the context lives.
+  private final class LogBuffer {
+    var messages: [String] = []
+
+    func append(_ message: String) {
+      if messages.count == 64 { messages.removeFirst() }
+      messages.append(message)
+    }
+  }
+}

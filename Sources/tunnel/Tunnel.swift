@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// `tunnel`: where you would come out if you dug straight through the Earth.
+@main
+struct Tunnel: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "tunnel",
+    abstract: "Find where you would come out if you dug straight through the Earth.",
+    discussion: """
+      Give a coordinate and Tunnel prints both ends of the tunnel, the distance between them along \
+      the surface and straight through the Earth.
+
+      Coordinates may be written as \(CoordinateArguments.examplesForHelp). Negative numbers need no \
+      quoting: 'tunnel -33.9 18.4' works.
+      """,
+    subcommands: [Antipode.self],
+    defaultSubcommand: Antipode.self
+  )
+
+  /// Parses the command line, runs the command, and turns every error into one line on standard error.
+  static func main() {
+    let arguments = CommandLineRewriting.protectingNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
+    do {
+      var command = try parseAsRoot(arguments)
+      try command.run()
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        // --help and --version
+        print(fullMessage(for: error))
+        Foundation.exit(code.rawValue)
+      }
+      var message = self.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+      if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+      let firstLine = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
+      FileHandle.standardError.write(Data("tunnel: \(firstLine)\n".utf8))
+      Foundation.exit(code.rawValue)
+    }
+  }
+}
