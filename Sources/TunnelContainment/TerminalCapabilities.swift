@@ -1,0 +1,28 @@
+/// What an output stream can show: colours and Unicode.
+///
+/// Colour is off when `NO_COLOR` is set (to anything), when `TERM` is `dumb`, or when the
+/// stream is not a terminal. Unicode (and so Braille dots) is on when the locale says UTF-8.
+public struct TerminalCapabilities: Hashable, Sendable {
+  /// Whether SGR colour sequences may be written.
+  public var colors: Bool
+  /// The character set to draw with.
+  public var charset: Charset
+
+  /// Creates capabilities explicitly.
+  public init(colors: Bool, charset: Charset) {
+    self.colors = colors
+    self.charset = charset
+  }
+
+  /// Works out the capabilities from an environment and whether the stream is a terminal.
+  public init(environment: [String: String], isTerminal: Bool) {
+    let noColor = environment["NO_COLOR"] != nil
+    let dumb = environment["TERM"] == "dumb"
+    self.colors = isTerminal && !noColor && !dumb
+    let locale =
+      [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+      .compactMap { $0 }.first { !$0.isEmpty } ?? ""
+    let lowered = locale.lowercased()
+    self.charset = lowered.contains("utf-8") || lowered.contains("utf8") ? .unicode : .ascii
+  }
+}

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A transition between two children's views in flight, and how its frames look.
+///
+/// The effect is drawn inside the container view only: a flip folds the container's area
+/// around its centre line (with a little perspective), a curl moves a page edge across it, a
+/// cross-dissolve swaps cells in a fixed scattered order. Cells outside the container are
+/// never touched.
+@MainActor
+final class TransitionState {
+  let container: View
+  let fromView: View
+  let toView: View
+  let options: View.AnimationOptions
+  let start: Double
+  let duration: Double
+  let clock: AnimationClock
+
+  init(
+    container: View, fromView: View, toView: View, options: View.AnimationOptions,
+    duration: Double, clock: AnimationClock
+  ) {
+    self.container = container
+    self.fromView = fromView
+    self.toView = toView
+    self.options = options
+    self.start = clock.now
+    self.duration = duration
+    self.clock = clock
+  }
+
+  /// Linear progress from 0 to 1.
+  var progress: Double {
+    duration > 0 ? min(1, max(0, (clock.now - start) / duration)) : 1
+  }
+
+  /// Whether the effect draws the two views itself (otherwise they draw as usual).
+  var drawsViews: Bool { options.transition != .transitionNone }
+
+  /// Draws the transition's current frame over the container, whose top-left cell is at `origin`.
+  func render(into canvas: inout Canvas, origin: Point, clip: Rect) {
+    let size = container.frame.size
+    guard !size.isEmpty else { return }
+    var base = Canvas(size: size)
+    for y in 0..<size.height {
+      for x in 0..<size.width { base[x, y] = canvas[origin.x + x, origin.y + y] }
+    }
+    let whole = Rect(origin: .zero, size: size)
+    var fromImage = base
+    if fromView.superview === container { fromView.render(into: &fromImage, offset: .zero, clip: whole) }
+    var toImage = base
+    if toView.superview === container { toView.render(into: &toImage, offset: .zero, clip: whole) }
+    let t = options.eased(progress)
+    let frame = Self.frame(
+      effect: options.transition, progress: t, size: size, from: fromImage, to: toImage, base: base)
+    canvas.origin = .zero
+    canvas.clip = clip
+    for y in 0..<size.height {
+      for x in 0..<size.width {
+        canvas.put(frame[x, y], at: Point(x: origin.x + x, y: origin.y + y))
+      }
+    }
+  }
+
+  /// One frame of an effect at eased progress `t`.
+  static func frame(
+    effect: View.AnimationOptions, progress t: Double, size: Size, from: Canvas, to: Canvas,
+    base: Canvas
+  ) -> Canvas {
+    var out = base
+    let width = size.width
+    let height = size.height
+    switch effect {
+    case .transitionCrossDissolve:
+      for y in 0..<height {
+        for x in 0..<width {
+          out[x, y] = scatter(x, y) < t ? to[x, y] : from[x, y]
+        }
+      }
+    case .transitionCurlUp, .transitionCurlDown:
+      let up = effect == .transitionCurlUp
+      let edge = Int((Double(height) * (up ? 1 - t : t)).rounded())
+      for y in 0..<height {
+        for x in 0..<width {
+          let showsNew = up ? y >= edge : y < edge
+          out[x, y] = showsNew ? to[x, y] : from[x, y]
+        }
+      }
+      let curlRow = up ? edge - 1 : edge
+      if t > 0, t < 1, curlRow >= 0, curlRow < height {
+        for x in 0..<width { out[x, curlRow] = Cell("~", style: Style(dim: true)) }
+      }
+    case .transitionFlipFromTop, .transitionFlipFromBottom:
+      fold(
+        into: &out, progress: t, length: height, across: width, from: from, to: to,
+        nearStart: effect == .transitionFlipFromTop, vertical: true)
+    case .transitionFlipFromLeft, .transitionFlipFromRight:
+      fold(
+        into: &out, progress: t, length: width, across: height, from: from, to: to,
+        nearStart: effect == .transitionFlipFromLeft, vertical: false)
+    default:
+      out = t < 1 ? from : to
+    }
+    return out
+  }
+
+  /// Draws a flip: the image squeezed to a band around the centre line, narrower at the far edge.
+  private static func fold(
+    into out: inout Canvas, progress t: Double, length: Int, across: Int, from: Canvas, to: Canvas,
+    nearStart: Bool, vertical: Bool
+  ) {
+    let firstHalf = t < 0.5
+    let image = firstHalf ? from : to
+    let scale = abs(cos(Double.pi * t))
+    let band = Int((Double(length) * scale).rounded())
+    guard band > 0 else { return }
+    let lead = (length - band) / 2
+    let tilt = 0.4 * sin(Double.pi * t)
+    for position in lead..<(lead + band) {
+      let relative = (Double(position - lead) + 0.5) / Double(band)
+      // The edge coming forward is at full width; the far edge is narrower.
+      let nearAtStart = nearStart == firstHalf
+      let far = nearAtStart ? relative : 1 - relative
+      let extent = max(1, Int((Double(across) * (1 - tilt * far)).rounded()))
+      let offset = (across - extent) / 2
+      let source = (position - lead) * length / band
+      for index in offset..<(offset + extent) {
+        let sourceAcross = (index - offset) * across / extent
+        if vertical {
+          out[index, position] = image[sourceAcross, source]
+        } else {
+          out[position, index] = image[source, sourceAcross]
+        }
+      }
+    }
+  }
+
+  /// A fixed pseudo-random number in [0, 1) for a cell, so dissolves are deterministic.
+  static func scatter(_ x: Int, _ y: Int) -> Double {
+    var hash = UInt64(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663)
+    hash ^= hash >> 13
+    hash = hash &* 0x5bd1_e995
+    hash ^= hash >> 15
+    return Double(hash % 10_000) / 10_000
+  }
+}
