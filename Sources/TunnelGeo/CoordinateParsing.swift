@@ -181,14 +181,20 @@ enum CoordinateTextParser {
       current = Angle()
     }
     var index = 0
+    var closedByLetter = false  // the previous token ended an angle with its hemisphere letter
     while index < tokens.count {
       let token = tokens[index]
       index += 1
+      defer {
+        if token != .space {
+          closedByLetter = !prefixLetters && { if case .hemisphere = token { true } else { false } }()
+        }
+      }
       switch token {
       case .space:
         continue
       case .comma:
-        guard current.degrees != nil else {
+        guard current.degrees != nil || (current.isEmpty && closedByLetter) else {
           throw fail(
             angles.isEmpty && current.isEmpty
               ? "it starts with a comma" : "a comma stands where a number belongs")
@@ -246,6 +252,9 @@ enum CoordinateTextParser {
     }
     finish()
 
+    if let lonely = angles.first(where: { $0.degrees == nil }) {
+      throw fail("the letter '\(lonely.hemisphere.map(String.init) ?? "")' is not followed by a number")
+    }
     guard angles.count == 2 else {
       if angles.count < 2 {
         throw fail(
@@ -331,9 +340,15 @@ enum CoordinateTextParser {
       case "\"", "″", "”", "ʺ":
         tokens.append(.second)
         index += 1
-      case "N", "S", "E", "W", "n", "s", "e", "w":
+      case _ where character.isLetter:
+        var end = index + 1
+        while end < characters.count, characters[end].isLetter { end += 1 }
+        let word = String(characters[index..<end])
+        guard word.count == 1, "NSEWnsew".contains(character) else {
+          throw fail("'\(word)' is not a number")
+        }
         tokens.append(.hemisphere(Character(character.uppercased())))
-        index += 1
+        index = end
       case "+", "-", ".", "0"..."9":
         var end = index + 1
         while end < characters.count, characters[end].isASCIIDigit || characters[end] == "." {

@@ -38,6 +38,11 @@ struct AntipodeReport: Encodable {
   struct End: Encodable {
     var latitude: Double
     var longitude: Double
+
+    init(_ coordinate: Coordinate) {
+      latitude = AntipodeReport.rounded(coordinate.latitude, places: 9)
+      longitude = AntipodeReport.rounded(coordinate.longitude, places: 9)
+    }
   }
 
   var from: End
@@ -51,10 +56,17 @@ struct AntipodeReport: Encodable {
   init(from start: Coordinate) {
     self.start = start
     end = start.antipode
-    from = End(latitude: start.latitude, longitude: start.longitude)
-    to = End(latitude: end.latitude, longitude: end.longitude)
-    surfaceDistanceKm = Geodesic.distance(from: start, to: end) / 1000
-    throughEarthKm = Geodesic.chordLength(from: start, to: end) / 1000
+    from = End(start)
+    to = End(end)
+    surfaceDistanceKm = Self.rounded(Geodesic.distance(from: start, to: end) / 1000, places: 6)
+    throughEarthKm = Self.rounded(Geodesic.chordLength(from: start, to: end) / 1000, places: 6)
+  }
+
+  /// `value` to `places` decimals, so that JSON shows `18.4` rather than the last bits of a computation
+  /// (9 decimals of a degree are 0.1 mm; 6 decimals of a kilometre are 1 mm).
+  static func rounded(_ value: Double, places: Int) -> Double {
+    let scale = pow(10, Double(places))
+    return ((value * scale).rounded() / scale) + 0
   }
 
   private enum CodingKeys: String, CodingKey {

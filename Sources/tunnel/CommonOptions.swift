@@ -29,6 +29,9 @@ struct CoordinateArguments: ParsableArguments {
     }
     do {
       coordinate = try Coordinate(parsing: text)
+    } catch .unparsable(let text, let reason) where !reason.contains("as in") && !reason.contains("e.g.") {
+      throw ValidationError(
+        "cannot read '\(text)' as a coordinate: \(reason); write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'")
     } catch {
       throw ValidationError("\(error)")
     }

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import TunnelGeo
+
+@Suite struct CoordinateFormattingTests {
+  @Test func examples() throws {
+    let skjern = try Coordinate(latitude: 56.55, longitude: 8.316667)
+    #expect(skjern.formatted(.decimal(places: 6)) == "56.550000, 8.316667")
+    #expect(skjern.formatted(.dms(secondsPlaces: 1)) == "56°33′00.0″N 8°19′00.0″E")
+    #expect(skjern.formatted(.iso6709(places: 6)) == "+56.550000+008.316667/")
+    let cape = try Coordinate(latitude: -33.9, longitude: 18.4)
+    #expect(cape.formatted(.dms(secondsPlaces: 0)) == "33°54′00″S 18°24′00″E")
+    #expect(cape.antipode.formatted(.iso6709(places: 2)) == "+33.90-161.60/")
+    #expect(
+      try Coordinate(latitude: -0.0000001, longitude: 0).formatted(.decimal(places: 3)) == "0.000, 0.000")
+    #expect(
+      try Coordinate(latitude: 0, longitude: -0.0000001).formatted(.dms(secondsPlaces: 0))
+        == "0°00′00″N 0°00′00″E")
+    #expect(
+      try Coordinate(latitude: 10, longitude: 9.999999999).formatted(.dms(secondsPlaces: 2))
+        == "10°00′00.00″N 10°00′00.00″E")
+    #expect(skjern.description == "56.550000, 8.316667")
+  }
+
+  static let formats: [CoordinateFormat] = [
+    .decimal(places: 0), .decimal(places: 3), .decimal(places: 6), .decimal(places: 9),
+    .dms(secondsPlaces: 0), .dms(secondsPlaces: 1), .dms(secondsPlaces: 3),
+    .iso6709(places: 0), .iso6709(places: 4), .iso6709(places: 7),
+  ]
+
+  /// The most a printed value may differ from the true one, in degrees.
+  static func tolerance(_ format: CoordinateFormat) -> Double {
+    switch format {
+    case .decimal(let places), .iso6709(let places): return 0.5 * pow(10, -Double(places)) + 1e-12
+    case .dms(let places): return 0.5 * pow(10, -Double(places)) / 3600 + 1e-12
+    }
+  }
+
+  @Test(arguments: formats)
+  func roundTrips(format: CoordinateFormat) throws {
+    var generator = SplitMix64(seed: 2013)
+    for _ in 0..<5_000 {
+      let point = Coordinate.random(using: &generator)
+      let text = point.formatted(format)
+      let back = try Coordinate(parsing: text)
+      let tolerance = Self.tolerance(format)
+      #expect(abs(back.latitude - point.latitude) <= tolerance, "\(point) → \(text)")
+      let difference = abs(back.longitude - point.longitude)
+      #expect(min(difference, 360 - difference) <= tolerance, "\(point) → \(text)")
+    }
+  }
+
+  @Test(arguments: formats)
+  func roundTripsAtTheEdges(format: CoordinateFormat) throws {
+    for (latitude, longitude) in [
+      (90.0, -180.0), (-90, 179.99999999), (0, 0), (-0.4, -0.4), (59.99999, 179.9999),
+    ] {
+      let point = try Coordinate(latitude: latitude, longitude: longitude)
+      let back = try Coordinate(parsing: point.formatted(format))
+      #expect(abs(back.latitude - point.latitude) <= Self.tolerance(format))
+      let difference = abs(back.longitude - point.longitude)
+      #expect(min(difference, 360 - difference) <= Self.tolerance(format))
+    }
+  }
+}
