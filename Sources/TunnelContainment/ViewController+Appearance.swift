@@ -51,6 +51,7 @@ extension ViewController {
   /// Controllers for which the move is not legal are skipped silently.
   func beginAppearance(_ appearing: Bool, animated: Bool) {
     guard canBeginAppearance(appearing) else { return }
+    if appearing { loadViewIfNeeded() }
     appearanceState = appearing ? .appearing : .disappearing
     appearanceAnimated = animated
     isAppearingSent = false

@@ -68,6 +68,7 @@ final class Container: ViewController {
 
   /// Adds a child the documented way: addChild, add the view, didMove.
   func add(_ child: ViewController) {
+    loadViewIfNeeded()
     addChild(child)
     child.view.frame = containerView.bounds
     child.view.autoresizingMask = .flexibleSize
