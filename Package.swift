@@ -2,7 +2,20 @@
 import PackageDescription
 
 // MARK: - The source articles' example containers, runnable, built on TunnelContainment.
-let containmentExamples: [Target] = []
+let containmentExamples: [Target] = [
+  .target(
+    name: "ContainmentExamples", dependencies: ["TunnelContainment"], path: "Examples/ContainmentExamples"),
+  .executableTarget(
+    name: "page-container", dependencies: ["ContainmentExamples", "TunnelContainment"],
+    path: "Examples/page-container"),
+  .executableTarget(
+    name: "drop-down-menu", dependencies: ["ContainmentExamples", "TunnelContainment"],
+    path: "Examples/drop-down-menu"),
+  .executableTarget(
+    name: "segmented-master", dependencies: ["ContainmentExamples", "TunnelContainment"],
+    path: "Examples/segmented-master"),
+  .testTarget(name: "ContainmentExamplesTests", dependencies: ["ContainmentExamples", "TunnelContainment"]),
+]
 
 // MARK: - Benchmarks, run by Scripts/bench (never by the test suite).
 let benchmarkTargets: [Target] = []

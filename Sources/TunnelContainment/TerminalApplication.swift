@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a ``Window`` in a terminal: reads keys, drives the window's clock in real time,
+/// follows the terminal's size, and draws frames as ANSI text.
+///
+/// When standard input is a terminal it is switched to raw mode (and the screen to the
+/// alternate buffer) until ``run()`` returns, whichever way it ends. When it is not — a pipe,
+/// a file, `/dev/null` — the keys are read from it one by one, each followed by letting every
+/// transition finish; at the end of input (or on a quit key) the last frame is printed once,
+/// in plain text when standard output is not a terminal. Quit keys are `q` and Control-C/D.
+///
+///     let app = TerminalApplication(window: window)
+///     app.onKey = { key in container.handle(key) }
+///     app.run()
+@MainActor
+public final class TerminalApplication {
+  /// The window shown.
+  public let window: Window
+  /// Receives every key that is not a quit key.
+  public var onKey: (@MainActor (Key) -> Void)?
+  /// Keys that end ``run()``.
+  public var quitKeys: Set<Key> = [.character("q"), .character("Q"), .interrupt]
+  /// Frames drawn per second at most while something moves.
+  public var framesPerSecond = 30.0
+  /// What standard output can show.
+  public var capabilities: TerminalCapabilities
+
+  private let input: Int32 = 0
+  private let output: Int32 = 1
+  private var isRunning = false
+
+  /// Creates an application for a window; capabilities come from the environment.
+  public init(window: Window) {
+    self.window = window
+    self.capabilities = TerminalCapabilities(
+      environment: Self.environment(), isTerminal: isatty(1) == 1)
+  }
+
+  /// Whether standard input is a terminal (keys come live, raw mode is used).
+  public var isInteractive: Bool { isatty(input) == 1 }
+
+  /// Ends ``run()`` after the current key.
+  public func quit() {
+    isRunning = false
+  }
+
+  /// Runs until a quit key, ``quit()``, or the end of input.
+  public func run() {
+    isRunning = true
+    if isInteractive { runInteractive() } else { runScripted() }
+  }
+
+  // MARK: - Scripted input
+
+  private func runScripted() {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    reading: while isRunning {
+      let count = read(input, &buffer, buffer.count)
+      if count <= 0 { break }
+      for key in Key.parse(Array(buffer[0..<count])) {
+        handle(key)
+        window.clock.runUntilIdle()
+        if !isRunning { break reading }
+      }
+    }
+    window.clock.runUntilIdle()
+    let frame = window.render()
+    let text =
+      capabilities.colors
+      ? frame.ansiText(colors: true, charset: capabilities.charset)
+      : frame.plainText(charset: capabilities.charset)
+    writeAll(text + "\n")
+  }
+
+  // MARK: - Interactive terminal
+
+  private func runInteractive() {
+    var saved = termios()
+    let hasTermios = tcgetattr(input, &saved) == 0
+    if hasTermios {
+      var raw = saved
+      cfmakeraw(&raw)
+      raw.c_oflag |= tcflag_t(OPOST)
+      tcsetattr(input, TCSAFLUSH, &raw)
+    }
+    writeAll("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    defer {
+      writeAll("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+      if hasTermios { tcsetattr(input, TCSAFLUSH, &saved) }
+    }
+    followTerminalSize()
+    var last = Self.monotonicSeconds()
+    var previousFrame: Canvas?
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while isRunning {
+      let frameBudget = 1.0 / max(1, framesPerSecond)
+      let timeout = window.clock.isIdle ? 100 : Int32(frameBudget * 1000)
+      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      if poll(&descriptor, 1, timeout) > 0 {
+        let count = read(input, &buffer, buffer.count)
+        if count <= 0 { break }
+        for key in Key.parse(Array(buffer[0..<count])) where isRunning { handle(key) }
+      }
+      let now = Self.monotonicSeconds()
+      window.clock.advance(by: now - last)
+      last = now
+      followTerminalSize()
+      let frame = window.render()
+      if frame != previousFrame {
+        let text = frame.ansiText(colors: capabilities.colors, charset: capabilities.charset)
+        writeAll(
+          "\u{1B}[H" + text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+        )
+        previousFrame = frame
+      }
+    }
+  }
+
+  private func handle(_ key: Key) {
+    if quitKeys.contains(key) {
+      isRunning = false
+    } else {
+      onKey?(key)
+    }
+  }
+
+  private func followTerminalSize() {
+    var size = winsize()
+    guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return }
+    window.resize(to: Size(width: Int(size.ws_col), height: Int(size.ws_row)))
+  }
+
+  private func writeAll(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(output, bytes.baseAddress! + offset, bytes.count - offset)
+        if written <= 0 { break }
+        offset += written
+      }
+    }
+  }
+
+  private static func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  /// The environment variables that decide colours and the character set.
+  static func environment() -> [String: String] {
+    var result: [String: String] = [:]
+    for name in ["NO_COLOR", "TERM", "LC_ALL", "LC_CTYPE", "LANG"] {
+      if let value = getenv(name) { result[name] = String(cString: value) }
+    }
+    return result
+  }
+}
