@@ -93,10 +93,19 @@ extension ViewController {
     case .appeared, .disappeared:
       return
     }
-    let target: AppearanceState = appearanceState
+    let appeared = appearanceState == .appeared
     for child in forwardedChildren {
-      let inFlight = target == .appeared ? AppearanceState.appearing : .disappearing
-      if child.appearanceState == inFlight { child.endAppearance() }
+      switch (appeared, child.appearanceState) {
+      case (true, .appearing), (false, .disappearing):
+        child.endAppearance()
+      case (true, .disappeared):
+        // Its view arrived while this controller was appearing: it appears now, in full.
+        child.appearNow(animated: animated)
+      case (false, .appeared):
+        child.disappearNow(animated: animated)
+      default:
+        break
+      }
     }
   }
 
@@ -156,9 +165,10 @@ extension ViewController {
       else { return false }
       return ownView.superview != nil && ownView.isDescendant(of: parentView) && ownView.isInVisibleWindow
     }()
+    let isWindowRoot = viewIfLoaded?.superview is Window && parent == nil
     if visible && appearanceState == .disappeared {
       appearNow()
-    } else if !visible && appearanceState == .appeared && parent != nil {
+    } else if !visible && appearanceState == .appeared && !isWindowRoot {
       disappearNow()
     }
   }

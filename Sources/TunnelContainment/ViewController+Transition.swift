@@ -93,6 +93,7 @@ extension ViewController {
       to.endAppearance()
       from.transitionsInFlight -= 1
       to.transitionsInFlight -= 1
+      from.reconcileAppearance()
       to.reconcileAppearance()
     }
     if duration > 0 {

@@ -75,6 +75,16 @@ open class ViewController: @MainActor CustomStringConvertible {
     }
     newView.owningController = self
     loadedView = newView
+    // Views of other controllers inside the new view must belong to children of this one.
+    for controller in newView.subviews.flatMap({ $0.topmostControllers() }) {
+      if let parent = controller.parent, parent !== self {
+        Diagnostics.report(
+          .hierarchyInconsistency,
+          "child view controller: \(controller) should have parent view controller: \(parent) but actual parent is: \(self)"
+        )
+        controller.view.removeFromSuperview()
+      }
+    }
   }
 
   // MARK: - Identity

@@ -44,7 +44,12 @@ open class Window: View {
         oldView.removeFromSuperview()
         if isVisible { old.endAppearance() }
       }
-      if isVisible, let root = rootViewController { present(root) }
+      guard let root = rootViewController else { return }
+      if isVisible {
+        present(root)
+      } else {
+        install(root)
+      }
     }
   }
 
@@ -74,14 +79,18 @@ open class Window: View {
   /// Puts the root controller's view in the window and runs its appearance.
   private func present(_ root: ViewController) {
     root.beginAppearance(true, animated: false)
-    let rootView = root.view
-    if rootView.superview !== self {
-      rootView.frame = bounds
-      rootView.autoresizingMask = .flexibleSize
-      addSubview(rootView)
-    }
+    install(root)
     root.sendIsAppearing()
     root.endAppearance()
+  }
+
+  /// Puts the root controller's view in the window, sized to it, without appearance callbacks.
+  private func install(_ root: ViewController) {
+    let rootView = root.view
+    guard rootView.superview !== self else { return }
+    rootView.frame = bounds
+    rootView.autoresizingMask = .flexibleSize
+    addSubview(rootView)
   }
 
   /// Changes the window's size (a terminal resize, the old "rotation").

@@ -21,8 +21,6 @@ struct PageContainerTests {
     let log = LifecycleLog.recording { window.makeKeyAndVisible() }
     #expect(
       log.lines == [
-        "Pages: loadView()",
-        "Pages: viewDidLoad()",
         "Pages: viewWillAppear(animated: false)",
         "Page 1: loadView()",
         "Page 1: viewDidLoad()",
