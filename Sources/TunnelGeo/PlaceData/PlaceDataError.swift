@@ -1,0 +1,65 @@
+/// Why bundled place data could not be used.
+///
+/// Every case names the file or folder involved; ``description`` also says what was expected and how to
+/// get good data back (`Scripts/build-data` regenerates `Data/`; `Scripts/build-data --check` verifies it).
+public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No folder with Tunnel's data was found; `searched` lists where it was looked for, in order.
+  case dataNotFound(searched: [String])
+  /// The folder was found but this layer's file is not in it.
+  case fileMissing(path: String)
+  /// The file exists but could not be opened or mapped.
+  case unreadable(path: String, reason: String)
+  /// The file is shorter (or longer) than its header says.
+  case sizeMismatch(path: String, expected: Int, actual: Int)
+  /// The file does not start with Tunnel's magic bytes.
+  case badMagic(path: String)
+  /// The file was written in a format version this build cannot read.
+  case unsupportedVersion(path: String, found: UInt32, supported: UInt32)
+  /// The file holds another kind of layer than the one asked for.
+  case wrongKind(path: String, expected: String, found: String)
+  /// The header or its section table does not match its checksum.
+  case headerChecksumMismatch(path: String)
+  /// The payload does not match its checksum (found by ``PlaceData/verify()``).
+  case payloadChecksumMismatch(path: String)
+  /// The header is intact but describes sections that do not fit together.
+  case malformed(path: String, detail: String)
+
+  /// The file or folder the error is about.
+  public var path: String {
+    switch self {
+    case .dataNotFound(let searched): searched.first ?? "Data"
+    case .fileMissing(let path), .unreadable(let path, _), .sizeMismatch(let path, _, _),
+      .badMagic(let path), .unsupportedVersion(let path, _, _), .wrongKind(let path, _, _),
+      .headerChecksumMismatch(let path), .payloadChecksumMismatch(let path), .malformed(let path, _):
+      path
+    }
+  }
+
+  public var description: String {
+    let rebuild = "regenerate it with Scripts/build-data (or restore Data/ from the repository)"
+    switch self {
+    case .dataNotFound(let searched):
+      return "place data not found; looked in \(searched.joined(separator: ", ")); "
+        + "pass its folder explicitly (--data) or set TUNNEL_DATA to the Data folder"
+    case .fileMissing(let path):
+      return "\(path): missing; expected one of Tunnel's data files here; \(rebuild)"
+    case .unreadable(let path, let reason):
+      return "\(path): cannot be read (\(reason)); \(rebuild)"
+    case .sizeMismatch(let path, let expected, let actual):
+      return "\(path): \(actual) bytes, expected \(expected) (truncated or damaged); \(rebuild)"
+    case .badMagic(let path):
+      return "\(path): not a Tunnel data file (expected the magic bytes TUNLDATA); \(rebuild)"
+    case .unsupportedVersion(let path, let found, let supported):
+      return "\(path): data format version \(found), expected \(supported); \(rebuild) "
+        + "with the Scripts/build-data of this version of Tunnel"
+    case .wrongKind(let path, let expected, let found):
+      return "\(path): holds a \(found) layer, expected \(expected); \(rebuild)"
+    case .headerChecksumMismatch(let path):
+      return "\(path): header checksum mismatch (damaged); \(rebuild)"
+    case .payloadChecksumMismatch(let path):
+      return "\(path): content checksum mismatch (damaged); \(rebuild)"
+    case .malformed(let path, let detail):
+      return "\(path): malformed (\(detail)); \(rebuild)"
+    }
+  }
+}

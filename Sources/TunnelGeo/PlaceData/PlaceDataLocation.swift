@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where Tunnel looks for its data folder, in order:
+///
+/// 1. an explicit path (the API's `directory:` argument, the command line's `--data`);
+/// 2. the `TUNNEL_DATA` environment variable;
+/// 3. next to the executable: `<bin>/Data`, then the install prefix `<bin>/../share/tunnel/Data`;
+/// 4. the `Data` folder of the package checkout this module was built from.
+///
+/// A folder qualifies when it holds `places.tunnel`. An explicit path or `TUNNEL_DATA` that does not
+/// qualify is an error rather than a reason to look elsewhere, so a typo is never silently ignored.
+public enum PlaceDataLocation {
+  /// The data folder to use.
+  public static func find(
+    explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(PlaceDataError) -> String {
+    if let explicit { return try required(explicit) }
+    if let variable = environment["TUNNEL_DATA"], !variable.isEmpty { return try required(variable) }
+    let candidates = searchPath()
+    for candidate in candidates where qualifies(candidate) { return candidate }
+    throw .dataNotFound(searched: candidates)
+  }
+
+  /// The folders tried after the explicit path and `TUNNEL_DATA`.
+  public static func searchPath() -> [String] {
+    var candidates: [String] = []
+    if let executable = executablePath() {
+      let bin = (executable as NSString).deletingLastPathComponent
+      candidates.append(bin + "/Data")
+      candidates.append(((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/tunnel/Data"))
+    }
+    candidates.append(checkoutDataDirectory)
+    return candidates
+  }
+
+  /// `Data/` of the package checkout this file was compiled from.
+  static let checkoutDataDirectory: String = {
+    var path = #filePath as NSString  // <root>/Sources/TunnelGeo/PlaceData/PlaceDataLocation.swift
+    for _ in 0..<4 { path = path.deletingLastPathComponent as NSString }
+    return path.appendingPathComponent("Data")
+  }()
+
+  static func qualifies(_ directory: String) -> Bool {
+    FileManager.default.fileExists(atPath: directory + "/places.tunnel")
+  }
+
+  private static func required(_ directory: String) throws(PlaceDataError) -> String {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw .dataNotFound(searched: [directory])
+    }
+    guard qualifies(directory) else { throw .fileMissing(path: directory + "/places.tunnel") }
+    return directory
+  }
+
+  private static func executablePath() -> String? {
+    #if os(Linux)
+      if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        return resolved
+      }
+    #endif
+    return Bundle.main.executablePath
+  }
+}

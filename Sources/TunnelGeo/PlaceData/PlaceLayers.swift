@@ -1,0 +1,104 @@
+/// A country of the countries layer (Natural Earth 10m admin-0).
+public struct Country: Sendable, Hashable {
+  /// The feature's index in ``CountryLayer/polygons``.
+  public var feature: Int
+  /// ISO 3166-1 alpha-2 (`ISO_A2_EH`), nil for the few areas without one (e.g. Bir Tawil).
+  public var isoAlpha2: String?
+  /// ISO 3166-1 alpha-3 (`ISO_A3_EH`), nil where there is none.
+  public var isoAlpha3: String?
+  /// The English name (`NAME_LONG`: "Democratic Republic of the Congo").
+  public var name: String
+  /// The short English name (`NAME`: "Dem. Rep. Congo").
+  public var shortName: String
+  /// Natural Earth's own alpha-3 code, present for every feature.
+  public var naturalEarthCode: String
+}
+
+/// Countries as polygons (Natural Earth 10m admin-0, German point of view for disputed areas).
+public struct CountryLayer: Sendable {
+  /// The polygons; feature attributes are `iso_a2, iso_a3, name, short_name, adm0_a3, sovereignty`.
+  public let polygons: PolygonLayer
+
+  /// The country of a feature.
+  public func country(_ feature: Int) -> Country {
+    func value(_ position: Int) -> String? {
+      let text = polygons.attribute(position, of: feature)
+      return text?.isEmpty == false ? text : nil
+    }
+    return Country(
+      feature: feature, isoAlpha2: value(0), isoAlpha3: value(1), name: value(2) ?? "",
+      shortName: value(3) ?? "", naturalEarthCode: value(4) ?? "")
+  }
+
+  /// The countries whose polygons contain the coordinate (no coastal tolerance).
+  public func countries(containing coordinate: Coordinate) -> [Country] {
+    polygons.features(containing: coordinate).map(country)
+  }
+}
+
+/// Named oceans and seas (Natural Earth 10m marine polygons), upper-case names title-cased.
+public struct MarineLayer: Sendable {
+  /// The polygons; the single attribute is `name` (absent for the few unnamed polygons).
+  public let polygons: PolygonLayer
+
+  /// The name of a feature ("South Pacific Ocean"), nil for unnamed ones.
+  public func name(_ feature: Int) -> String? { polygons.attribute(0, of: feature) }
+
+  /// The names of the marine polygons containing the coordinate.
+  public func names(containing coordinate: Coordinate) -> [String] {
+    polygons.features(containing: coordinate).compactMap(name)
+  }
+}
+
+/// How fine a coastline layer is.
+public enum CoastlineResolution: String, Sendable, CaseIterable {
+  /// GSHHG high resolution (polygons under 0.2 km² dropped): for deciding land or sea.
+  case high = "h"
+  /// GSHHG low resolution: for drawing maps.
+  case low = "l"
+
+  var fileName: String { "coastline-\(rawValue).tunnel" }
+}
+
+/// What a GSHHG polygon encloses.
+public enum CoastlineLevel: Int, Sendable, Hashable {
+  case land = 1
+  case lake = 2
+  case islandInLake = 3
+  case pondOnIsland = 4
+  case antarcticIceFront = 5
+  case antarcticGroundingLine = 6
+}
+
+/// Shorelines from GSHHG 2.3.6, one ring per feature, lakes kept apart from land by their level.
+///
+/// A point is on land when the highest level among the polygons containing it is odd (land, island in
+/// a lake, Antarctic ice) and in inland water when it is even (lake, pond); in no polygon it is at sea.
+public struct CoastlineLayer: Sendable {
+  /// The polygons; ``PolygonLayer/level(of:)`` gives each feature's ``CoastlineLevel``.
+  public let polygons: PolygonLayer
+  /// Which resolution this is.
+  public let resolution: CoastlineResolution
+
+  /// The level of a feature.
+  public func level(_ feature: Int) -> CoastlineLevel? { CoastlineLevel(rawValue: polygons.level(of: feature)) }
+
+  /// The levels of the polygons containing the coordinate, highest first.
+  public func levels(containing coordinate: Coordinate) -> [CoastlineLevel] {
+    polygons.features(containing: coordinate).compactMap(level).sorted { $0.rawValue > $1.rawValue }
+  }
+}
+
+/// IANA time zone polygons, including the ocean bands `Etc/GMT-12` … `Etc/GMT+12`.
+public struct TimeZoneLayer: Sendable {
+  /// The polygons; the single attribute is `tzid`.
+  public let polygons: PolygonLayer
+
+  /// The identifier of a feature ("Europe/Copenhagen").
+  public func identifier(_ feature: Int) -> String { polygons.attribute(0, of: feature) ?? "" }
+
+  /// The zones whose polygons contain the coordinate.
+  public func identifiers(containing coordinate: Coordinate) -> [String] {
+    polygons.features(containing: coordinate).map(identifier)
+  }
+}

@@ -1,0 +1,291 @@
+/// A point in a layer's fixed-point units (``PolygonLayer/unitsPerDegree`` per degree), latitude first.
+public struct FixedPoint: Sendable, Hashable {
+  public var latitude: Int32
+  public var longitude: Int32
+
+  public init(latitude: Int32, longitude: Int32) {
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+}
+
+/// A latitude/longitude box in a layer's fixed-point units, bounds included.
+public struct FixedBox: Sendable, Hashable {
+  public var minLatitude: Int32
+  public var minLongitude: Int32
+  public var maxLatitude: Int32
+  public var maxLongitude: Int32
+
+  /// Whether `point` lies in the box or on its edge.
+  @inlinable public func contains(_ point: FixedPoint) -> Bool {
+    point.latitude >= minLatitude && point.latitude <= maxLatitude && point.longitude >= minLongitude
+      && point.longitude <= maxLongitude
+  }
+}
+
+/// One ring of a polygon layer: its box, size and the feature it belongs to.
+public struct PolygonRing: Sendable, Hashable {
+  /// The ring's index in the layer.
+  public var index: Int
+  /// The feature the ring belongs to.
+  public var feature: Int
+  /// The ring's bounding box.
+  public var box: FixedBox
+  /// Vertices as stored: the ring is closed, so the last repeats the first.
+  public var vertexCount: Int
+}
+
+/// A polygon layer of Tunnel's data: features made of rings, read straight from a memory-mapped file.
+///
+/// A feature's interior follows the even-odd rule across all of its rings (holes are rings too). Each
+/// ring is stored closed and split into chunks of at most 64 edges; every chunk has its own bounding box
+/// and starts with an absolute point followed by zigzag-varint deltas, so a query decodes only the
+/// chunks its point can touch. Coordinates are fixed-point integers, ``unitsPerDegree`` per degree.
+///
+/// Nothing is decoded when the layer opens; ``rings(of:)``, ``forEachVertex(ofRing:_:)`` and
+/// ``contains(_:feature:)`` read the mapped bytes on demand. Damaged content never traps: decoding stops at
+/// the end of the stream.
+public final class PolygonLayer: Sendable {
+  let file: DataFile
+  private let features: DataFile.Section
+  private let attributes: DataFile.Section
+  private let ringTable: DataFile.Section
+  private let chunks: DataFile.Section
+  private let stream: DataFile.Section
+  let strings: StringTable
+
+  /// Fixed-point units per degree of this layer's coordinates.
+  public let unitsPerDegree: Int
+  /// How many features the layer holds.
+  public let featureCount: Int
+  /// How many rings the layer holds.
+  public let ringCount: Int
+  /// How many vertices the layer holds (closing vertices included).
+  public let vertexCount: Int
+  /// The names of the per-feature string attributes, in order (e.g. `iso_a2`, `iso_a3`, `name`).
+  public let attributeNames: [String]
+
+  /// Edges per chunk, at most.
+  public static let chunkEdges = 64
+
+  init(file: DataFile) throws(PlaceDataError) {
+    self.file = file
+    featureCount = file.counts.0
+    ringCount = file.counts.1
+    vertexCount = file.counts.2
+    unitsPerDegree = file.unitsPerDegree
+    features = try file.section("FEAT", itemSize: 12, count: featureCount)
+    attributes = try file.section("FATR", itemSize: 4, count: featureCount * file.attributesPerFeature)
+    ringTable = try file.section("RING", itemSize: 32, count: ringCount)
+    chunks = try file.section("CHNK", itemSize: 24)
+    stream = try file.section("VSTR", itemSize: 1)
+    strings = try StringTable(file: file)
+    guard unitsPerDegree > 0, unitsPerDegree <= 10_000_000 else {
+      throw .malformed(path: file.path, detail: "\(unitsPerDegree) units per degree")
+    }
+    attributeNames =
+      file.attributesPerFeature == 0
+      ? [] : (file.metadata()["attributes"] ?? "").split(separator: ",").map(String.init)
+    guard attributeNames.count == file.attributesPerFeature else {
+      throw .malformed(path: file.path, detail: "attribute names do not match the header")
+    }
+  }
+
+  /// The file the layer was read from.
+  public var path: String { file.path }
+
+  /// A coordinate in this layer's fixed-point units (rounded to the nearest unit).
+  @inlinable public func fixedPoint(_ coordinate: Coordinate) -> FixedPoint {
+    let scale = Double(unitsPerDegree)
+    return FixedPoint(
+      latitude: Int32((coordinate.latitude * scale).rounded()),
+      longitude: Int32((coordinate.longitude * scale).rounded()))
+  }
+
+  /// A fixed-point point back in degrees.
+  public func coordinate(_ point: FixedPoint) -> Coordinate {
+    let scale = Double(unitsPerDegree)
+    return Coordinate(
+      uncheckedLatitude: min(90, max(-90, Double(point.latitude) / scale)),
+      longitude: Double(point.longitude) / scale)
+  }
+
+  // MARK: Features
+
+  /// The rings of a feature, as a range of ring indices.
+  public func rings(of feature: Int) -> Range<Int> {
+    precondition(feature >= 0 && feature < featureCount, "feature \(feature) out of range")
+    let record = features.offset + 12 * feature
+    let first = Int(file.u32(record))
+    let count = Int(file.u32(record + 4))
+    guard first <= ringCount, count <= ringCount - first else { return 0..<0 }
+    return first..<(first + count)
+  }
+
+  /// The feature's level (GSHHG: 1 land, 2 lake, 3 island in lake, 4 pond, 5 Antarctic ice front; 0 elsewhere).
+  public func level(of feature: Int) -> Int {
+    precondition(feature >= 0 && feature < featureCount, "feature \(feature) out of range")
+    return Int(file.i32(features.offset + 12 * feature + 8))
+  }
+
+  /// A string attribute of a feature by its position in ``attributeNames``; nil when absent.
+  public func attribute(_ position: Int, of feature: Int) -> String? {
+    precondition(feature >= 0 && feature < featureCount, "feature \(feature) out of range")
+    precondition(position >= 0 && position < attributeNames.count, "attribute \(position) out of range")
+    let index = file.u32(attributes.offset + 4 * (feature * attributeNames.count + position))
+    return index == UInt32.max ? nil : strings.string(Int(index))
+  }
+
+  // MARK: Rings
+
+  /// A ring's box, size and feature.
+  public func ring(_ index: Int) -> PolygonRing {
+    precondition(index >= 0 && index < ringCount, "ring \(index) out of range")
+    let record = ringTable.offset + 32 * index
+    return PolygonRing(
+      index: index, feature: Int(file.u32(record + 28)), box: box(at: record),
+      vertexCount: Int(file.u32(record + 20)))
+  }
+
+  /// The bounding box of a ring, read without building a ``PolygonRing``.
+  @inline(__always) public func ringBox(_ index: Int) -> FixedBox {
+    box(at: ringTable.offset + 32 * index)
+  }
+
+  @inline(__always) private func box(at offset: Int) -> FixedBox {
+    FixedBox(
+      minLatitude: file.i32(offset), minLongitude: file.i32(offset + 4), maxLatitude: file.i32(offset + 8),
+      maxLongitude: file.i32(offset + 12))
+  }
+
+  /// Calls `body` with each chunk of a ring: its box, and a decoder for its vertices.
+  ///
+  /// Chunks follow one another along the ring and share their boundary vertex, so every edge of the ring
+  /// lies inside exactly one chunk.
+  @inline(__always) func forEachChunk(ofRing index: Int, _ body: (FixedBox, Int, Int) -> Void) {
+    let record = ringTable.offset + 32 * index
+    let firstChunk = file.u32(record + 24)
+    let vertexCount = Int(file.u32(record + 20))
+    if firstChunk == UInt32.max {
+      body(box(at: record), Int(file.u32(record + 16)), vertexCount)
+      return
+    }
+    let chunkCount = (max(vertexCount, 2) - 2) / PolygonLayer.chunkEdges + 1
+    guard Int(firstChunk) <= chunks.count, chunkCount <= chunks.count - Int(firstChunk) else { return }
+    for chunk in Int(firstChunk)..<(Int(firstChunk) + chunkCount) {
+      let chunkRecord = chunks.offset + 24 * chunk
+      body(box(at: chunkRecord), Int(file.u32(chunkRecord + 16)), Int(file.u32(chunkRecord + 20)))
+    }
+  }
+
+  /// Decodes `count` vertices starting at `streamOffset` (an absolute point, then deltas).
+  @inline(__always) func decode(streamOffset: Int, count: Int, _ body: (FixedPoint) -> Void) {
+    var position = stream.offset + streamOffset
+    let end = stream.offset + stream.byteCount
+    guard streamOffset >= 0, position <= end else { return }
+    var latitude: Int64 = 0
+    var longitude: Int64 = 0
+    @inline(__always) func next() -> Int64? {
+      var result: UInt64 = 0
+      var shift: UInt64 = 0
+      while position < end, shift < 64 {
+        let byte = file.u8(position)
+        position += 1
+        result |= UInt64(byte & 0x7F) << shift
+        if byte < 0x80 { return Int64(bitPattern: (result >> 1) ^ (0 &- (result & 1))) }
+        shift += 7
+      }
+      return nil
+    }
+    for _ in 0..<count {
+      guard let deltaLatitude = next(), let deltaLongitude = next() else { return }
+      latitude &+= deltaLatitude
+      longitude &+= deltaLongitude
+      body(FixedPoint(latitude: Int32(truncatingIfNeeded: latitude), longitude: Int32(truncatingIfNeeded: longitude)))
+    }
+  }
+
+  /// Calls `body` with every vertex of a ring in order; the ring is closed (the last vertex repeats the first).
+  public func forEachVertex(ofRing index: Int, _ body: (FixedPoint) -> Void) {
+    precondition(index >= 0 && index < ringCount, "ring \(index) out of range")
+    var first = true
+    forEachChunk(ofRing: index) { _, offset, count in
+      var skip = !first  // a chunk's first vertex is the previous chunk's last
+      first = false
+      decode(streamOffset: offset, count: count) { point in
+        if skip { skip = false } else { body(point) }
+      }
+    }
+  }
+
+  /// The vertices of a ring, closed.
+  public func vertices(ofRing index: Int) -> [FixedPoint] {
+    var result: [FixedPoint] = []
+    result.reserveCapacity(ring(index).vertexCount)
+    forEachVertex(ofRing: index) { result.append($0) }
+    return result
+  }
+
+  // MARK: Containment
+
+  /// Whether the point lies inside the feature by the even-odd rule over its rings.
+  ///
+  /// Casts a ray towards increasing longitude and counts the edges it crosses; chunks whose boxes the ray
+  /// cannot meet are skipped without decoding.
+  public func contains(_ point: FixedPoint, feature: Int) -> Bool {
+    var inside = false
+    for ring in rings(of: feature) where ringCrossings(point, ring: ring) {
+      inside.toggle()
+    }
+    return inside
+  }
+
+  /// Whether a ray from `point` towards increasing longitude crosses the ring an odd number of times.
+  public func ringCrossings(_ point: FixedPoint, ring index: Int) -> Bool {
+    let ringBox = ringBox(index)
+    guard point.latitude >= ringBox.minLatitude, point.latitude < ringBox.maxLatitude,
+      point.longitude <= ringBox.maxLongitude
+    else { return false }
+    var odd = false
+    let y = Int64(point.latitude)
+    let x = Int64(point.longitude)
+    forEachChunk(ofRing: index) { box, offset, count in
+      guard point.latitude >= box.minLatitude, point.latitude < box.maxLatitude,
+        point.longitude <= box.maxLongitude
+      else { return }
+      var previous: FixedPoint? = nil
+      decode(streamOffset: offset, count: count) { current in
+        defer { previous = current }
+        guard let a = previous else { return }
+        let ay = Int64(a.latitude)
+        let by = Int64(current.latitude)
+        guard (ay > y) != (by > y) else { return }
+        // x-coordinate of the crossing compared with x, exactly in integers.
+        let ax = Int64(a.longitude)
+        let bx = Int64(current.longitude)
+        let lhs = (x - ax) * (by - ay)
+        let rhs = (bx - ax) * (y - ay)
+        if by > ay ? lhs < rhs : lhs > rhs { odd.toggle() }
+      }
+    }
+    return odd
+  }
+
+  /// The features containing a coordinate, in feature order (a linear scan over ring boxes: build a
+  /// spatial index over ``ringBox(_:)`` for many queries).
+  public func features(containing coordinate: Coordinate) -> [Int] {
+    let point = fixedPoint(coordinate)
+    var odd: [Int: Bool] = [:]
+    for index in 0..<ringCount {
+      let box = ringBox(index)
+      guard point.latitude >= box.minLatitude, point.latitude < box.maxLatitude,
+        point.longitude <= box.maxLongitude
+      else { continue }
+      if ringCrossings(point, ring: index) {
+        let feature = Int(file.u32(ringTable.offset + 32 * index + 28))
+        if feature < featureCount { odd[feature, default: false].toggle() }
+      }
+    }
+    return odd.filter(\.value).keys.sorted()
+  }
+}

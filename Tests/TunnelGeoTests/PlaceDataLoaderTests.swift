@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import TunnelGeo
+
+/// The loader on damaged copies of a real layer: errors name the file and never trap.
+@Suite struct PlaceDataLoaderTests {
+  /// A fresh folder holding a copy of `marine.tunnel`, damaged by `damage`.
+  func damagedCopy(_ damage: (inout [UInt8]) -> Void) throws -> PlaceData {
+    let source = try PlaceDataLocation.find()
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tunnel-placedata-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source + "/marine.tunnel")))
+    damage(&bytes)
+    try Data(bytes).write(to: URL(fileURLWithPath: folder + "/marine.tunnel"))
+    return PlaceData(uncheckedDirectory: folder)
+  }
+
+  func error(_ body: () throws -> Void) -> PlaceDataError? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return error as? PlaceDataError
+    }
+  }
+
+  @Test func intactCopyOpensAndVerifies() throws {
+    let data = try damagedCopy { _ in }
+    #expect(try data.marine().polygons.featureCount == 306)
+  }
+
+  @Test func truncated() throws {
+    let data = try damagedCopy { $0.removeLast(1000) }
+    let found = error { _ = try data.marine() }
+    guard case .sizeMismatch(let path, let expected, let actual)? = found else {
+      Issue.record("expected sizeMismatch, got \(String(describing: found))")
+      return
+    }
+    #expect(path.hasSuffix("/marine.tunnel"))
+    #expect(expected == actual + 1000)
+    #expect(found?.description.contains("Scripts/build-data") == true)
+  }
+
+  @Test func truncatedToLessThanAHeader() throws {
+    let data = try damagedCopy { $0.removeLast($0.count - 10) }
+    #expect(error { _ = try data.marine() } == .sizeMismatch(path: data.directory + "/marine.tunnel", expected: 64, actual: 10))
+  }
+
+  @Test func wrongMagic() throws {
+    let data = try damagedCopy { $0[0] = UInt8(ascii: "X") }
+    #expect(error { _ = try data.marine() } == .badMagic(path: data.directory + "/marine.tunnel"))
+  }
+
+  @Test func futureVersion() throws {
+    let data = try damagedCopy { $0[8] = 2 }
+    let found = error { _ = try data.marine() }
+    #expect(found == .unsupportedVersion(path: data.directory + "/marine.tunnel", found: 2, supported: 1))
+    #expect(found?.description.contains("version 2, expected 1") == true)
+  }
+
+  @Test func byteFlippedInTheHeader() throws {
+    let data = try damagedCopy { $0[33] ^= 0x01 }  // a count
+    #expect(error { _ = try data.marine() } == .headerChecksumMismatch(path: data.directory + "/marine.tunnel"))
+  }
+
+  @Test func byteFlippedInTheSectionTable() throws {
+    let data = try damagedCopy { $0[64 + 24 + 9] ^= 0x40 }  // an offset
+    #expect(error { _ = try data.marine() } == .headerChecksumMismatch(path: data.directory + "/marine.tunnel"))
+  }
+
+  @Test func byteFlippedInThePayload() throws {
+    let data = try damagedCopy { $0[$0.count / 2] ^= 0x10 }
+    // Opening checks the header only and stays fast; decoding damaged content never traps...
+    let marine = try data.marine()
+    _ = marine.names(containing: try Coordinate(latitude: -56, longitude: -171.5))
+    // ...and verification finds the damage.
+    let found = error { try DataFile(path: data.directory + "/marine.tunnel", expectedKind: "POLY").verifyPayload() }
+    #expect(found == .payloadChecksumMismatch(path: data.directory + "/marine.tunnel"))
+  }
+
+  @Test func wrongKind() throws {
+    let data = try damagedCopy { _ in }
+    #expect(
+      error { _ = try DataFile(path: data.directory + "/marine.tunnel", expectedKind: "PLCS") }
+        == .wrongKind(path: data.directory + "/marine.tunnel", expected: "PLCS", found: "POLY"))
+  }
+
+  @Test func missingLayer() throws {
+    let data = try damagedCopy { _ in }
+    let found = error { _ = try data.places() }
+    #expect(found == .fileMissing(path: data.directory + "/places.tunnel"))
+    #expect(found?.description.contains("places.tunnel") == true)
+  }
+
+  @Test func missingFolder() {
+    let found = error { _ = try PlaceDataLocation.find(explicit: "/nonexistent/tunnel/Data") }
+    #expect(found == .dataNotFound(searched: ["/nonexistent/tunnel/Data"]))
+    let fromEnvironment = error {
+      _ = try PlaceDataLocation.find(environment: ["TUNNEL_DATA": "/nonexistent/env/Data"])
+    }
+    #expect(fromEnvironment == .dataNotFound(searched: ["/nonexistent/env/Data"]))
+  }
+
+  @Test func checkoutIsFound() throws {
+    let found = try PlaceDataLocation.find(environment: [:])
+    #expect(FileManager.default.fileExists(atPath: found + "/places.tunnel"))
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import TunnelGeo
+
+/// The facts checked against the upstream sources, reached through the bundled layers.
+@Suite struct PlaceDataTests {
+  static let data: PlaceData = try! PlaceData()
+
+  @Test func denmarkContainsWesternJutland() throws {
+    let countries = try Self.data.countries()
+    let found = countries.countries(containing: try Coordinate(latitude: 56, longitude: 8.5))
+    #expect(found.map(\.isoAlpha2) == ["DK"])
+    #expect(found.first?.isoAlpha3 == "DNK")
+    #expect(found.first?.name == "Denmark")
+  }
+
+  @Test func franceAndNorwayHaveCodesDespiteNaturalEarthsMinus99() throws {
+    let countries = try Self.data.countries()
+    #expect(countries.countries(containing: try Coordinate(latitude: 48.86, longitude: 2.35)).first?.isoAlpha2 == "FR")
+    #expect(countries.countries(containing: try Coordinate(latitude: 60.39, longitude: 5.32)).first?.isoAlpha2 == "NO")
+  }
+
+  @Test(arguments: [
+    (-56.0, -171.5, "South Pacific Ocean"), (56.0, 7.5, "North Sea"), (-40.0, 160.0, "Tasman Sea"),
+    (57.0, 11.5, "Kattegat"), (58.0, 20.0, "Baltic Sea"), (-65.0, -100.0, "Southern Ocean"),
+  ])
+  func seasByName(latitude: Double, longitude: Double, name: String) throws {
+    let marine = try Self.data.marine()
+    #expect(marine.names(containing: try Coordinate(latitude: latitude, longitude: longitude)) == [name])
+  }
+
+  @Test func skjernHas7145Inhabitants() throws {
+    let places = try Self.data.places()
+    let skjern = places.matches(forName: "Skjern").map { places.place(at: $0.place) }
+      .first { $0.countryCode == "DK" }
+    let place = try #require(skjern)
+    #expect(place.population == 7_145)
+    #expect(place.region?.name == "Midtjylland")
+    #expect(place.region?.isoCode == "DK-82")
+    #expect(place.timeZone == "Europe/Copenhagen")
+    #expect(abs(place.coordinate.latitude - 55.95) < 0.05)
+  }
+
+  @Test(arguments: ["Copenhagen", "København", "Kopenhagen", "KØBENHAVN", "Копенгаген"])
+  func copenhagenUnderEveryName(name: String) throws {
+    let places = try Self.data.places()
+    let best = try #require(places.matches(forName: name).first)
+    let place = places.place(at: best.place)
+    #expect(place.name == "Copenhagen")
+    #expect(place.countryCode == "DK")
+    #expect(abs(place.coordinate.latitude - 55.676) < 0.01 && abs(place.coordinate.longitude - 12.566) < 0.01)
+  }
+
+  @Test func exactNamesRankBeforeAlternateNames() throws {
+    let places = try Self.data.places()
+    let matches = places.matches(forName: "Copenhagen")
+    #expect(matches.first?.viaAlternateName == false)
+    #expect(matches.contains { places.countryCode(at: $0.place) == "US" })
+    #expect(places.matches(forName: "no such place anywhere").isEmpty)
+    #expect(!places.keys(withPrefix: "copenh").isEmpty)
+  }
+
+  @Test func allCitiesAreThere() throws {
+    let places = try Self.data.places()
+    #expect(places.count == 234_908)
+    #expect(places.timeZones.contains("Europe/Copenhagen"))
+  }
+
+  @Test func placesAreInImplicitKDTreeOrder() throws {
+    let places = try Self.data.places()
+    // Check the split of the top levels of the tree exactly (every element of each range).
+    var ranges = [(0, places.count)]
+    for _ in 0..<4 {
+      var next: [(Int, Int)] = []
+      for (low, high) in ranges where high > low {
+        let middle = low + (high - low) / 2
+        let axis = places.splitAxis(at: middle)
+        let pivot = Float(places.unitVector(at: middle)[axis])
+        for index in low..<middle { #expect(Float(places.unitVector(at: index)[axis]) <= pivot) }
+        for index in (middle + 1)..<high { #expect(Float(places.unitVector(at: index)[axis]) >= pivot) }
+        next += [(low, middle), (middle + 1, high)]
+      }
+      ranges = next
+    }
+  }
+
+  @Test func timeZonesIncludeOceanBands() throws {
+    let zones = try Self.data.timeZones()
+    #expect(zones.identifiers(containing: try Coordinate(latitude: 56, longitude: 8.5)) == ["Europe/Copenhagen"])
+    #expect(zones.identifiers(containing: try Coordinate(latitude: -56, longitude: -171.5)) == ["Etc/GMT+11"])
+  }
+
+  @Test func coastlinesTellLandFromSeaAndLakes() throws {
+    for resolution in CoastlineResolution.allCases {
+      let coast = try Self.data.coastline(resolution)
+      #expect(coast.levels(containing: try Coordinate(latitude: 56, longitude: 8.5)).first == .land)
+      #expect(coast.levels(containing: try Coordinate(latitude: -56, longitude: -171.5)).isEmpty)
+    }
+    let high = try Self.data.coastline(.high)
+    // Lake Superior.
+    #expect(high.levels(containing: try Coordinate(latitude: 47.7, longitude: -87.5)).first == .lake)
+  }
+
+  @Test func ringsDecodeClosedAndInsideTheirBoxes() throws {
+    let countries = try Self.data.countries().polygons
+    for ring in stride(from: 0, to: countries.ringCount, by: 97) {
+      let info = countries.ring(ring)
+      let vertices = countries.vertices(ofRing: ring)
+      #expect(vertices.count == info.vertexCount)
+      #expect(vertices.first == vertices.last)
+      #expect(vertices.allSatisfy(info.box.contains))
+    }
+  }
+
+  @Test func foldingMatchesTheBuild() {
+    #expect(PlaceNameKey.fold("København") == "kobenhavn")
+    #expect(PlaceNameKey.fold("  Saint-Étienne ") == "saint etienne")
+    #expect(PlaceNameKey.fold("Straße") == "strasse")
+    #expect(PlaceNameKey.fold("Москва") == "москва")
+  }
+
+  @Test func everyLayerVerifies() throws {
+    try Self.data.verify()
+  }
+}
