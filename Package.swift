@@ -18,7 +18,9 @@ let containmentExamples: [Target] = [
 ]
 
 // MARK: - Benchmarks, run by Scripts/bench (never by the test suite).
-let benchmarkTargets: [Target] = []
+let benchmarkTargets: [Target] = [
+  .executableTarget(name: "tunnel-bench", dependencies: ["TunnelGeo"], path: "Benchmarks/tunnel-bench")
+]
 
 let package = Package(
   name: "Tunnel",

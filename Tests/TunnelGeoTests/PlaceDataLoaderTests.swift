@@ -4,13 +4,20 @@ import Testing
 @testable import TunnelGeo
 
 /// The loader on damaged copies of a real layer: errors name the file and never trap.
-@Suite struct PlaceDataLoaderTests {
+@Suite final class PlaceDataLoaderTests {
+  private var folders: [String] = []
+
+  deinit {
+    for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+  }
+
   /// A fresh folder holding a copy of `marine.tunnel`, damaged by `damage`.
   func damagedCopy(_ damage: (inout [UInt8]) -> Void) throws -> PlaceData {
     let source = try PlaceDataLocation.find()
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("tunnel-placedata-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    folders.append(folder)
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source + "/marine.tunnel")))
     damage(&bytes)
     try Data(bytes).write(to: URL(fileURLWithPath: folder + "/marine.tunnel"))
@@ -45,7 +52,9 @@ import Testing
 
   @Test func truncatedToLessThanAHeader() throws {
     let data = try damagedCopy { $0.removeLast($0.count - 10) }
-    #expect(error { _ = try data.marine() } == .sizeMismatch(path: data.directory + "/marine.tunnel", expected: 64, actual: 10))
+    #expect(
+      error { _ = try data.marine() }
+        == .sizeMismatch(path: data.directory + "/marine.tunnel", expected: 64, actual: 10))
   }
 
   @Test func wrongMagic() throws {
@@ -62,12 +71,14 @@ import Testing
 
   @Test func byteFlippedInTheHeader() throws {
     let data = try damagedCopy { $0[33] ^= 0x01 }  // a count
-    #expect(error { _ = try data.marine() } == .headerChecksumMismatch(path: data.directory + "/marine.tunnel"))
+    #expect(
+      error { _ = try data.marine() } == .headerChecksumMismatch(path: data.directory + "/marine.tunnel"))
   }
 
   @Test func byteFlippedInTheSectionTable() throws {
     let data = try damagedCopy { $0[64 + 24 + 9] ^= 0x40 }  // an offset
-    #expect(error { _ = try data.marine() } == .headerChecksumMismatch(path: data.directory + "/marine.tunnel"))
+    #expect(
+      error { _ = try data.marine() } == .headerChecksumMismatch(path: data.directory + "/marine.tunnel"))
   }
 
   @Test func byteFlippedInThePayload() throws {
@@ -76,7 +87,9 @@ import Testing
     let marine = try data.marine()
     _ = marine.names(containing: try Coordinate(latitude: -56, longitude: -171.5))
     // ...and verification finds the damage.
-    let found = error { try DataFile(path: data.directory + "/marine.tunnel", expectedKind: "POLY").verifyPayload() }
+    let found = error {
+      try DataFile(path: data.directory + "/marine.tunnel", expectedKind: "POLY").verifyPayload()
+    }
     #expect(found == .payloadChecksumMismatch(path: data.directory + "/marine.tunnel"))
   }
 

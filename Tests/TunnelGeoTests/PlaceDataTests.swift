@@ -17,8 +17,12 @@ import Testing
 
   @Test func franceAndNorwayHaveCodesDespiteNaturalEarthsMinus99() throws {
     let countries = try Self.data.countries()
-    #expect(countries.countries(containing: try Coordinate(latitude: 48.86, longitude: 2.35)).first?.isoAlpha2 == "FR")
-    #expect(countries.countries(containing: try Coordinate(latitude: 60.39, longitude: 5.32)).first?.isoAlpha2 == "NO")
+    #expect(
+      countries.countries(containing: try Coordinate(latitude: 48.86, longitude: 2.35)).first?.isoAlpha2
+        == "FR")
+    #expect(
+      countries.countries(containing: try Coordinate(latitude: 60.39, longitude: 5.32)).first?.isoAlpha2
+        == "NO")
   }
 
   @Test(arguments: [
@@ -87,7 +91,8 @@ import Testing
 
   @Test func timeZonesIncludeOceanBands() throws {
     let zones = try Self.data.timeZones()
-    #expect(zones.identifiers(containing: try Coordinate(latitude: 56, longitude: 8.5)) == ["Europe/Copenhagen"])
+    #expect(
+      zones.identifiers(containing: try Coordinate(latitude: 56, longitude: 8.5)) == ["Europe/Copenhagen"])
     #expect(zones.identifiers(containing: try Coordinate(latitude: -56, longitude: -171.5)) == ["Etc/GMT+11"])
   }
 

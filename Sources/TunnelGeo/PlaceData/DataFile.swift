@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// One of Tunnel's data files, memory-mapped read-only, with its header and section table checked.
@@ -98,8 +98,12 @@ final class DataFile: @unchecked Sendable {
     for (index, byte) in magic.enumerated() where base.load(fromByteOffset: index, as: UInt8.self) != byte {
       throw .badMagic(path: path)
     }
-    func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
-    func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    func u32(_ offset: Int) -> UInt32 {
+      UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    func u64(_ offset: Int) -> UInt64 {
+      UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
     let version = u32(8)
     guard version == formatVersion else {
       throw .unsupportedVersion(path: path, found: version, supported: formatVersion)
@@ -148,7 +152,8 @@ final class DataFile: @unchecked Sendable {
       throw .malformed(path: path, detail: "section \(tag) is missing")
     }
     guard section.itemSize == itemSize else {
-      throw .malformed(path: path, detail: "section \(tag) has \(section.itemSize)-byte items, expected \(itemSize)")
+      throw .malformed(
+        path: path, detail: "section \(tag) has \(section.itemSize)-byte items, expected \(itemSize)")
     }
     if let count, section.count != count {
       throw .malformed(path: path, detail: "section \(tag) has \(section.count) items, expected \(count)")
@@ -177,7 +182,8 @@ final class DataFile: @unchecked Sendable {
   /// The file's META section: `key=value` lines describing source and licence (read on demand only).
   func metadata() -> [String: String] {
     guard let section = try? section("META", itemSize: 1) else { return [:] }
-    let text = String(decoding: UnsafeRawBufferPointer(start: base + section.offset, count: section.byteCount), as: UTF8.self)
+    let text = String(
+      decoding: UnsafeRawBufferPointer(start: base + section.offset, count: section.byteCount), as: UTF8.self)
     var result: [String: String] = [:]
     for line in text.split(separator: "\n") {
       guard let equals = line.firstIndex(of: "=") else { continue }
@@ -197,7 +203,8 @@ struct StringTable: Sendable {
     self.file = file
     offsets = try file.section("STRO", itemSize: 4)
     bytes = try file.section("STRB", itemSize: 1)
-    guard offsets.count >= 1, Int(file.u32(offsets.offset + 4 * (offsets.count - 1))) == bytes.byteCount else {
+    guard offsets.count >= 1, Int(file.u32(offsets.offset + 4 * (offsets.count - 1))) == bytes.byteCount
+    else {
       throw .malformed(path: file.path, detail: "string offsets do not end at the end of the strings")
     }
   }
@@ -210,7 +217,9 @@ struct StringTable: Sendable {
     let start = Int(file.u32(offsets.offset + 4 * index))
     let end = Int(file.u32(offsets.offset + 4 * index + 4))
     guard start <= end, end <= bytes.byteCount else { return "" }
-    return String(decoding: UnsafeRawBufferPointer(start: file.base + bytes.offset + start, count: end - start), as: UTF8.self)
+    return String(
+      decoding: UnsafeRawBufferPointer(start: file.base + bytes.offset + start, count: end - start),
+      as: UTF8.self)
   }
 }
 

@@ -95,8 +95,10 @@ public final class PlaceData: Sendable {
   public func verify() throws(PlaceDataError) {
     try openAll()
     for fileName in PlaceData.fileNames {
-      try DataFile(path: directory + "/" + fileName, expectedKind: fileName == "places.tunnel" ? "PLCS" : "POLY")
-        .verifyPayload()
+      try DataFile(
+        path: directory + "/" + fileName, expectedKind: fileName == "places.tunnel" ? "PLCS" : "POLY"
+      )
+      .verifyPayload()
     }
   }
 }

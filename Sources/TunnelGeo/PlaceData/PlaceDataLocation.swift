@@ -27,7 +27,8 @@ public enum PlaceDataLocation {
     if let executable = executablePath() {
       let bin = (executable as NSString).deletingLastPathComponent
       candidates.append(bin + "/Data")
-      candidates.append(((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/tunnel/Data"))
+      candidates.append(
+        ((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/tunnel/Data"))
     }
     candidates.append(checkoutDataDirectory)
     return candidates
@@ -46,7 +47,8 @@ public enum PlaceDataLocation {
 
   private static func required(_ directory: String) throws(PlaceDataError) -> String {
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+    else {
       throw .dataNotFound(searched: [directory])
     }
     guard qualifies(directory) else { throw .fileMissing(path: directory + "/places.tunnel") }
@@ -55,9 +57,9 @@ public enum PlaceDataLocation {
 
   private static func executablePath() -> String? {
     #if os(Linux)
-      if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        return resolved
-      }
+    if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      return resolved
+    }
     #endif
     return Bundle.main.executablePath
   }

@@ -81,7 +81,9 @@ public struct CoastlineLayer: Sendable {
   public let resolution: CoastlineResolution
 
   /// The level of a feature.
-  public func level(_ feature: Int) -> CoastlineLevel? { CoastlineLevel(rawValue: polygons.level(of: feature)) }
+  public func level(_ feature: Int) -> CoastlineLevel? {
+    CoastlineLevel(rawValue: polygons.level(of: feature))
+  }
 
   /// The levels of the polygons containing the coordinate, highest first.
   public func levels(containing coordinate: Coordinate) -> [CoastlineLevel] {

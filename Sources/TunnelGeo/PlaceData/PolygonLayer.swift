@@ -201,7 +201,9 @@ public final class PolygonLayer: Sendable {
       guard let deltaLatitude = next(), let deltaLongitude = next() else { return }
       latitude &+= deltaLatitude
       longitude &+= deltaLongitude
-      body(FixedPoint(latitude: Int32(truncatingIfNeeded: latitude), longitude: Int32(truncatingIfNeeded: longitude)))
+      body(
+        FixedPoint(
+          latitude: Int32(truncatingIfNeeded: latitude), longitude: Int32(truncatingIfNeeded: longitude)))
     }
   }
 

@@ -1,0 +1,66 @@
+import Foundation
+import TunnelGeo
+
+/// Times opening every place data layer (the target: under 5 ms in total), then a few queries.
+///
+/// Run with `Scripts/bench` (release mode). Each round opens a fresh `PlaceData`, so every layer's file
+/// is mapped and its header checked again.
+
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+  let start = DispatchTime.now().uptimeNanoseconds
+  try body()
+  return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+let directory = try PlaceDataLocation.find(explicit: CommandLine.arguments.dropFirst().first)
+print("data: \(directory)")
+
+var firstOpen = 0.0
+var rounds: [Double] = []
+for round in 0..<50 {
+  let data = PlaceData(uncheckedDirectory: directory)
+  let elapsed = try milliseconds { try data.openAll() }
+  if round == 0 { firstOpen = elapsed } else { rounds.append(elapsed) }
+}
+rounds.sort()
+print(
+  String(
+    format: "open all 6 layers: first %.3f ms, median %.3f ms, best %.3f ms", firstOpen,
+    rounds[rounds.count / 2], rounds[0]))
+
+let data = try PlaceData(directory: directory)
+let places = try data.places()
+var perLayer: [String] = []
+for (name, open) in [
+  ("places", { _ = try PlaceData(uncheckedDirectory: directory).places() }),
+  ("countries", { _ = try PlaceData(uncheckedDirectory: directory).countries() }),
+  ("marine", { _ = try PlaceData(uncheckedDirectory: directory).marine() }),
+  ("coastline-h", { _ = try PlaceData(uncheckedDirectory: directory).coastline(.high) }),
+  ("coastline-l", { _ = try PlaceData(uncheckedDirectory: directory).coastline(.low) }),
+  ("timezones", { _ = try PlaceData(uncheckedDirectory: directory).timeZones() }),
+] as [(String, () throws -> Void)] {
+  var best = Double.infinity
+  for _ in 0..<20 { best = min(best, try milliseconds(open)) }
+  perLayer.append(String(format: "%@ %.3f", name, best))
+}
+print("open one layer, best of 20 (ms): " + perLayer.joined(separator: ", "))
+
+let verify = try milliseconds { try data.verify() }
+print(String(format: "verify every checksum: %.1f ms", verify))
+
+var found = 0
+let lookup = milliseconds {
+  for name in ["Copenhagen", "København", "Skjern", "Москва", "Springfield", "Córdoba"] {
+    for _ in 0..<1000 { found += places.matches(forName: name).count }
+  }
+}
+print(String(format: "name lookup: %.2f µs each (%d matches)", lookup * 1000 / 6000, found))
+
+let point = try Coordinate(latitude: 56, longitude: 8.5)
+let countries = try data.countries()
+var hits = 0
+let contains = milliseconds { for _ in 0..<100 { hits += countries.countries(containing: point).count } }
+print(String(format: "country by linear scan + point in polygon: %.3f ms each", contains / 100))
+let coast = try data.coastline(.high)
+let land = milliseconds { for _ in 0..<20 { hits += coast.levels(containing: point).count } }
+print(String(format: "coastline-h by linear scan + point in polygon: %.3f ms each", land / 20))
