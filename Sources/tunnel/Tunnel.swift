@@ -7,7 +7,6 @@ struct Tunnel: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "tunnel",
     abstract: "Find where you would come out if you dug straight through the Earth.",
-    version: "0.1.0",
     discussion: """
       Give a coordinate and Tunnel prints both ends of the tunnel, the distance between them along \
       the surface and straight through the Earth.
@@ -15,6 +14,7 @@ struct Tunnel: ParsableCommand {
       Coordinates may be written as \(CoordinateArguments.examplesForHelp). Negative numbers need no \
       quoting: 'tunnel -33.9 18.4' works.
       """,
+    version: "0.1.0",
     subcommands: [Antipode.self],
     defaultSubcommand: Antipode.self
   )
