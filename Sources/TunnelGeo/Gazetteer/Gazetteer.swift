@@ -1,0 +1,164 @@
+/// Finds places by name: forward geocoding over the bundled GeoNames places.
+///
+/// Names are compared by their search keys (``PlaceNameKey/fold(_:)``), so case, diacritics and
+/// punctuation do not matter, and every alternate name GeoNames lists counts, in any script:
+/// "Copenhagen", "københavn", "Kopenhagen" and "Копенгаген" all find Copenhagen, Denmark.
+///
+/// Text after a comma narrows the search: each qualifier must name the place's country (ISO alpha-2 or
+/// alpha-3 code, or English name) or its first-level region (name, GeoNames code or ISO 3166-2 code):
+/// "Springfield, IL", "Paris, FR", "Córdoba, Spain", "Springfield, Illinois, US".
+///
+/// Matches come best first: places whose own name matches before those matched through an alternate
+/// name, then by population. When nothing matches, ``GazetteerSearch/suggestions`` holds the nearest
+/// spellings that do ("did you mean Copenhagen?").
+///
+/// ```swift
+/// let gazetteer = try Gazetteer(data: PlaceData())
+/// gazetteer.search("Kopenhagen").matches.first?.place.name  // "Copenhagen"
+/// ```
+public struct Gazetteer: Sendable {
+  /// The places searched.
+  public let places: PlaceLayer
+  private let countries: CountryNames
+
+  /// A gazetteer over the places of `data`, with country names from its countries layer.
+  public init(data: PlaceData) throws(PlaceDataError) {
+    self.init(places: try data.places(), countries: try data.countries())
+  }
+
+  /// A gazetteer over `places`; `countries` supplies the country names qualifiers may use.
+  public init(places: PlaceLayer, countries: CountryLayer) {
+    self.places = places
+    self.countries = CountryNames(countries)
+  }
+
+  /// The English name of a country by its ISO alpha-2 code, if the countries layer knows it.
+  public func countryName(forCode code: String) -> String? {
+    countries.name(forCode: code)
+  }
+
+  /// The places named by `text`, best first, at most `limit` of them; suggestions when there are none.
+  ///
+  /// - Complexity: a lookup in the name index, O(log *k*) for *k* keys, plus the matches; when nothing
+  ///   matches, one pass over all keys for suggestions (tens of milliseconds).
+  public func search(_ text: String, limit: Int = 10) -> GazetteerSearch {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+      PlaceNameKey.fold(String($0))
+    }
+    let name = parts.first ?? ""
+    let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
+    guard !name.isEmpty else {
+      return GazetteerSearch(query: text, matches: [], suggestions: [], problem: .emptyName)
+    }
+    let candidates = places.matches(forKey: name)
+    var matches: [GazetteerMatch] = []
+    for candidate in candidates where matches.count < limit {
+      let place = places.place(at: candidate.place)
+      guard qualifiers.allSatisfy({ qualifies(place, $0) }) else { continue }
+      matches.append(
+        GazetteerMatch(
+          place: place, viaAlternateName: candidate.viaAlternateName,
+          countryName: countries.name(forCode: place.countryCode)))
+    }
+    if !matches.isEmpty {
+      return GazetteerSearch(query: text, matches: matches, suggestions: [], problem: nil)
+    }
+    if !candidates.isEmpty {
+      // The name exists, but not where the qualifiers say: suggest where it does.
+      var seen = Set<String>()
+      var suggestions: [String] = []
+      for candidate in candidates.prefix(50) where suggestions.count < 5 {
+        let place = places.place(at: candidate.place)
+        let suggestion = "\(place.name), \(place.countryCode)"
+        if seen.insert(suggestion).inserted { suggestions.append(suggestion) }
+      }
+      return GazetteerSearch(query: text, matches: [], suggestions: suggestions, problem: .noneWhereQualified)
+    }
+    return GazetteerSearch(
+      query: text, matches: [], suggestions: suggestions(forKey: name), problem: .unknownName)
+  }
+
+  /// Whether `qualifier` (folded) names the place's country or region.
+  private func qualifies(_ place: Place, _ qualifier: String) -> Bool {
+    if countries.matches(code: place.countryCode, qualifier: qualifier) { return true }
+    guard let region = place.region else { return false }
+    if PlaceNameKey.fold(region.name) == qualifier || PlaceNameKey.fold(region.code) == qualifier {
+      return true
+    }
+    if let iso = region.isoCode {
+      let folded = PlaceNameKey.fold(iso)  // "DK-82" folds to "dk 82"
+      if folded == qualifier || folded.split(separator: " ").last.map(String.init) == qualifier {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Names close to `key` by edit distance, best places first.
+  ///
+  /// Keys within one edit (two for keys of more than five characters) are considered; nearer spellings
+  /// come first, then bigger places.
+  func suggestions(forKey key: String, limit: Int = 5) -> [String] {
+    let target = Array(key.utf8)
+    let allowed = target.count > 5 ? 2 : 1
+    var found: [(distance: Int, population: Int, name: String)] = []
+    var distances = EditDistance(target: target)
+    places.forEachKey { candidate, best in
+      guard abs(candidate.count - target.count) <= allowed,
+        let distance = distances.distance(to: candidate, atMost: allowed)
+      else { return }
+      found.append((distance, places.population(at: best.place), places.name(at: best.place)))
+    }
+    found.sort { ($0.distance, -$0.population) < ($1.distance, -$1.population) }
+    var seen = Set<String>()
+    var names: [String] = []
+    for candidate in found where names.count < limit && seen.insert(candidate.name).inserted {
+      names.append(candidate.name)
+    }
+    return names
+  }
+}
+
+/// The outcome of ``Gazetteer/search(_:limit:)``.
+public struct GazetteerSearch: Sendable, Hashable {
+  /// Why nothing was found.
+  public enum Problem: Sendable, Hashable {
+    /// The text has no name before its first comma (or is empty).
+    case emptyName
+    /// No place has that name.
+    case unknownName
+    /// Places have that name, but none in the country or region given.
+    case noneWhereQualified
+  }
+
+  /// The text searched for.
+  public var query: String
+  /// The places found, best first.
+  public var matches: [GazetteerMatch]
+  /// When nothing was found: names that would find something, best first.
+  public var suggestions: [String]
+  /// When nothing was found: why.
+  public var problem: Problem?
+
+  /// A sentence for people when nothing was found: what was wrong and what might be meant.
+  public var explanation: String? {
+    guard matches.isEmpty else { return nil }
+    let hint =
+      suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: " or "))?"
+    switch problem {
+    case .emptyName?, nil: return "give a place name, e.g. 'Copenhagen' or 'Springfield, IL'"
+    case .unknownName?: return "no place is called '\(query)'\(hint)"
+    case .noneWhereQualified?: return "no place called '\(query)' is in that country or region\(hint)"
+    }
+  }
+}
+
+/// A place found by name.
+public struct GazetteerMatch: Sendable, Hashable {
+  /// The place.
+  public var place: Place
+  /// Whether an alternate name matched rather than the place's own name.
+  public var viaAlternateName: Bool
+  /// The English name of the place's country, when known.
+  public var countryName: String?
+}

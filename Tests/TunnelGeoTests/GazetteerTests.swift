@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import TunnelGeo
+
+@Suite struct GazetteerTests {
+  static let gazetteer = try! Gazetteer(data: PlaceData())
+
+  @Test(arguments: [
+    "Copenhagen", "København", "Kopenhagen", "copenhagen", "COPENHAGEN", "  Copenhagen ", "Копенгаген",
+  ])
+  func findsCopenhagenUnderEverySpelling(text: String) throws {
+    let search = Self.gazetteer.search(text)
+    let first = try #require(search.matches.first)
+    #expect(first.place.name == "Copenhagen")
+    #expect(first.place.countryCode == "DK")
+    #expect(abs(first.place.coordinate.latitude - 55.676) < 0.01)
+    #expect(abs(first.place.coordinate.longitude - 12.566) < 0.01)
+    #expect(first.countryName == "Denmark")
+    #expect(search.problem == nil && search.explanation == nil)
+  }
+
+  @Test func exactNamesComeBeforeAlternateNamesThenPopulation() throws {
+    let matches = Self.gazetteer.search("Copenhagen", limit: 50).matches
+    #expect(matches.count > 1)
+    let own = matches.filter { !$0.viaAlternateName }
+    #expect(matches.prefix(own.count).allSatisfy { !$0.viaAlternateName })
+    for pair in zip(own, own.dropFirst()) {
+      #expect(pair.0.place.population >= pair.1.place.population)
+    }
+    let utah = try #require(matches.firstIndex { $0.place.countryCode == "US" })
+    #expect(utah > 0)
+  }
+
+  @Test func findsInOtherScripts() throws {
+    let moscow = try #require(Self.gazetteer.search("Москва").matches.first)
+    #expect(moscow.place.countryCode == "RU")
+    #expect(moscow.place.population > 10_000_000)
+  }
+
+  @Test(arguments: [
+    ("Springfield, IL", "US", "Illinois"),
+    ("Springfield, Illinois", "US", "Illinois"),
+    ("Springfield, Illinois, USA", "US", "Illinois"),
+    ("Springfield, MO", "US", "Missouri"),
+    ("Paris, FR", "FR", "Île-de-France"),
+    ("Paris, Texas", "US", "Texas"),
+    ("Córdoba, Spain", "ES", "Andalucía"),
+    ("Cordoba, Argentina", "AR", "Córdoba"),
+    ("Skjern, DK-82", "DK", "Midtjylland"),
+    ("Skjern, DNK", "DK", "Midtjylland"),
+  ])
+  func qualifiersNarrowTheSearch(text: String, country: String, region: String) throws {
+    let first = try #require(Self.gazetteer.search(text).matches.first, "\(text)")
+    #expect(first.place.countryCode == country, "\(text)")
+    #expect(first.place.region?.name == region, "\(text): \(String(describing: first.place.region))")
+  }
+
+  @Test func aTypoGetsSuggestions() {
+    let search = Self.gazetteer.search("Copenhagn")
+    #expect(search.matches.isEmpty)
+    #expect(search.problem == .unknownName)
+    #expect(search.suggestions.first == "Copenhagen")
+    #expect(search.explanation?.contains("did you mean 'Copenhagen'") == true)
+  }
+
+  @Test func aNameInTheWrongCountrySuggestsWhereItIs() {
+    let search = Self.gazetteer.search("Skjern, France")
+    #expect(search.matches.isEmpty)
+    #expect(search.problem == .noneWhereQualified)
+    #expect(search.suggestions.contains("Skjern, DK"))
+  }
+
+  @Test(arguments: ["", "   ", ",", ", Denmark"])
+  func emptyNamesAreRefused(text: String) {
+    let search = Self.gazetteer.search(text)
+    #expect(search.matches.isEmpty)
+    #expect(search.problem == .emptyName)
+    #expect(search.explanation == "give a place name, e.g. 'Copenhagen' or 'Springfield, IL'")
+  }
+
+  @Test func nonsenseFindsNothingAndSaysSo() {
+    let search = Self.gazetteer.search("Xqzvbnmwk")
+    #expect(search.matches.isEmpty)
+    #expect(search.suggestions.isEmpty)
+    #expect(search.explanation == "no place is called 'Xqzvbnmwk'")
+  }
+
+  @Test func editDistance() {
+    var distance = EditDistance(target: Array("kitten".utf8))
+    #expect(distance.distance(to: Array("sitting".utf8), atMost: 3) == 3)
+    #expect(distance.distance(to: Array("sitting".utf8), atMost: 2) == nil)
+    #expect(distance.distance(to: Array("kitten".utf8), atMost: 0) == 0)
+    #expect(distance.distance(to: Array("kittens".utf8), atMost: 1) == 1)
+  }
+}
