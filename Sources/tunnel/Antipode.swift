@@ -13,18 +13,21 @@ extension Tunnel {
         Earth the distance depends on latitude.
 
         Examples:
+          tunnel Skjern
+          tunnel "Springfield, IL"
           tunnel 56.55 8.32
           tunnel antipode -33.9 18.4 --format json
           tunnel "33°54′S 18°24′E"
         """
     )
 
-    @OptionGroup var place: CoordinateArguments
+    @OptionGroup var place: LocationArguments
     @OptionGroup var output: OutputOptions
+    @OptionGroup var data: DataOptions
 
     func run() throws {
-      guard let from = place.coordinate else { throw ValidationError("give a coordinate to dig from") }
-      let report = AntipodeReport(from: from)
+      let location = try place.resolve(data: data)
+      let report = AntipodeReport(from: location.coordinate, named: location.place)
       switch output.format {
       case .text: print(report.text, terminator: "")
       case .json: print(try report.json())
@@ -52,9 +55,11 @@ struct AntipodeReport: Encodable {
 
   private let start: Coordinate
   private let end: Coordinate
+  private let place: GazetteerMatch?
 
-  init(from start: Coordinate) {
+  init(from start: Coordinate, named place: GazetteerMatch? = nil) {
     self.start = start
+    self.place = place
     end = start.antipode
     from = End(start)
     to = End(end)
@@ -88,6 +93,9 @@ struct AntipodeReport: Encodable {
     var lines = rows.map { label, decimal, dms in
       label.padding(toLength: 6, withPad: " ", startingAt: 0)
         + decimal.padding(toLength: width + 3, withPad: " ", startingAt: 0) + dms
+    }
+    if let place {
+      lines.insert("      " + PlaceText.line(place), at: 1)
     }
     lines.append("")
     lines.append("Along the surface   \(Self.kilometres(surfaceDistanceKm))")

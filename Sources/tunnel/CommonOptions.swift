@@ -12,28 +12,37 @@ struct OutputOptions: ParsableArguments {
   var format: OutputFormat = .text
 }
 
-/// One coordinate given as one or more words (`56.0 8.5`, `33°54′S 18°24′E`, `+5633+00819/`).
-struct CoordinateArguments: ParsableArguments {
-  static let examplesForHelp = CoordinateError.examples
-
-  @Argument(help: ArgumentHelp("The place to dig from, as a coordinate.", valueName: "coordinate"))
+/// A place given as one or more words: a coordinate (`56.0 8.5`, `33°54′S 18°24′E`, `+5633+00819/`) or a
+/// name (`Skjern`, `Springfield, IL`).
+struct LocationArguments: ParsableArguments {
+  @Argument(
+    help: ArgumentHelp("The place to dig from: a coordinate or a place name.", valueName: "place"))
   var words: [String] = []
 
-  /// The coordinate the words spell, read once by `validate()`.
-  private(set) var coordinate: Coordinate?
+  var text: String { words.joined(separator: " ") }
 
   mutating func validate() throws {
-    let text = words.joined(separator: " ")
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-      throw ValidationError("give a coordinate to dig from, e.g. 'tunnel 56.55 8.32'")
+      throw ValidationError(
+        "give a place or a coordinate to dig from, e.g. 'tunnel Skjern' or 'tunnel 56.55 8.32'")
     }
+  }
+
+  /// The location the words name; the place data is opened only for names.
+  func resolve(data: DataOptions) throws -> LocationQuery {
     do {
-      coordinate = try Coordinate(parsing: text)
-    } catch .unparsable(let text, let reason) where !reason.contains("as in") && !reason.contains("e.g.") {
+      return try LocationQuery(text) { () throws(PlaceDataError) in
+        try Gazetteer(data: PlaceData(directory: data.data))
+      }
+    } catch .coordinate(.unparsable(let text, let reason))
+      where !reason.contains("as in") && !reason.contains("e.g.")
+    {
       throw ValidationError(
         "cannot read '\(text)' as a coordinate: \(reason); write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'")
+    } catch .data(let error) {
+      throw CommandFailure(message: error.description, exitCode: 66)
     } catch {
-      throw ValidationError("\(error)")
+      throw ValidationError(error.description)
     }
   }
 }

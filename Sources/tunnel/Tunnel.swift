@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TunnelGeo
 
 /// `tunnel`: where you would come out if you dug straight through the Earth.
 @main
@@ -8,14 +9,14 @@ struct Tunnel: ParsableCommand {
     commandName: "tunnel",
     abstract: "Find where you would come out if you dug straight through the Earth.",
     discussion: """
-      Give a coordinate and Tunnel prints both ends of the tunnel, the distance between them along \
-      the surface and straight through the Earth.
+      Give a place or a coordinate and Tunnel prints both ends of the tunnel, the distance between \
+      them along the surface and straight through the Earth.
 
-      Coordinates may be written as \(CoordinateArguments.examplesForHelp). Negative numbers need no \
+      Coordinates may be written as \(CoordinateError.examples). Negative numbers need no \
       quoting: 'tunnel -33.9 18.4' works.
       """,
     version: "0.1.0",
-    subcommands: [Antipode.self],
+    subcommands: [Antipode.self, Find.self],
     defaultSubcommand: Antipode.self
   )
 
@@ -25,6 +26,9 @@ struct Tunnel: ParsableCommand {
     do {
       var command = try parseAsRoot(arguments)
       try command.run()
+    } catch let failure as CommandFailure {
+      FileHandle.standardError.write(Data("tunnel: \(failure.message)\n".utf8))
+      Foundation.exit(failure.exitCode)
     } catch {
       let code = exitCode(for: error)
       if code == .success {

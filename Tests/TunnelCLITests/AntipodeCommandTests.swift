@@ -45,8 +45,8 @@ import Testing
   @Test func json() throws {
     let result = try TunnelProcess.run(["-33.9", "18.4", "--format", "json"])
     #expect(result.status == 0)
-    let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let objectJSON = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    let object = try #require(objectJSON as? [String: Any])
     #expect(Set(object.keys) == ["from", "to", "surfaceDistanceKm", "throughEarthKm"])
     let from = try #require(object["from"] as? [String: Double])
     let to = try #require(object["to"] as? [String: Double])
@@ -64,8 +64,20 @@ import Testing
       ["56,abc"],
       "tunnel: cannot read '56,abc' as a coordinate: 'abc' is not a number; write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'\n"
     ),
-    ([], "tunnel: give a coordinate to dig from, e.g. 'tunnel 56.55 8.32'\n"),
-    (["antipode"], "tunnel: give a coordinate to dig from, e.g. 'tunnel 56.55 8.32'\n"),
+    ([], "tunnel: give a place or a coordinate to dig from, e.g. 'tunnel Skjern' or 'tunnel 56.55 8.32'\n"),
+    (
+      ["antipode"],
+      "tunnel: give a place or a coordinate to dig from, e.g. 'tunnel Skjern' or 'tunnel 56.55 8.32'\n"
+    ),
+    (["Copenhagn"], "tunnel: no place is called 'Copenhagn'; did you mean 'Copenhagen'?\n"),
+    (
+      ["Skjern,", "France"],
+      "tunnel: no place called 'Skjern, France' is in that country or region; did you mean 'Skjern, DK'?\n"
+    ),
+    (
+      ["56.5.5", "8"],
+      "tunnel: cannot read '56.5.5 8' as a coordinate: '56.5.5' is not a number; write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'\n"
+    ),
     (
       ["56", "8", "--format", "xml"],
       "tunnel: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.\n"
@@ -90,5 +102,69 @@ import Testing
     let subcommand = try TunnelProcess.run(["antipode", "--help"])
     #expect(subcommand.status == 0)
     #expect(subcommand.standardOutput.contains("--format <format>"))
+  }
+}
+
+@Suite struct PlaceNameTests {
+  @Test func digsFromAPlaceName() throws {
+    let result = try TunnelProcess.run(["Skjern"])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.hasPrefix("From  55.950000, 8.500000"))
+    #expect(result.standardOutput.contains("      Skjern, Midtjylland, Denmark (population 7,145)\n"))
+    #expect(result.standardOutput.contains("To    -55.950000, -171.500000"))
+  }
+
+  @Test func qualifiedNames() throws {
+    let result = try TunnelProcess.run(["antipode", "Springfield, IL", "--format", "json"])
+    #expect(result.status == 0)
+    let objectJSON = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    let object = try #require(objectJSON as? [String: Any])
+    let from = try #require(object["from"] as? [String: Double])
+    #expect(abs(from["latitude"]! - 39.80172) < 1e-6)
+  }
+
+  @Test func missingDataIsOneLineWithExit66() throws {
+    let result = try TunnelProcess.run(["Skjern", "--data", "/nonexistent/tunnel-data"])
+    #expect(result.status == 66)
+    #expect(result.standardOutput.isEmpty)
+    #expect(
+      result.standardError.hasPrefix("tunnel: place data not found; looked in /nonexistent/tunnel-data"))
+    #expect(result.standardError.filter { $0 == "\n" }.count == 1)
+    // A coordinate needs no place data.
+    #expect(try TunnelProcess.run(["56", "8.5", "--data", "/nonexistent/tunnel-data"]).status == 0)
+  }
+}
+
+@Suite struct FindCommandTests {
+  @Test func listsMatchesBestFirst() throws {
+    let result = try TunnelProcess.run(["find", "Copenhagen", "--limit", "2"])
+    #expect(result.status == 0)
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines[0] == "Copenhagen, Hovedstaden, Denmark (population 1,153,615)   55.6759, 12.5655")
+  }
+
+  @Test func json() throws {
+    let result = try TunnelProcess.run(["find", "København", "--format", "json", "--limit", "3"])
+    #expect(result.status == 0)
+    let rowsJSON = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    let rows = try #require(rowsJSON as? [[String: Any]])
+    #expect(!rows.isEmpty && rows.count <= 3)
+    #expect(Set(rows[0].keys) == ["name", "countryCode", "region", "latitude", "longitude", "population"])
+    #expect(rows[0]["name"] as? String == "Copenhagen")
+    #expect(rows[0]["countryCode"] as? String == "DK")
+    #expect(rows[0]["region"] as? String == "Hovedstaden")
+    #expect(rows[0]["population"] as? Int == 1_153_615)
+  }
+
+  @Test(arguments: [
+    (["find"], "tunnel: give a name to look for, e.g. 'tunnel find Copenhagen'\n"),
+    (["find", "Skjern", "--limit", "0"], "tunnel: --limit must be at least 1, not 0\n"),
+    (["find", "Xqzvbnmwk"], "tunnel: no place is called 'Xqzvbnmwk'\n"),
+  ])
+  func badInput(arguments: [String], expected: String) throws {
+    let result = try TunnelProcess.run(arguments)
+    #expect(result.status == 64)
+    #expect(result.standardError == expected)
   }
 }

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import TunnelGeo
+
+extension Tunnel {
+  /// `tunnel find <name>`: the places with that name, best first.
+  struct Find: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the places with a name, best first.",
+      discussion: """
+        Case, accents and punctuation do not matter, and every alternate name counts, in any script: \
+        'København', 'Kopenhagen' and 'Копенгаген' all find Copenhagen. Text after a comma names the \
+        country or first-level region: 'Springfield, IL', 'Paris, FR', 'Córdoba, Spain'. Places whose own \
+        name matches come first, then those matched by an alternate name; each group by population.
+
+        Examples:
+          tunnel find Copenhagen
+          tunnel find "Springfield, IL" --limit 3 --format json
+        """
+    )
+
+    @Argument(
+      help: ArgumentHelp("The name to look for, with optional qualifiers after commas.", valueName: "name"))
+    var words: [String] = []
+
+    @Option(name: .long, help: "The most places to list.")
+    var limit: Int = 10
+
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var data: DataOptions
+
+    func validate() throws {
+      guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw ValidationError("give a name to look for, e.g. 'tunnel find Copenhagen'")
+      }
+      guard limit > 0 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
+    }
+
+    func run() throws {
+      let gazetteer: Gazetteer
+      do {
+        gazetteer = try Gazetteer(data: try data.placeData())
+      } catch let error as PlaceDataError {
+        throw CommandFailure(message: error.description, exitCode: 66)
+      }
+      let search = gazetteer.search(words.joined(separator: " "), limit: limit)
+      guard !search.matches.isEmpty else {
+        throw ValidationError(search.explanation ?? "nothing found")
+      }
+      switch output.format {
+      case .json:
+        let rows = search.matches.map(FoundPlace.init)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+      case .text:
+        for match in search.matches {
+          let place = match.place
+          let position = place.coordinate.formatted(.decimal(places: 4))
+          print(
+            "\(PlaceText.line(match))   \(position)\(match.viaAlternateName ? "   (by another name)" : "")")
+        }
+      }
+    }
+  }
+}
+
+/// One row of `tunnel find --format json`.
+struct FoundPlace: Encodable {
+  var name: String
+  var countryCode: String
+  var region: String?
+  var latitude: Double
+  var longitude: Double
+  var population: Int
+
+  init(_ match: GazetteerMatch) {
+    let place = match.place
+    name = place.name
+    countryCode = place.countryCode
+    region = place.region.flatMap { $0.name.isEmpty ? nil : $0.name }
+    latitude = AntipodeReport.rounded(place.coordinate.latitude, places: 7)
+    longitude = AntipodeReport.rounded(place.coordinate.longitude, places: 7)
+    population = place.population
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case name, countryCode, region, latitude, longitude, population
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(countryCode, forKey: .countryCode)
+    try container.encode(region, forKey: .region)  // null rather than absent
+    try container.encode(latitude, forKey: .latitude)
+    try container.encode(longitude, forKey: .longitude)
+    try container.encode(population, forKey: .population)
+  }
+}
