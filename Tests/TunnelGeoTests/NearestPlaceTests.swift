@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import TunnelGeo
+
+/// The nearest-place search is exact: it agrees with a brute-force scan over every place.
+@Suite struct NearestPlaceTests {
+  static let data: PlaceData = try! PlaceData()
+  static let geocoder = ReverseGeocoder(data: data)
+  static let places = try! data.places()
+  static let vectors = PlaceVectorArray(places: places)
+
+  /// Every place's unit vector as three flat arrays, for a scan that stays quick without optimisation.
+  static let flat: (x: [Double], y: [Double], z: [Double]) = {
+    var x = [Double](repeating: 0, count: places.count)
+    var y = x
+    var z = x
+    for index in 0..<places.count {
+      let vector = vectors.vector(index)
+      x[index] = vector.x
+      y[index] = vector.y
+      z[index] = vector.z
+    }
+    return (x, y, z)
+  }()
+
+  /// The place with the smallest squared chord, scanning all of them (lower index on ties).
+  static func bruteForce(
+    _ query: SIMD3<Double>, accept: (Int) -> Bool = { _ in true }
+  ) -> (index: Int, chordSquared: Double) {
+    var best = -1
+    var bestSquared = Double.infinity
+    let (qx, qy, qz) = (query.x, query.y, query.z)
+    flat.x.withUnsafeBufferPointer { xs in
+      flat.y.withUnsafeBufferPointer { ys in
+        flat.z.withUnsafeBufferPointer { zs in
+          let (px, py, pz) = (xs.baseAddress!, ys.baseAddress!, zs.baseAddress!)
+          var index = 0
+          let count = xs.count
+          while index < count {
+            let dx = px[index] - qx
+            let dy = py[index] - qy
+            let dz = pz[index] - qz
+            let squared = dx * dx + dy * dy + dz * dz
+            if squared < bestSquared && accept(index) {
+              best = index
+              bestSquared = squared
+            }
+            index &+= 1
+          }
+        }
+      }
+    }
+    return (best, bestSquared)
+  }
+
+  /// Whether the search's answer is the brute-force one, or a tie with it to within a millimetre.
+  static func agrees(_ query: Coordinate, minimumPopulation: Int = 0) throws -> Bool {
+    let vector = SphereGeometry.unitVector(query)
+    let expected = bruteForce(vector) { places.population(at: $0) >= minimumPopulation }
+    let found = try #require(try geocoder.nearestPlace(to: query, minimumPopulation: minimumPopulation))
+    if found.index == expected.index { return true }
+    let foundSquared = SphereGeometry.chordSquared(vector, vectors.vector(found.index))
+    let metres =
+      abs(
+        SphereGeometry.angle(chordSquared: foundSquared)
+          - SphereGeometry.angle(chordSquared: expected.chordSquared))
+      * WGS84.meanRadius
+    return metres < 1e-3
+  }
+
+  @Test func tenThousandUniformPointsMatchBruteForce() throws {
+    var generator = SplitMix64(seed: 20_260_504)
+    var mismatches: [Coordinate] = []
+    for _ in 0..<10_000 {
+      let point = Coordinate.random(using: &generator)
+      if try !Self.agrees(point) { mismatches.append(point) }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, e.g. \(mismatches.prefix(5))")
+  }
+
+  @Test func polesAndAntimeridianMatchBruteForce() throws {
+    var points: [Coordinate] = []
+    var generator = SplitMix64(seed: 7)
+    for latitude in [90.0, -90, 89.999, -89.999, 88, -88, 80, -80, 66.5, -66.5, 0] {
+      for longitude in [-180.0, -179.9999, 179.9999, 179.5, -179.5, 0, 90, -90] {
+        points.append(try Coordinate(latitude: latitude, longitude: longitude))
+      }
+    }
+    for _ in 0..<500 {
+      let latitude = Double.random(in: -90...90, using: &generator)
+      let longitude = 180 + Double.random(in: -2...2, using: &generator)
+      points.append(try Coordinate(latitude: latitude, longitude: longitude))
+      let polar = Double.random(in: 80...90, using: &generator) * (Bool.random(using: &generator) ? 1 : -1)
+      points.append(
+        try Coordinate(latitude: polar, longitude: Double.random(in: -180..<180, using: &generator)))
+    }
+    for point in points { #expect(try Self.agrees(point), "\(point)") }
+  }
+
+  @Test func placesThemselvesAreTheirOwnNearest() throws {
+    var generator = SplitMix64(seed: 11)
+    for _ in 0..<2_000 {
+      let index = Int.random(in: 0..<Self.places.count, using: &generator)
+      let found = try #require(try Self.geocoder.nearestPlace(to: Self.places.coordinate(at: index)))
+      #expect(found.distanceKm < 1e-6)
+    }
+  }
+
+  @Test(arguments: [1_000, 100_000, 5_000_000])
+  func minimumPopulationMatchesBruteForce(minimum: Int) throws {
+    var generator = SplitMix64(seed: UInt64(minimum))
+    for _ in 0..<300 {
+      let point = Coordinate.random(using: &generator)
+      #expect(try Self.agrees(point, minimumPopulation: minimum), "\(point)")
+    }
+  }
+
+  @Test func skjernIsNearestToWesternJutland() throws {
+    let found = try #require(try Self.geocoder.nearestPlace(to: try Coordinate(latitude: 56, longitude: 8.5)))
+    #expect(found.name == "Skjern")
+    #expect(found.countryCode == "DK")
+    #expect(abs(found.distanceKm - 5.6) < 0.1)
+    #expect(found.population == 7_145)
+  }
+
+  @Test func waitangiIsNearestToTheAntipodeOfWesternJutland() throws {
+    let found = try #require(
+      try Self.geocoder.nearestPlace(to: try Coordinate(latitude: -56, longitude: -171.5)))
+    #expect(found.name == "Waitangi")
+    #expect(found.countryCode == "NZ")
+    #expect(abs(found.distanceKm - 1_387) < 5)
+  }
+}
