@@ -150,6 +150,9 @@ public final class PlaceLayer: Sendable {
     return String(decoding: [file.u8(offset), file.u8(offset + 1)].filter { $0 != 0 }, as: UTF8.self)
   }
 
+  /// The two ASCII bytes of a place's country code as one number (first byte low), for quick comparison.
+  @inline(__always) func countryCodeValue(at index: Int) -> UInt16 { file.u16(record(index) + 20) }
+
   /// The place's name.
   public func name(at index: Int) -> String { strings.string(Int(file.u32(record(index) + 8))) }
 

@@ -1,0 +1,178 @@
+/// What ``ReverseGeocoder`` says about a point: land or sea, country, region, sea, nearest place, nearest
+/// land and time zone.
+///
+/// The stored properties are the structured answer (and the JSON keys, through `Codable`); the
+/// CLPlacemark-style names (``name``, ``locality``, ``administrativeArea``, ``isoCountryCode``, ``ocean``,
+/// ``inlandWater``) are derived from them. Absent values encode as JSON `null`, never as missing keys.
+///
+/// ```swift
+/// let here = try geocoder.placemark(for: Coordinate(latitude: 56, longitude: 8.5))
+/// here.land  // true
+/// here.country  // DK, Denmark
+/// here.region  // DK-82, Midtjylland
+/// here.nearestPlace.name  // Skjern
+/// here.timeZone.identifier  // Europe/Copenhagen
+/// ```
+public struct Placemark: Sendable, Hashable, Codable {
+  /// A country: ISO 3166-1 alpha-2 code and English name.
+  public struct Country: Sendable, Hashable, Codable {
+    /// ISO 3166-1 alpha-2 ("DK"); Natural Earth's own three-letter code for the few areas without one.
+    public var code: String
+    /// The English name ("Denmark").
+    public var name: String
+
+    /// Creates a country.
+    public init(code: String, name: String) {
+      self.code = code
+      self.name = name
+    }
+  }
+
+  /// A first-level region: ISO 3166-2 code and name.
+  public struct Region: Sendable, Hashable, Codable {
+    /// ISO 3166-2 ("DK-82"); GeoNames' `country.admin1` code ("DK.18") when no ISO code is known.
+    public var code: String
+    /// The name ("Midtjylland").
+    public var name: String
+
+    /// Creates a region.
+    public init(code: String, name: String) {
+      self.code = code
+      self.name = name
+    }
+  }
+
+  /// The nearest coastline seen from a point in the water.
+  public struct NearestLand: Sendable, Hashable, Codable {
+    /// Great-circle distance in kilometres (sphere of mean radius) to the nearest point of the shoreline.
+    public var distanceKm: Double
+    /// Latitude of that shoreline point.
+    public var latitude: Double
+    /// Longitude of that shoreline point.
+    public var longitude: Double
+    /// The country the shoreline belongs to (see ``ReverseGeocoder`` for the rule), if any.
+    public var country: Country?
+    /// A name for the land: the populated place nearest to the shoreline point when one lies within
+    /// ``ReverseGeocoder/landNameRadiusKm`` of it in the same country; nil otherwise (uninhabited
+    /// islands have no name in the data).
+    public var name: String?
+
+    /// Creates a result.
+    public init(distanceKm: Double, latitude: Double, longitude: Double, country: Country?, name: String?) {
+      self.distanceKm = distanceKm
+      self.latitude = latitude
+      self.longitude = longitude
+      self.country = country
+      self.name = name
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case distanceKm, latitude, longitude, country, name
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(distanceKm, forKey: .distanceKm)
+      try container.encode(latitude, forKey: .latitude)
+      try container.encode(longitude, forKey: .longitude)
+      try container.encode(country, forKey: .country)
+      try container.encode(name, forKey: .name)
+    }
+  }
+
+  /// An IANA time zone.
+  public struct TimeZone: Sendable, Hashable, Codable {
+    /// The identifier ("Europe/Copenhagen", "Etc/GMT+11").
+    public var identifier: String
+
+    /// Creates a time zone.
+    public init(identifier: String) { self.identifier = identifier }
+  }
+
+  /// Degrees north of the point described.
+  public var latitude: Double
+  /// Degrees east of the point described.
+  public var longitude: Double
+  /// Whether the point is on land by the high-resolution coastline (Antarctic ice counts as land).
+  public var land: Bool
+  /// The country, by its polygon or the coastal tolerance; nil far out at sea.
+  public var country: Country?
+  /// The first-level region: that of the nearest populated place in the same country.
+  public var region: Region?
+  /// The ocean or sea by name when the point is at sea; nil on land and in lakes.
+  public var sea: String?
+  /// The water body's name when the point is in a lake that the marine layer names ("Caspian Sea").
+  public var lake: String?
+  /// Whether the point is in a lake (or a pond on an island in one), by the coastline layer.
+  public var inLake: Bool
+  /// The nearest populated place.
+  public var nearestPlace: NearestPlace
+  /// The nearest shoreline when the point is in the water (sea or lake); nil on land.
+  public var nearestLand: NearestLand?
+  /// The IANA time zone; ocean points get `Etc/GMT±N`.
+  public var timeZone: TimeZone
+
+  /// Creates a placemark.
+  public init(
+    latitude: Double, longitude: Double, land: Bool, country: Country?, region: Region?, sea: String?,
+    lake: String?, inLake: Bool, nearestPlace: NearestPlace, nearestLand: NearestLand?, timeZone: TimeZone
+  ) {
+    self.latitude = latitude
+    self.longitude = longitude
+    self.land = land
+    self.country = country
+    self.region = region
+    self.sea = sea
+    self.lake = lake
+    self.inLake = inLake
+    self.nearestPlace = nearestPlace
+    self.nearestLand = nearestLand
+    self.timeZone = timeZone
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case latitude, longitude, land, country, region, sea, lake, inLake, nearestPlace, nearestLand, timeZone
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(latitude, forKey: .latitude)
+    try container.encode(longitude, forKey: .longitude)
+    try container.encode(land, forKey: .land)
+    try container.encode(country, forKey: .country)
+    try container.encode(region, forKey: .region)
+    try container.encode(sea, forKey: .sea)
+    try container.encode(lake, forKey: .lake)
+    try container.encode(inLake, forKey: .inLake)
+    try container.encode(nearestPlace, forKey: .nearestPlace)
+    try container.encode(nearestLand, forKey: .nearestLand)
+    try container.encode(timeZone, forKey: .timeZone)
+  }
+
+  // MARK: CLPlacemark names
+
+  /// The point's name, as CLPlacemark's `name`: the locality on land, else the lake or sea, else the
+  /// country.
+  public var name: String? { locality ?? inlandWater ?? ocean ?? country?.name }
+
+  /// The city, as CLPlacemark's `locality`: the nearest place when the point is on land, in the same
+  /// country and within ``ReverseGeocoder/localityRadiusKm`` of it.
+  public var locality: String? {
+    guard land, nearestPlace.distanceKm <= ReverseGeocoder.localityRadiusKm,
+      country.map({ $0.code == nearestPlace.countryCode }) ?? true
+    else { return nil }
+    return nearestPlace.name
+  }
+
+  /// The first-level region's name, as CLPlacemark's `administrativeArea`.
+  public var administrativeArea: String? { region?.name }
+
+  /// ISO 3166-1 alpha-2 code, as CLPlacemark's `isoCountryCode`.
+  public var isoCountryCode: String? { country?.code }
+
+  /// The ocean or sea, as CLPlacemark's `ocean`.
+  public var ocean: String? { sea }
+
+  /// The lake, as CLPlacemark's `inlandWater`: its name when the marine layer has one, "Lake" otherwise.
+  public var inlandWater: String? { inLake ? (lake ?? "Lake") : nil }
+}

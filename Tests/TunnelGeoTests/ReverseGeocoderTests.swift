@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import TunnelGeo
+
+/// The checked facts of the place data, answered by the reverse geocoder.
+@Suite struct ReverseGeocoderTests {
+  static let geocoder = ReverseGeocoder(data: try! PlaceData())
+
+  static func placemark(_ latitude: Double, _ longitude: Double) throws -> Placemark {
+    try geocoder.placemark(for: try Coordinate(latitude: latitude, longitude: longitude))
+  }
+
+  @Test func westernJutland() throws {
+    let here = try Self.placemark(56.0, 8.5)
+    #expect(here.land)
+    #expect(here.country == Placemark.Country(code: "DK", name: "Denmark"))
+    #expect(here.region == Placemark.Region(code: "DK-82", name: "Midtjylland"))
+    #expect(here.nearestPlace.name == "Skjern")
+    #expect(abs(here.nearestPlace.distanceKm - 5.6) < 0.1)
+    #expect(here.timeZone.identifier == "Europe/Copenhagen")
+    #expect(here.sea == nil && here.nearestLand == nil && !here.inLake)
+    #expect(here.name == "Skjern" && here.locality == "Skjern")
+    #expect(here.administrativeArea == "Midtjylland" && here.isoCountryCode == "DK")
+  }
+
+  @Test func antipodeOfWesternJutland() throws {
+    let there = try Self.placemark(-56.0, -171.5)
+    #expect(!there.land)
+    #expect(there.country == nil && there.region == nil)
+    #expect(there.sea == "South Pacific Ocean")
+    #expect(there.ocean == "South Pacific Ocean" && there.name == "South Pacific Ocean")
+    #expect(there.timeZone.identifier == "Etc/GMT+11")
+    #expect(there.nearestPlace.name == "Waitangi")
+    #expect(abs(there.nearestPlace.distanceKm - 1_387) < 5)
+    let land = try #require(there.nearestLand)
+    // The Antipodes Islands (49.7 S, 178.8 E); 951.5 km on WGS84, within 0.5 % on the sphere.
+    #expect(abs(land.distanceKm - 951.5) < 5)
+    #expect(abs(land.latitude - -49.7) < 0.2 && abs(land.longitude - 178.7) < 0.3)
+    #expect(land.country?.code == "NZ")
+  }
+
+  @Test(arguments: [
+    (56.0, 7.5, "North Sea"), (-40.0, 160.0, "Tasman Sea"), (57.0, 11.5, "Kattegat"),
+    (58.0, 20.0, "Baltic Sea"),
+    (-65.0, -100.0, "Southern Ocean"),
+  ])
+  func namedSeas(latitude: Double, longitude: Double, sea: String) throws {
+    let there = try Self.placemark(latitude, longitude)
+    #expect(!there.land)
+    #expect(there.sea == sea)
+    #expect(there.nearestLand != nil)
+  }
+
+  @Test func copenhagenCityHallIsInDenmarkByTheCoastalTolerance() throws {
+    let coordinate = try Coordinate(latitude: 55.6761, longitude: 12.5683)
+    let countries = try Self.geocoder.data.countries()
+    #expect(countries.countries(containing: coordinate).isEmpty)
+    let here = try Self.geocoder.placemark(for: coordinate)
+    #expect(here.country?.code == "DK")
+    #expect(here.region?.code == "DK-84")
+    #expect(here.nearestPlace.name == "Copenhagen")
+    #expect(here.timeZone.identifier == "Europe/Copenhagen")
+  }
+
+  @Test func madridsAntipodeIsInNewZealand() throws {
+    let there = try Self.geocoder.placemark(
+      for: try Coordinate(latitude: 40.4165, longitude: -3.70256).antipode)
+    #expect(there.country?.code == "NZ")
+    #expect(there.nearestPlace.countryCode == "NZ")
+  }
+
+  @Test func wellingtonsAntipodeIsInSpainNextToAlaejos() throws {
+    let there = try Self.geocoder.placemark(
+      for: try Coordinate(latitude: -41.28664, longitude: 174.77557).antipode)
+    #expect(there.land)
+    #expect(there.country?.code == "ES")
+    #expect(there.nearestPlace.name == "Alaejos")
+    #expect(there.nearestPlace.distanceKm < 10)
+    #expect(there.timeZone.identifier == "Europe/Madrid")
+  }
+
+  @Test func aLakeIsNeitherLandNorOcean() throws {
+    // Lake Victoria, between Uganda, Kenya and Tanzania.
+    let there = try Self.placemark(-1.0, 33.0)
+    #expect(!there.land)
+    #expect(there.inLake)
+    #expect(there.sea == nil && there.ocean == nil)
+    #expect(there.inlandWater != nil)
+    #expect(there.nearestLand != nil)
+  }
+
+  @Test(arguments: [-180.0, -172.5, -171.5, -7.4, 0, 7.6, 172.4, 179.9])
+  func oceanZonesFollowTheLongitude(longitude: Double) {
+    let hours = Int((longitude / 15).rounded())
+    let zone = ReverseGeocoder.oceanZone(longitude: longitude)
+    #expect(zone == (hours == 0 ? "Etc/GMT" : hours > 0 ? "Etc/GMT-\(hours)" : "Etc/GMT+\(-hours)"))
+  }
+
+  @Test func placemarksEncodeEveryKeyWithNulls() throws {
+    let there = try Self.placemark(-56.0, -171.5)
+    let json = try #require(String(data: try JSONEncoder().encode(there), encoding: .utf8))
+    for key in [
+      "latitude", "longitude", "land", "country", "region", "sea", "nearestPlace", "nearestLand", "timeZone",
+    ] {
+      #expect(json.contains("\"\(key)\":"), "\(key) in \(json)")
+    }
+    #expect(json.contains("\"country\":null"))
+    let decoded = try JSONDecoder().decode(Placemark.self, from: Data(json.utf8))
+    #expect(decoded.sea == there.sea && decoded.nearestPlace.name == there.nearestPlace.name)
+  }
+}
