@@ -17,13 +17,31 @@ extension Coordinate {
   /// - Parameter text: The text to read; surrounding white space is ignored.
   /// - Throws: ``CoordinateError`` saying what was wrong.
   public init(parsing text: String) throws(CoordinateError) {
+    let value: (latitude: Double, longitude: Double)
+    if let pair = CoordinateTextParser.plainDecimalPair(text) {
+      value = pair  // the common case, read straight from the bytes
+    } else {
+      value = try Self.parseAnyNotation(text)
+    }
+    guard (-90...90).contains(value.latitude) else { throw .latitudeOutOfRange(value.latitude) }
+    guard (-180...180).contains(value.longitude) else { throw .longitudeOutOfRange(value.longitude) }
+    self.init(uncheckedLatitude: value.latitude, longitude: value.longitude)
+  }
+
+  /// Reads every notation; ``init(parsing:)`` tries the byte-level decimal reader first.
+  static func parseAnyNotation(
+    _ text: String
+  ) throws(CoordinateError) -> (latitude: Double, longitude: Double) {
     // U+2212 MINUS SIGN reads as "-" (the command line uses it to keep negative numbers from options).
-    let trimmed = text.trimmingWhitespace().replacingOccurrences(of: "\u{2212}", with: "-")
+    var trimmed = text.trimmingWhitespace()
+    if trimmed.unicodeScalars.contains("\u{2212}") {
+      trimmed = String(String.UnicodeScalarView(trimmed.unicodeScalars.map { $0 == "\u{2212}" ? "-" : $0 }))
+    }
     let fail = { (reason: String) in CoordinateError.unparsable(text: trimmed, reason: reason) }
     guard !trimmed.isEmpty else { throw .unparsable(text: text, reason: "the text is empty") }
 
     let value: (latitude: Double, longitude: Double)
-    if trimmed.lowercased().hasPrefix("geo:") {
+    if trimmed.utf8.prefix(4).map({ $0 | 0x20 }).elementsEqual("geo:".utf8) {
       value = try CoordinateTextParser.geoURI(trimmed, fail: fail)
     } else if let iso = try CoordinateTextParser.iso6709(trimmed, fail: fail) {
       value = iso
@@ -32,15 +50,69 @@ extension Coordinate {
     }
     guard value.latitude.isFinite else { throw fail("the latitude is not a finite number") }
     guard value.longitude.isFinite else { throw fail("the longitude is not a finite number") }
-    guard (-90...90).contains(value.latitude) else { throw .latitudeOutOfRange(value.latitude) }
-    guard (-180...180).contains(value.longitude) else { throw .longitudeOutOfRange(value.longitude) }
-    self.init(uncheckedLatitude: value.latitude, longitude: value.longitude)
+    return value
   }
 }
 
 /// The notations ``Coordinate/init(parsing:)`` understands, each read by one function.
 enum CoordinateTextParser {
   typealias Failure = (String) -> CoordinateError
+
+  // MARK: The common case
+
+  /// Two plain decimal numbers separated by spaces or one comma (`56.0 8.5`, `-33.9,18.4`), read from
+  /// the UTF-8 bytes without building anything; nil for any other text, which the full parser then reads.
+  static func plainDecimalPair(_ text: String) -> (latitude: Double, longitude: Double)? {
+    var text = text
+    return text.withUTF8 { bytes -> (latitude: Double, longitude: Double)? in
+      var position = 0
+      func skipSpaces() {
+        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+      }
+      func number() -> Double? {
+        var negative = false
+        if position < bytes.count, bytes[position] == 0x2B || bytes[position] == 0x2D {
+          negative = bytes[position] == 0x2D
+          position += 1
+        }
+        var value = 0.0
+        var digits = 0
+        while position < bytes.count, bytes[position] &- 0x30 < 10, digits < 15 {
+          value = value * 10 + Double(bytes[position] &- 0x30)
+          position += 1
+          digits += 1
+        }
+        var scale = 1.0
+        if position < bytes.count, bytes[position] == 0x2E {
+          position += 1
+          while position < bytes.count, bytes[position] &- 0x30 < 10, digits < 15 {
+            value = value * 10 + Double(bytes[position] &- 0x30)
+            scale *= 10
+            position += 1
+            digits += 1
+          }
+        }
+        // More than 15 digits could round differently from a correctly rounded reading: leave those
+        // to the full parser, as everything else.
+        guard digits > 0, digits < 15 else { return nil }
+        let magnitude = value / scale  // both exact below 10^15, so the quotient is correctly rounded
+        return negative ? -magnitude : magnitude
+      }
+      skipSpaces()
+      guard let latitude = number() else { return nil }
+      let beforeSeparator = position
+      skipSpaces()
+      if position < bytes.count, bytes[position] == 0x2C {
+        position += 1
+        skipSpaces()
+      } else if position == beforeSeparator {
+        return nil
+      }
+      guard let longitude = number() else { return nil }
+      skipSpaces()
+      return position == bytes.count ? (latitude, longitude) : nil
+    }
+  }
 
   // MARK: geo: URIs
 

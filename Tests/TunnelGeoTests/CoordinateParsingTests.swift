@@ -125,4 +125,24 @@ import Testing
     }
     return (angle(characters[..<split], degreeDigits: 2), angle(characters[split...], degreeDigits: 3))
   }
+
+  /// The byte-level reader of plain decimal pairs gives exactly what the full parser gives.
+  @Test func plainDecimalReaderAgreesWithTheFullParser() throws {
+    var generator = SplitMix64(seed: 99)
+    for index in 0..<20_000 {
+      let point = Coordinate.random(using: &generator)
+      let places = index % 12  // up to 14 significant digits: the byte-level reader takes those
+      let separators = [" ", ", ", ",", "  ,  ", "\t"]
+      let text =
+        Coordinate.fixed(point.latitude, places: places) + separators[index % separators.count]
+        + Coordinate.fixed(point.longitude, places: places)
+      let fast = try #require(CoordinateTextParser.plainDecimalPair(text), "\(text)")
+      let full = try Coordinate.parseAnyNotation(text)
+      #expect(fast.latitude == full.latitude && fast.longitude == full.longitude, "\(text)")
+      #expect(fast.latitude == Double(Coordinate.fixed(point.latitude, places: places)))
+    }
+    for text in ["56", "56 8 9", "1e5 0", "56,,8", "- 5", ". 5", "56 8x", "0.1234567890123456 1"] {
+      #expect(CoordinateTextParser.plainDecimalPair(text) == nil, "\(text)")
+    }
+  }
 }
