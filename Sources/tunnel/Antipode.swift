@@ -3,10 +3,10 @@ import Foundation
 import TunnelGeo
 
 extension Tunnel {
-  /// `tunnel antipode <coordinate>`: both ends of the tunnel and the distances between them.
+  /// `tunnel antipode <place>`: both ends of the tunnel, where each is, and the distances between them.
   struct Antipode: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Print both ends of the tunnel from a coordinate, and how far apart they are.",
+      abstract: "Print both ends of the tunnel from a place, where each end is, and how far apart they are.",
       discussion: """
         The other end is the antipode: latitude negated, longitude moved by 180°. Along the surface \
         the two ends are always half a meridian apart on WGS84 (20,003.93 km); straight through the \
@@ -26,11 +26,17 @@ extension Tunnel {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-      let location = try place.resolve(data: data)
-      let report = AntipodeReport(from: location.coordinate, named: location.place)
+      let placeData = try data.placeData()
+      let location = try place.resolve(data: placeData)
+      let report = AntipodeReport(
+        from: location.coordinate, named: location.place,
+        placemarks: (
+          try Geocoding.placemark(for: location.coordinate, data: placeData),
+          try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
+        ))
       switch output.format {
       case .text: print(report.text, terminator: "")
-      case .json: print(try report.json())
+      case .json: print(try JSONOutput.string(report))
       }
     }
   }
@@ -38,18 +44,8 @@ extension Tunnel {
 
 /// What `tunnel antipode` prints, in both forms.
 struct AntipodeReport: Encodable {
-  struct End: Encodable {
-    var latitude: Double
-    var longitude: Double
-
-    init(_ coordinate: Coordinate) {
-      latitude = AntipodeReport.rounded(coordinate.latitude, places: 9)
-      longitude = AntipodeReport.rounded(coordinate.longitude, places: 9)
-    }
-  }
-
-  var from: End
-  var to: End
+  var from: Placemark
+  var to: Placemark
   var surfaceDistanceKm: Double
   var throughEarthKm: Double
 
@@ -57,12 +53,12 @@ struct AntipodeReport: Encodable {
   private let end: Coordinate
   private let place: GazetteerMatch?
 
-  init(from start: Coordinate, named place: GazetteerMatch? = nil) {
+  init(from start: Coordinate, named place: GazetteerMatch?, placemarks: (Placemark, Placemark)) {
     self.start = start
     self.place = place
     end = start.antipode
-    from = End(start)
-    to = End(end)
+    from = placemarks.0
+    to = placemarks.1
     surfaceDistanceKm = Self.rounded(Geodesic.distance(from: start, to: end) / 1000, places: 6)
     throughEarthKm = Self.rounded(Geodesic.chordLength(from: start, to: end) / 1000, places: 6)
   }
@@ -78,26 +74,20 @@ struct AntipodeReport: Encodable {
     case from, to, surfaceDistanceKm, throughEarthKm
   }
 
-  func json() throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(self), as: UTF8.self)
-  }
-
   var text: String {
-    let rows = [
-      ("From", start.formatted(.decimal(places: 6)), start.formatted(.dms(secondsPlaces: 1))),
-      ("To", end.formatted(.decimal(places: 6)), end.formatted(.dms(secondsPlaces: 1))),
-    ]
-    let width = rows.map(\.1.count).max() ?? 0
-    var lines = rows.map { label, decimal, dms in
-      label.padding(toLength: 6, withPad: " ", startingAt: 0)
-        + decimal.padding(toLength: width + 3, withPad: " ", startingAt: 0) + dms
+    var lines: [String] = []
+    for (label, coordinate, placemark) in [("From", start, from), ("To", end, to)] {
+      let headline =
+        label == "From" && place != nil ? PlaceText.line(place!) : PlacemarkText.headline(placemark)
+      lines.append(label.padding(toLength: 6, withPad: " ", startingAt: 0) + headline)
+      lines.append(
+        "      " + coordinate.formatted(.decimal(places: 6)) + "   "
+          + coordinate.formatted(.dms(secondsPlaces: 1)))
+      for (name, value) in PlacemarkText.details(placemark) {
+        lines.append("      " + name.padding(toLength: 15, withPad: " ", startingAt: 0) + value)
+      }
+      lines.append("")
     }
-    if let place {
-      lines.insert("      " + PlaceText.line(place), at: 1)
-    }
-    lines.append("")
     lines.append("Along the surface   \(Self.kilometres(surfaceDistanceKm))")
     lines.append("Through the Earth   \(Self.kilometres(throughEarthKm))")
     return lines.joined(separator: "\n") + "\n"
@@ -106,13 +96,7 @@ struct AntipodeReport: Encodable {
   /// `20,003.93 km`.
   static func kilometres(_ value: Double) -> String {
     let hundredths = Int((value * 100).rounded())
-    var whole = String(hundredths / 100)
-    var grouped = ""
-    while whole.count > 3 {
-      grouped = "," + whole.suffix(3) + grouped
-      whole.removeLast(3)
-    }
     let fraction = hundredths % 100
-    return "\(whole)\(grouped).\(fraction < 10 ? "0" : "")\(fraction) km"
+    return "\(PlaceText.grouped(hundredths / 100)).\(fraction < 10 ? "0" : "")\(fraction) km"
   }
 }

@@ -28,12 +28,10 @@ struct LocationArguments: ParsableArguments {
     }
   }
 
-  /// The location the words name; the place data is opened only for names.
-  func resolve(data: DataOptions) throws -> LocationQuery {
+  /// The location the words name; the place layer is opened only for names.
+  func resolve(data: PlaceData) throws -> LocationQuery {
     do {
-      return try LocationQuery(text) { () throws(PlaceDataError) in
-        try Gazetteer(data: PlaceData(directory: data.data))
-      }
+      return try LocationQuery(text) { () throws(PlaceDataError) in try Gazetteer(data: data) }
     } catch .coordinate(.unparsable(let text, let reason))
       where !reason.contains("as in") && !reason.contains("e.g.")
     {

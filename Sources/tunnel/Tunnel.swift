@@ -16,7 +16,7 @@ struct Tunnel: ParsableCommand {
       quoting: 'tunnel -33.9 18.4' works.
       """,
     version: "0.1.0",
-    subcommands: [Antipode.self, Find.self],
+    subcommands: [Antipode.self, Where.self, Find.self],
     defaultSubcommand: Antipode.self
   )
 

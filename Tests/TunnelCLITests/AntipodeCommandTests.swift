@@ -2,19 +2,23 @@ import Foundation
 import Testing
 
 @Suite struct AntipodeCommandTests {
-  @Test func printsBothEndsAndDistances() throws {
+  @Test func printsBothEndsWhereTheyAreAndTheDistances() throws {
     let result = try TunnelProcess.run(["56.55", "8.316667"])
     #expect(result.status == 0)
     #expect(result.standardError.isEmpty)
-    #expect(
-      result.standardOutput == """
-        From  56.550000, 8.316667       56°33′00.0″N 8°19′00.0″E
-        To    -56.550000, -171.683333   56°33′00.0″S 171°41′00.0″W
-
-        Along the surface   20,003.93 km
-        Through the Earth   12,726.58 km
-
-        """)
+    let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
+    #expect(lines.first == "From  Lemvig, Midtjylland, Denmark")
+    #expect(lines.contains("      56.550000, 8.316667   56°33′00.0″N 8°19′00.0″E"))
+    #expect(lines.contains("      Surface        land, Denmark (DK), Midtjylland (DK-82)"))
+    #expect(lines.contains("      Time zone      Europe/Copenhagen"))
+    #expect(lines.contains("To    South Pacific Ocean"))
+    #expect(lines.contains("      -56.550000, -171.683333   56°33′00.0″S 171°41′00.0″W"))
+    #expect(lines.contains("      Surface        sea"))
+    #expect(lines.contains { $0.hasPrefix("      Nearest land   ") && $0.hasSuffix("New Zealand") })
+    #expect(lines.contains { $0.hasPrefix("      Nearest place  Waitangi, NZ, ") })
+    #expect(lines.contains("      Time zone      Etc/GMT+11"))
+    #expect(lines.suffix(3) == ["Along the surface   20,003.93 km", "Through the Earth   12,726.58 km", ""])
   }
 
   @Test(arguments: [
@@ -32,14 +36,16 @@ import Testing
   func readsEveryNotationWithoutQuotingNegatives(arguments: [String]) throws {
     let result = try TunnelProcess.run(arguments)
     #expect(result.status == 0, "\(arguments): \(result.standardError)")
-    #expect(result.standardOutput.hasPrefix("From  -33.900000, 18.400000"), "\(result.standardOutput)")
-    #expect(result.standardOutput.contains("To    33.900000, -161.600000"))
+    #expect(
+      result.standardOutput.hasPrefix("From  Cape Town, Western Cape, South Africa\n"),
+      "\(result.standardOutput)")
+    #expect(result.standardOutput.contains("      33.900000, -161.600000   "))
   }
 
   @Test func antipodeWithTwoNegatives() throws {
     let result = try TunnelProcess.run(["antipode", "-33.9", "-70.6"])
     #expect(result.status == 0)
-    #expect(result.standardOutput.contains("To    33.900000, 109.400000"))
+    #expect(result.standardOutput.contains("      33.900000, 109.400000   "))
   }
 
   @Test func json() throws {
@@ -48,10 +54,20 @@ import Testing
     let objectJSON = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
     let object = try #require(objectJSON as? [String: Any])
     #expect(Set(object.keys) == ["from", "to", "surfaceDistanceKm", "throughEarthKm"])
-    let from = try #require(object["from"] as? [String: Double])
-    let to = try #require(object["to"] as? [String: Double])
-    #expect(from == ["latitude": -33.9, "longitude": 18.4])
-    #expect(to == ["latitude": 33.9, "longitude": -161.6])
+    let from = try #require(object["from"] as? [String: Any])
+    let to = try #require(object["to"] as? [String: Any])
+    let placemarkKeys: Set = [
+      "latitude", "longitude", "land", "country", "region", "sea", "nearestPlace", "nearestLand", "timeZone",
+    ]
+    #expect(placemarkKeys.isSubset(of: Set(from.keys)))
+    #expect(placemarkKeys.isSubset(of: Set(to.keys)))
+    #expect(from["latitude"] as? Double == -33.9 && from["longitude"] as? Double == 18.4)
+    #expect(to["latitude"] as? Double == 33.9 && to["longitude"] as? Double == -161.6)
+    #expect(from["land"] as? Bool == true && to["land"] as? Bool == false)
+    #expect((from["country"] as? [String: String]) == ["code": "ZA", "name": "South Africa"])
+    #expect(to["country"] is NSNull)
+    #expect(to["sea"] as? String == "North Pacific Ocean")
+    #expect((to["timeZone"] as? [String: String]) == ["identifier": "Etc/GMT+11"])
     #expect(object["surfaceDistanceKm"] as? Double == 20_003.931459)
     let through = try #require(object["throughEarthKm"] as? Double)
     #expect(through > 12_713 && through < 12_757)
@@ -109,18 +125,21 @@ import Testing
   @Test func digsFromAPlaceName() throws {
     let result = try TunnelProcess.run(["Skjern"])
     #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardOutput.hasPrefix("From  55.950000, 8.500000"))
-    #expect(result.standardOutput.contains("      Skjern, Midtjylland, Denmark (population 7,145)\n"))
-    #expect(result.standardOutput.contains("To    -55.950000, -171.500000"))
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.first == "From  Skjern, Midtjylland, Denmark (population 7,145)")
+    #expect(lines.contains("      55.950000, 8.500000   55°57′00.0″N 8°30′00.0″E"))
+    #expect(lines.contains("To    South Pacific Ocean"))
+    #expect(lines.contains("      -55.950000, -171.500000   55°57′00.0″S 171°30′00.0″W"))
   }
 
   @Test func qualifiedNames() throws {
     let result = try TunnelProcess.run(["antipode", "Springfield, IL", "--format", "json"])
     #expect(result.status == 0)
-    let objectJSON = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
-    let object = try #require(objectJSON as? [String: Any])
-    let from = try #require(object["from"] as? [String: Double])
-    #expect(abs(from["latitude"]! - 39.80172) < 1e-6)
+    let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    let object = try #require(json as? [String: Any])
+    let from = try #require(object["from"] as? [String: Any])
+    #expect(from["latitude"] as? Double == 39.80172)
+    #expect((from["region"] as? [String: String]) == ["code": "US-IL", "name": "Illinois"])
   }
 
   @Test func missingDataIsOneLineWithExit66() throws {
@@ -130,8 +149,7 @@ import Testing
     #expect(
       result.standardError.hasPrefix("tunnel: place data not found; looked in /nonexistent/tunnel-data"))
     #expect(result.standardError.filter { $0 == "\n" }.count == 1)
-    // A coordinate needs no place data.
-    #expect(try TunnelProcess.run(["56", "8.5", "--data", "/nonexistent/tunnel-data"]).status == 0)
+    #expect(try TunnelProcess.run(["where", "56", "8.5", "--data", "/nonexistent/tunnel-data"]).status == 66)
   }
 }
 
@@ -166,5 +184,43 @@ import Testing
     let result = try TunnelProcess.run(arguments)
     #expect(result.status == 64)
     #expect(result.standardError == expected)
+  }
+}
+
+@Suite struct WhereCommandTests {
+  @Test func land() throws {
+    let result = try TunnelProcess.run(["where", "56", "8.5"])
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput == """
+        Skjern, Midtjylland, Denmark
+              56.000000, 8.500000   56°00′00.0″N 8°30′00.0″E
+              Surface        land, Denmark (DK), Midtjylland (DK-82)
+              Nearest place  Skjern, DK, 5.6 km away (population 7,145)
+              Time zone      Europe/Copenhagen
+
+        """)
+  }
+
+  @Test func seaAsJSON() throws {
+    let result = try TunnelProcess.run(["where", "-56", "-171.5", "--format", "json"])
+    #expect(result.status == 0)
+    let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    let placemark = try #require(json as? [String: Any])
+    #expect(placemark["land"] as? Bool == false)
+    #expect(placemark["sea"] as? String == "South Pacific Ocean")
+    let land = try #require(placemark["nearestLand"] as? [String: Any])
+    let distance = try #require(land["distanceKm"] as? Double)
+    #expect(abs(distance - 951.5) < 5)
+    #expect((land["country"] as? [String: String])?["code"] == "NZ")
+    let place = try #require(placemark["nearestPlace"] as? [String: Any])
+    #expect(place["name"] as? String == "Waitangi")
+    #expect(Set(place.keys) == ["name", "countryCode", "latitude", "longitude", "population", "distanceKm"])
+  }
+
+  @Test func byName() throws {
+    let result = try TunnelProcess.run(["where", "Copenhagen"])
+    #expect(result.status == 0)
+    #expect(result.standardOutput.hasPrefix("Copenhagen, Hovedstaden, Denmark\n"))
   }
 }

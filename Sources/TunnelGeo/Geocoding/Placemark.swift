@@ -72,9 +72,9 @@ public struct Placemark: Sendable, Hashable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(distanceKm, forKey: .distanceKm)
-      try container.encode(latitude, forKey: .latitude)
-      try container.encode(longitude, forKey: .longitude)
+      try container.encode(OutputRounding.kilometres(distanceKm), forKey: .distanceKm)
+      try container.encode(OutputRounding.degrees(latitude), forKey: .latitude)
+      try container.encode(OutputRounding.degrees(longitude), forKey: .longitude)
       try container.encode(country, forKey: .country)
       try container.encode(name, forKey: .name)
     }
@@ -136,8 +136,8 @@ public struct Placemark: Sendable, Hashable, Codable {
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(latitude, forKey: .latitude)
-    try container.encode(longitude, forKey: .longitude)
+    try container.encode(OutputRounding.degrees(latitude), forKey: .latitude)
+    try container.encode(OutputRounding.degrees(longitude), forKey: .longitude)
     try container.encode(land, forKey: .land)
     try container.encode(country, forKey: .country)
     try container.encode(region, forKey: .region)

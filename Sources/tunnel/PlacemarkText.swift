@@ -1,0 +1,48 @@
+import TunnelGeo
+
+/// How a placemark reads in text output: a headline, then labelled lines.
+enum PlacemarkText {
+  /// "Skjern, Midtjylland, Denmark", "South Pacific Ocean", "Lake Superior, Canada".
+  static func headline(_ placemark: Placemark) -> String {
+    if placemark.land {
+      var parts: [String] = []
+      if let locality = placemark.locality { parts.append(locality) }
+      if let region = placemark.region?.name, !parts.contains(region) { parts.append(region) }
+      if let country = placemark.country?.name { parts.append(country) }
+      return parts.isEmpty ? "Land outside any country" : parts.joined(separator: ", ")
+    }
+    if let water = placemark.inlandWater {
+      return [water, placemark.country?.name].compactMap { $0 }.joined(separator: ", ")
+    }
+    return placemark.sea ?? placemark.country.map { "Sea off \($0.name)" } ?? "Open sea"
+  }
+
+  /// The labelled lines under the headline.
+  static func details(_ placemark: Placemark) -> [(label: String, value: String)] {
+    var lines: [(String, String)] = []
+    let surface = placemark.land ? "land" : placemark.inLake ? "lake" : "sea"
+    var whereLine = surface
+    if let country = placemark.country { whereLine += ", \(country.name) (\(country.code))" }
+    if let region = placemark.region { whereLine += ", \(region.name) (\(region.code))" }
+    lines.append(("Surface", whereLine))
+    if let land = placemark.nearestLand {
+      var value = "\(kilometres(land.distanceKm)) away"
+      let what = [land.name, land.country?.name].compactMap { $0 }.joined(separator: ", ")
+      if !what.isEmpty { value += ", \(what)" }
+      lines.append(("Nearest land", value))
+    }
+    let place = placemark.nearestPlace
+    var placeValue = "\(place.name), \(place.countryCode), \(kilometres(place.distanceKm)) away"
+    if place.population > 0 { placeValue += " (population \(PlaceText.grouped(place.population)))" }
+    lines.append(("Nearest place", placeValue))
+    lines.append(("Time zone", placemark.timeZone.identifier))
+    return lines
+  }
+
+  /// `5.6 km`, `951.5 km`, `1,387 km`.
+  static func kilometres(_ value: Double) -> String {
+    if value >= 1_000 { return "\(PlaceText.grouped(Int(value.rounded()))) km" }
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10) km"
+  }
+}
