@@ -43,8 +43,20 @@ public final class AnimationClock {
 
   /// Runs `action` once `delay` seconds have passed on this clock.
   public func schedule(after delay: Double, _ action: @escaping @MainActor () -> Void) {
+    scheduleItem(after: delay, action)
+  }
+
+  /// Schedules `action` and returns its number, for ``cancel(_:)``.
+  @discardableResult
+  func scheduleItem(after delay: Double, _ action: @escaping @MainActor () -> Void) -> Int {
     nextID += 1
     items.append(Item(id: nextID, deadline: now + max(0, delay), action: action))
+    return nextID
+  }
+
+  /// Drops scheduled work that has not run yet.
+  func cancel(_ id: Int) {
+    items.removeAll { $0.id == id }
   }
 
   /// Runs an animation: `update` receives the linear progress from 0 to 1 each time the

@@ -33,6 +33,47 @@ final class TransitionState {
     self.clock = clock
   }
 
+  /// Whether the transition has completed, on time or cut short.
+  private(set) var isComplete = false
+  /// The end of the transition (views swapped, completion, did-callbacks), given whether it
+  /// ran its full duration.
+  var onComplete: (@MainActor (_ finished: Bool) -> Void)?
+  /// The clock item that completes the transition on time.
+  var scheduledID: Int?
+
+  /// Completes the transition now, once: on time (`finished`), or cut short.
+  func complete(finished: Bool) {
+    guard !isComplete else { return }
+    isComplete = true
+    if let scheduledID { clock.cancel(scheduledID) }
+    container.activeTransitions.removeAll { $0 === self }
+    let end = onComplete
+    onComplete = nil
+    end?(finished)
+  }
+
+  /// Completes at once, cut short, every transition in flight whose container view is `view`
+  /// or inside it — and, with `includingOwnPlace`, the one `view` takes part in as a child's
+  /// view. Completions may start new transitions; those are completed too.
+  static func completeAll(under view: View, includingOwnPlace: Bool) {
+    // Each round completes at least one transition; the bound only guards against completions
+    // that start a new transition in the same place forever.
+    for _ in 0..<1_000 {
+      var found: [TransitionState] = []
+      if includingOwnPlace, let superview = view.superview {
+        found += superview.activeTransitions.filter { $0.fromView === view || $0.toView === view }
+      }
+      collect(in: view, into: &found)
+      guard let first = found.first else { return }
+      first.complete(finished: false)
+    }
+  }
+
+  private static func collect(in view: View, into found: inout [TransitionState]) {
+    found += view.activeTransitions
+    for subview in view.subviews { collect(in: subview, into: &found) }
+  }
+
   /// Linear progress from 0 to 1.
   var progress: Double {
     duration > 0 ? min(1, max(0, (clock.now - start) / duration)) : 1

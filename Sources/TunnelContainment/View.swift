@@ -89,6 +89,10 @@ open class View: @MainActor CustomStringConvertible {
   }
 
   /// Adds a view at a position among the subviews (0 is the back).
+  ///
+  /// A view coming from another superview (or from none) first completes the transitions in
+  /// flight it holds or takes part in (see
+  /// ``ViewController/transition(from:to:duration:options:animations:completion:)``).
   public func insertSubview(_ view: View, at index: Int) {
     if isDescendant(of: view) {
       Diagnostics.report(.hierarchyInconsistency, "Can't add self as subview")
@@ -97,6 +101,15 @@ open class View: @MainActor CustomStringConvertible {
     if let problem = ViewController.inconsistency(adding: view, to: self) {
       Diagnostics.report(.hierarchyInconsistency, problem)
       return
+    }
+    if view.superview !== self {
+      // Moving to another place cuts short the transitions it holds or takes part in.
+      TransitionState.completeAll(under: view, includingOwnPlace: true)
+      if isDescendant(of: view) || ViewController.inconsistency(adding: view, to: self) != nil {
+        // A completion moved things around; check again from the start.
+        insertSubview(view, at: index)
+        return
+      }
     }
     let wasVisible = view.isInVisibleWindow
     let sameSuperview = view.superview === self
@@ -115,7 +128,13 @@ open class View: @MainActor CustomStringConvertible {
   }
 
   /// Removes the view from its superview; controllers whose views leave a visible window disappear.
+  ///
+  /// Transitions in flight the view holds or takes part in complete first (see
+  /// ``ViewController/transition(from:to:duration:options:animations:completion:)``).
   public func removeFromSuperview() {
+    guard superview != nil else { return }
+    // Leaving its place cuts short the transitions it holds or takes part in.
+    TransitionState.completeAll(under: self, includingOwnPlace: true)
     guard let old = superview else { return }
     let controllers = isInVisibleWindow ? ViewController.viewWillLeaveVisibleWindow(self) : []
     old.subviews.removeAll { $0 === self }

@@ -48,8 +48,20 @@ extension ViewController {
 
   /// Sends the will-callback to this controller, then (depth first) to its forwarded children.
   ///
-  /// Controllers for which the move is not legal are skipped silently.
+  /// Transitions in flight inside this controller's view are completed first, cut short
+  /// (see ``transition(from:to:duration:options:animations:completion:)``), so that every
+  /// controller below is settled before the change begins. Controllers for which the move is
+  /// not legal are skipped silently.
   func beginAppearance(_ appearing: Bool, animated: Bool) {
+    guard canBeginAppearance(appearing) else { return }
+    if let ownView = viewIfLoaded {
+      TransitionState.completeAll(under: ownView, includingOwnPlace: false)
+    }
+    forwardBeginAppearance(appearing, animated: animated)
+  }
+
+  /// ``beginAppearance(_:animated:)`` once transitions are settled.
+  private func forwardBeginAppearance(_ appearing: Bool, animated: Bool) {
     guard canBeginAppearance(appearing) else { return }
     if appearing { loadViewIfNeeded() }
     appearanceState = appearing ? .appearing : .disappearing
@@ -61,7 +73,7 @@ extension ViewController {
       deliver(.viewWillDisappear(animated: animated)) { viewWillDisappear(animated) }
     }
     for child in forwardedChildren {
-      child.beginAppearance(appearing, animated: animated)
+      child.forwardBeginAppearance(appearing, animated: animated)
     }
   }
 
@@ -128,10 +140,11 @@ extension ViewController {
     return parent.appearanceState == .appeared && appearanceState == .disappeared && !isInTransition
   }
 
-  /// Whether this controller disappears now that its view leaves its parent's visible tree.
+  /// Whether this controller disappears now that its view leaves its parent's visible tree:
+  /// it is shown or on its way in or out, and no transition of its parent is moving it.
   var shouldDisappearByViewMovement: Bool {
     guard let parent, parent.shouldAutomaticallyForwardAppearanceMethods else { return false }
-    return appearanceState == .appeared && !isInTransition
+    return appearanceState != .disappeared && !isInTransition
   }
 
   /// Sends the appearance callbacks for controllers whose views just entered a visible window.
@@ -145,7 +158,10 @@ extension ViewController {
   /// visible window; returns them, to finish with ``viewDidLeaveVisibleWindow(_:)``.
   static func viewWillLeaveVisibleWindow(_ view: View) -> [ViewController] {
     let leaving = view.topmostControllers().filter(\.shouldDisappearByViewMovement)
-    for controller in leaving { controller.beginAppearance(false, animated: false) }
+    // One already disappearing (its parent is on its way out) only has its disappearance ended.
+    for controller in leaving where controller.appearanceState != .disappearing {
+      controller.beginAppearance(false, animated: false)
+    }
     return leaving
   }
 

@@ -11,6 +11,26 @@ extension ViewController {
   /// completion before the did-callbacks)**. With `duration` 0 all of it has happened when
   /// this method returns **(pinned)**.
   ///
+  /// `from` and `to` get their callbacks when the container view is in a visible window and
+  /// this controller has appeared or is appearing there (itself the new child of a transition
+  /// still running).
+  ///
+  /// A transition in flight never outlives the place it runs in: it **completes at once**
+  /// **(pinned)** — `from.view` removed, `completion(false)` (as UIKit passes when an
+  /// animation is cut short), then the did-callbacks — as soon as
+  /// - its container view, `from.view` or `to.view` is taken out of the tree or put in another
+  ///   place, or a view holding them is (the parent removed from its own container, the
+  ///   window's root replaced, a tree that was not in a window installed in one), or
+  /// - a controller whose view holds it begins to appear or disappear (the window hidden or
+  ///   shown, the parent itself transitioned away, `beginAppearanceTransition(_:animated:)`).
+  ///
+  /// That change then goes on from the settled state: a parent that leaves the window takes
+  /// `to` out with it (`viewWillDisappear`/`viewDidDisappear`), and nothing is left half-way.
+  /// `completion` may ignore `finished`, as Apple's own swap does: the swap has happened
+  /// either way. `viewDidAppear(_:)` never reaches a view that is not on screen: an appearance
+  /// whose view is no longer shown when the transition ends is turned into a disappearance.
+  /// A size change does not cut a transition short; it goes on in the resized container.
+  ///
   /// Refused and reported, with neither `animations` nor `completion` run: children that do not
   /// share this parent ("must have a common parent"), a parent that forwards appearance
   /// manually, views in the wrong place, and a transition on a child that is already part of
@@ -57,7 +77,9 @@ extension ViewController {
       return
     }
     let animated = duration > 0
-    let onScreen = appearanceState == .appeared && container.isInVisibleWindow
+    // On screen: in a visible window, and the container shown or on its way in.
+    let onScreen =
+      (appearanceState == .appeared || appearanceState == .appearing) && container.isInVisibleWindow
     from.transitionsInFlight += 1
     to.transitionsInFlight += 1
     if onScreen {
@@ -66,10 +88,11 @@ extension ViewController {
     }
     let toView = to.view
     container.insertSubview(toView, aboveSubview: fromView)
-    guard toView.superview === container else {
+    guard toView.superview === container, fromView.superview === container else {
       // Refused by the hierarchy check (already reported): undo.
       from.transitionsInFlight -= 1
       to.transitionsInFlight -= 1
+      if toView.superview === container { toView.removeFromSuperview() }
       if onScreen {
         to.beginAppearance(false, animated: animated)
         to.endAppearance()
@@ -84,13 +107,12 @@ extension ViewController {
     let state = TransitionState(
       container: container, fromView: fromView, toView: toView, options: options,
       duration: max(0, duration), clock: clock)
-    let finish: @MainActor () -> Void = { [self] in
-      container.activeTransitions.removeAll { $0 === state }
+    state.onComplete = { [self] finished in
       if fromView.superview === container { fromView.removeFromSuperview() }
-      LifecycleLog.record(.transitionCompletion(finished: true), from: self)
-      completion?(true)
-      from.endAppearance()
-      to.endAppearance()
+      LifecycleLog.record(.transitionCompletion(finished: finished), from: self)
+      completion?(finished)
+      from.settleAppearance()
+      to.settleAppearance()
       from.transitionsInFlight -= 1
       to.transitionsInFlight -= 1
       from.reconcileAppearance()
@@ -98,9 +120,19 @@ extension ViewController {
     }
     if duration > 0 {
       container.activeTransitions.append(state)
-      clock.schedule(after: duration, finish)
+      state.scheduledID = clock.scheduleItem(after: duration) { state.complete(finished: true) }
     } else {
-      finish()
+      state.complete(finished: true)
     }
+  }
+
+  /// Ends the appearance change under way at the end of a transition: a disappearance ends;
+  /// an appearance ends only if the view is on screen, and is otherwise turned back into a
+  /// disappearance, so `viewDidAppear(_:)` never reaches a view that is not shown.
+  fileprivate func settleAppearance() {
+    if appearanceState == .appearing, viewIfLoaded?.isInVisibleWindow != true {
+      beginAppearance(false, animated: appearanceAnimated)
+    }
+    endAppearance()
   }
 }

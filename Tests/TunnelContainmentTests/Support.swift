@@ -1,8 +1,21 @@
 import TunnelContainment
 
+/// A controller that counts the times `viewDidAppear(_:)` reached it while its view was not
+/// in a visible window.
+@MainActor
+protocol AppearanceRecording: ViewController {
+  var appearedOffScreen: Int { get }
+}
+
+extension ViewController {
+  /// Whether the view is in a window that is visible right now.
+  var isOnScreen: Bool { viewIfLoaded?.window?.isVisible ?? false }
+}
+
 /// A controller with a title, recording what it saw during its callbacks.
 @MainActor
-final class Probe: ViewController {
+final class Probe: ViewController, AppearanceRecording {
+  var appearedOffScreen = 0
   var movingToParentSeen: [String: Bool] = [:]
   var movingFromParentSeen: [String: Bool] = [:]
   var parentAtDidMove: [ViewController?] = []
@@ -22,6 +35,7 @@ final class Probe: ViewController {
   override func viewDidAppear(_ animated: Bool) {
     super.viewDidAppear(animated)
     movingToParentSeen["viewDidAppear"] = isMovingToParent
+    if !isOnScreen { appearedOffScreen += 1 }
   }
 
   override func viewWillDisappear(_ animated: Bool) {
@@ -47,9 +61,10 @@ final class Probe: ViewController {
 
 /// A container whose children go into `containerView`, a subview inset from its view.
 @MainActor
-final class Container: ViewController {
+final class Container: ViewController, AppearanceRecording {
   let containerView = View()
   var forwardsAutomatically = true
+  var appearedOffScreen = 0
 
   init(_ title: String = "P") {
     super.init()
@@ -57,6 +72,11 @@ final class Container: ViewController {
   }
 
   override var shouldAutomaticallyForwardAppearanceMethods: Bool { forwardsAutomatically }
+
+  override func viewDidAppear(_ animated: Bool) {
+    super.viewDidAppear(animated)
+    if !isOnScreen { appearedOffScreen += 1 }
+  }
 
   override func loadView() {
     let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 12))
