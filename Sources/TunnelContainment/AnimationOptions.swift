@@ -20,9 +20,11 @@ extension View {
 
     /// No transition effect: the new view simply replaces the old one at the end.
     public static let transitionNone = AnimationOptions([])
-    /// The container turns over around its vertical axis, left edge coming forward.
+    /// The container turns over around its vertical axis, left edge coming forward: the fold
+    /// sweeps from the left edge to the right.
     public static let transitionFlipFromLeft = AnimationOptions(rawValue: 1 << 20)
-    /// The container turns over around its vertical axis, right edge coming forward.
+    /// The container turns over around its vertical axis, right edge coming forward: the fold
+    /// sweeps from the right edge to the left.
     public static let transitionFlipFromRight = AnimationOptions(rawValue: 2 << 20)
     /// The old view curls up from the bottom, revealing the new one.
     public static let transitionCurlUp = AnimationOptions(rawValue: 3 << 20)
@@ -30,9 +32,11 @@ extension View {
     public static let transitionCurlDown = AnimationOptions(rawValue: 4 << 20)
     /// The new view fades in cell by cell.
     public static let transitionCrossDissolve = AnimationOptions(rawValue: 5 << 20)
-    /// The container turns over around its horizontal axis, top edge coming forward.
+    /// The container turns over around its horizontal axis, top edge coming forward: the fold
+    /// sweeps from the top edge down, the new view filling in above it.
     public static let transitionFlipFromTop = AnimationOptions(rawValue: 6 << 20)
-    /// The container turns over around its horizontal axis, bottom edge coming forward.
+    /// The container turns over around its horizontal axis, bottom edge coming forward: the
+    /// fold sweeps from the bottom edge up, the new view filling in below it.
     public static let transitionFlipFromBottom = AnimationOptions(rawValue: 7 << 20)
 
     /// The transition effect among the options.

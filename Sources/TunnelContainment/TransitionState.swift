@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A transition between two children's views in flight, and how its frames look.
 ///
-/// The effect is drawn inside the container view only: a flip folds the container's area
-/// around its centre line (with a little perspective), a curl moves a page edge across it, a
-/// cross-dissolve swaps cells in a fixed scattered order. Cells outside the container are
-/// never touched.
+/// The effect is drawn inside the container view only: a flip sweeps a fold across the
+/// container's area from the edge it starts at (with a little perspective), a curl moves a
+/// page edge across it, a cross-dissolve swaps cells in a fixed scattered order. Cells
+/// outside the container are never touched.
 @MainActor
 final class TransitionState {
   let container: View
@@ -138,37 +132,54 @@ final class TransitionState {
     case .transitionFlipFromTop, .transitionFlipFromBottom:
       fold(
         into: &out, progress: t, length: height, across: width, from: from, to: to,
-        nearStart: effect == .transitionFlipFromTop, vertical: true)
+        fromStart: effect == .transitionFlipFromTop, vertical: true)
     case .transitionFlipFromLeft, .transitionFlipFromRight:
       fold(
         into: &out, progress: t, length: width, across: height, from: from, to: to,
-        nearStart: effect == .transitionFlipFromLeft, vertical: false)
+        fromStart: effect == .transitionFlipFromLeft, vertical: false)
     default:
       out = t < 1 ? from : to
     }
     return out
   }
 
-  /// Draws a flip: the image squeezed to a band around the centre line, narrower at the far edge.
+  /// Draws a flip: a fold line sweeps across the container from the edge the flip starts at
+  /// (the top edge down for a flip from the top, the bottom edge up for one from the bottom).
+  /// Behind the fold the new view turns into place, ahead of it the old view turns away; each
+  /// is squeezed into its part and seen at an angle — full width at the fold, narrower
+  /// towards the container's edge, the more so the more it is squeezed.
   private static func fold(
     into out: inout Canvas, progress t: Double, length: Int, across: Int, from: Canvas, to: Canvas,
-    nearStart: Bool, vertical: Bool
+    fromStart: Bool, vertical: Bool
   ) {
-    let firstHalf = t < 0.5
-    let image = firstHalf ? from : to
-    let scale = abs(cos(Double.pi * t))
-    let band = Int((Double(length) * scale).rounded())
+    let swept = min(length, max(0, Int((Double(length) * t).rounded())))
+    let line = fromStart ? swept : length - swept
+    // The part before the line and the part after it; the fold is at the end of the first
+    // and at the start of the second.
+    face(
+      into: &out, image: fromStart ? to : from, range: 0..<line, foldAtStart: false, length: length,
+      across: across, vertical: vertical)
+    face(
+      into: &out, image: fromStart ? from : to, range: line..<length, foldAtStart: true,
+      length: length, across: across, vertical: vertical)
+  }
+
+  /// Draws all of `image` squeezed into `range` along the flip's axis, in perspective.
+  private static func face(
+    into out: inout Canvas, image: Canvas, range: Range<Int>, foldAtStart: Bool, length: Int,
+    across: Int, vertical: Bool
+  ) {
+    let band = range.count
     guard band > 0 else { return }
-    let lead = (length - band) / 2
-    let tilt = 0.4 * sin(Double.pi * t)
-    for position in lead..<(lead + band) {
-      let relative = (Double(position - lead) + 0.5) / Double(band)
-      // The edge coming forward is at full width; the far edge is narrower.
-      let nearAtStart = nearStart == firstHalf
-      let far = nearAtStart ? relative : 1 - relative
-      let extent = max(1, Int((Double(across) * (1 - tilt * far)).rounded()))
+    let squeeze = Double(band) / Double(length)
+    let tilt = 0.4 * (1 - squeeze * squeeze).squareRoot()
+    for position in range {
+      let inBand = position - range.lowerBound
+      let relative = (Double(inBand) + 0.5) / Double(band)
+      let distance = foldAtStart ? relative : 1 - relative
+      let extent = max(1, Int((Double(across) * (1 - tilt * distance)).rounded()))
       let offset = (across - extent) / 2
-      let source = (position - lead) * length / band
+      let source = inBand * length / band
       for index in offset..<(offset + extent) {
         let sourceAcross = (index - offset) * across / extent
         if vertical {
