@@ -1,10 +1,15 @@
 import Foundation
 import TunnelGeo
 
-/// Times opening every place data layer (the target: under 5 ms in total), then a few queries.
+/// Times opening every place data layer (the target: under 5 ms in total), a few queries, then the
+/// reverse geocoder (see Geocoding.swift).
 ///
 /// Run with `Scripts/bench` (release mode). Each round opens a fresh `PlaceData`, so every layer's file
 /// is mapped and its header checked again.
+///
+///     tunnel-bench [data folder]              everything
+///     tunnel-bench --geocoding [data folder]  the geocoder only
+///     tunnel-bench --where LAT LON            one placemark, as a whole process would (time it outside)
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -12,8 +17,17 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 }
 
-let directory = try PlaceDataLocation.find(explicit: CommandLine.arguments.dropFirst().first)
+let options = BenchOptions(CommandLine.arguments.dropFirst())
+let directory = try PlaceDataLocation.find(explicit: options.directory)
+if let point = options.wherePoint {
+  try printOnePlacemark(point, directory: directory)
+  exit(0)
+}
 print("data: \(directory)")
+if options.geocodingOnly {
+  try benchmarkGeocoding(directory: directory)
+  exit(0)
+}
 
 var firstOpen = 0.0
 var rounds: [Double] = []
@@ -64,3 +78,5 @@ print(String(format: "country by linear scan + point in polygon: %.3f ms each", 
 let coast = try data.coastline(.high)
 let land = milliseconds { for _ in 0..<20 { hits += coast.levels(containing: point).count } }
 print(String(format: "coastline-h by linear scan + point in polygon: %.3f ms each", land / 20))
+
+try benchmarkGeocoding(directory: directory)

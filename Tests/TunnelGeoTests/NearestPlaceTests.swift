@@ -131,4 +131,38 @@ import Testing
     #expect(found.countryCode == "NZ")
     #expect(abs(found.distanceKm - 1_387) < 5)
   }
+
+  @Test func batchGridMatchesBruteForce() throws {
+    let index = try Self.geocoder.nearestPlaceIndex()
+    var generator = SplitMix64(seed: 99)
+    var points = (0..<10_000).map { _ in Coordinate.random(using: &generator) }
+    for latitude in [90.0, -90, 89.99, -89.99, 45, 0, -45] {
+      for longitude in [-180.0, -179.999, 179.999, 0, 45, 90, -90, 135, -135] {
+        points.append(try Coordinate(latitude: latitude, longitude: longitude))
+      }
+    }
+    var mismatches: [Coordinate] = []
+    for point in points {
+      let vector = SphereGeometry.unitVector(point)
+      let expected = Self.bruteForce(vector)
+      let found = index.nearestIndex(to: point)
+      if found.index != expected.index {
+        let metres = abs(
+          found.distanceKm * 1000 - SphereGeometry.angle(chordSquared: expected.chordSquared)
+            * WGS84.meanRadius)
+        if metres >= 1e-3 { mismatches.append(point) }
+      }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, e.g. \(mismatches.prefix(5))")
+  }
+
+  @Test func batchAPIKeepsOrder() throws {
+    var generator = SplitMix64(seed: 5)
+    let points = (0..<3_000).map { _ in Coordinate.random(using: &generator) }
+    let batch = try Self.geocoder.nearestPlaces(to: points)
+    #expect(batch.count == points.count)
+    for (point, found) in zip(points, batch).prefix(300) {
+      #expect(try Self.geocoder.nearestPlace(to: point)?.index == found.index)
+    }
+  }
 }

@@ -109,4 +109,14 @@ import Testing
     let decoded = try JSONDecoder().decode(Placemark.self, from: Data(json.utf8))
     #expect(decoded.sea == there.sea && decoded.nearestPlace.name == there.nearestPlace.name)
   }
+
+  @Test func batchPlacemarksKeepOrderAndMatchSingleOnes() throws {
+    var generator = SplitMix64(seed: 17)
+    let points = (0..<40).map { _ in Coordinate.random(using: &generator) }
+    let batch = try Self.geocoder.placemarks(for: points)
+    #expect(batch.count == points.count)
+    for (point, placemark) in zip(points, batch) {
+      #expect(try Self.geocoder.placemark(for: point) == placemark)
+    }
+  }
 }

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Says where a point is, from Tunnel's bundled place data, offline.
 ///
@@ -15,6 +17,7 @@ import Foundation
 public final class ReverseGeocoder: Sendable {
   /// The data the geocoder reads.
   public let data: PlaceData
+  private let batchIndexes = Mutex<BatchIndexes?>(nil)
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   public init(data: PlaceData) {
@@ -93,10 +96,15 @@ public final class ReverseGeocoder: Sendable {
   /// - Complexity: without ``prepareForBatch()``, about a millisecond: the layers are searched by their
   ///   ring boxes.
   public func placemark(for coordinate: Coordinate) throws(PlaceDataError) -> Placemark {
+    try placemark(for: coordinate, indexes: nil)
+  }
+
+  func placemark(for coordinate: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> Placemark {
     let places = try data.places()
     let query = SphereGeometry.unitVector(coordinate)
     let search = NearestPlaceSearch(places: places, vectors: MappedPlaceVectors(places: places))
-    guard let nearestIndex = search.nearest(to: query) else {
+    let found = indexes.map { $0.places.nearest(to: query) } ?? search.nearest(to: query)
+    guard let nearestIndex = found, nearestIndex.index >= 0 else {
       throw .malformed(path: places.path, detail: "no places")
     }
     let nearest = nearestPlace(places, nearestIndex.index, chordSquared: nearestIndex.chordSquared)
@@ -216,5 +224,174 @@ public final class ReverseGeocoder: Sendable {
     let hours = Int((longitude / 15).rounded())
     if hours == 0 { return "Etc/GMT" }
     return hours > 0 ? "Etc/GMT-\(hours)" : "Etc/GMT+\(-hours)"
+  }
+
+  // MARK: Batches
+
+  /// Builds, once per geocoder, the in-memory indexes that make batches fast: the place vectors and a
+  /// cube-map grid of nearest-place candidates (see the benchmark for its build time and size).
+  ///
+  /// ``placemarks(for:)`` and ``nearestPlaces(to:minimumPopulation:)`` call this for batches of more than
+  /// ``batchIndexThreshold`` points; call it yourself to pay the cost up front.
+  public func prepareForBatch() throws(PlaceDataError) {
+    _ = try preparedIndexes()
+  }
+
+  /// Batches longer than this build the batch indexes first.
+  public static let batchIndexThreshold = 2_000
+
+  func preparedIndexes() throws(PlaceDataError) -> BatchIndexes {
+    if let built = batchIndexes.withLock({ $0 }) { return built }
+    let places = try data.places()
+    let built = BatchIndexes(places: places)
+    return batchIndexes.withLock { slot in
+      if let existing = slot { return existing }
+      slot = built
+      return built
+    }
+  }
+
+  /// The placemarks of many coordinates, in order, computed on every core.
+  ///
+  /// The coordinates are cut into one contiguous run per worker; each worker writes its own slots of the
+  /// result, so the loop takes no locks.
+  public func placemarks(for coordinates: [Coordinate]) throws(PlaceDataError) -> [Placemark] {
+    try openLayers()
+    let indexes = coordinates.count > Self.batchIndexThreshold ? try preparedIndexes() : nil
+    return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
+      try self.placemark(for: coordinate, indexes: indexes)
+    }
+  }
+
+  /// The nearest place to each of many coordinates, in order, computed on every core.
+  public func nearestPlaces(
+    to coordinates: [Coordinate], minimumPopulation: Int = 0
+  ) throws(PlaceDataError)
+    -> [NearestPlace]
+  {
+    let places = try data.places()
+    if minimumPopulation > 0 || coordinates.count <= Self.batchIndexThreshold {
+      return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
+        guard let found = try self.nearestPlace(to: coordinate, minimumPopulation: minimumPopulation) else {
+          throw .malformed(path: places.path, detail: "no place has \(minimumPopulation) inhabitants")
+        }
+        return found
+      }
+    }
+    let grid = try preparedIndexes().places
+    return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
+      let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
+      return self.nearestPlace(places, found.index, chordSquared: found.chordSquared)
+    }
+  }
+
+  /// A lock-free handle on the batch grid for answering many nearest-place queries from one thread (or
+  /// several), building the batch indexes first if needed.
+  public func nearestPlaceIndex() throws(PlaceDataError) -> NearestPlaceIndex {
+    NearestPlaceIndex(places: try data.places(), grid: try preparedIndexes().places)
+  }
+
+  /// Opens every layer a placemark reads, so that errors surface before a batch starts.
+  private func openLayers() throws(PlaceDataError) {
+    _ = try data.places()
+    _ = try data.countries()
+    _ = try data.marine()
+    _ = try data.coastline(.high)
+    _ = try data.timeZones()
+  }
+
+  /// Applies `transform` to every element on all cores, keeping the order; the first error wins.
+  private func parallelMap<Result: Sendable>(
+    _ input: [Coordinate], _ transform: @Sendable (Coordinate) throws(PlaceDataError) -> Result
+  ) throws(PlaceDataError) -> [Result] {
+    let count = input.count
+    guard count > 0 else { return [] }
+    let workers = min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    let output = UnsafeMutablePointer<Result>.allocate(capacity: count)
+    let errors = UnsafeMutablePointer<PlaceDataError?>.allocate(capacity: workers)
+    let done = UnsafeMutablePointer<Int>.allocate(capacity: workers)
+    errors.initialize(repeating: nil, count: workers)
+    done.initialize(repeating: 0, count: workers)
+    defer {
+      errors.deinitialize(count: workers)
+      errors.deallocate()
+      done.deallocate()
+      output.deallocate()
+    }
+    input.withUnsafeBufferPointer { input in
+      let slots = WorkerSlots(input: input, output: output, errors: errors, done: done)
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        let (input, output, errors, done) = (slots.input, slots.output, slots.errors, slots.done)
+        let start = count * worker / workers
+        let end = count * (worker + 1) / workers
+        for index in start..<end {
+          do throws(PlaceDataError) {
+            (output + index).initialize(to: try transform(input[index]))
+          } catch {
+            errors[worker] = error
+            break
+          }
+          done[worker] += 1
+        }
+      }
+    }
+    if let error = (0..<workers).lazy.compactMap({ errors[$0] }).first {
+      for worker in 0..<workers { (output + count * worker / workers).deinitialize(count: done[worker]) }
+      throw error
+    }
+    return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+      buffer.baseAddress!.moveInitialize(from: output, count: count)
+      initialized = count
+    }
+  }
+}
+
+/// The buffers of a parallel map: each worker touches only its own slots.
+private struct WorkerSlots<Result>: @unchecked Sendable {
+  // @unchecked: workers write disjoint index ranges of `output` and their own entries of `errors`/`done`.
+  let input: UnsafeBufferPointer<Coordinate>
+  let output: UnsafeMutablePointer<Result>
+  let errors: UnsafeMutablePointer<PlaceDataError?>
+  let done: UnsafeMutablePointer<Int>
+}
+
+/// Exact nearest-place answers from the batch grid of a ``ReverseGeocoder`` (see
+/// ``ReverseGeocoder/nearestPlaceIndex()``): the same answers as ``ReverseGeocoder/nearestPlace(to:minimumPopulation:)``
+/// without a population filter, several times faster.
+public struct NearestPlaceIndex: Sendable {
+  let places: PlaceLayer
+  let grid: NearestPlaceGrid
+
+  /// The place nearest to `coordinate` by great-circle distance.
+  ///
+  /// - Complexity: O(1): a cell lookup and a scan of a dozen candidates.
+  public func nearest(to coordinate: Coordinate) -> NearestPlace {
+    let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
+    let point = places.coordinate(at: found.index)
+    return NearestPlace(
+      index: found.index, name: places.name(at: found.index),
+      countryCode: places.countryCode(at: found.index),
+      latitude: point.latitude, longitude: point.longitude, population: places.population(at: found.index),
+      distanceKm: SphereGeometry.angle(chordSquared: found.chordSquared) * SphereGeometry.radiusKm)
+  }
+
+  /// How many cells (at every level) the grid holds, and how many candidate entries its leaves list.
+  public var size: (cells: Int, candidates: Int) { (grid.nodeCount, grid.candidateCount) }
+
+  /// The index of the place nearest to `coordinate` and its great-circle distance in kilometres, without
+  /// reading the place's attributes.
+  public func nearestIndex(to coordinate: Coordinate) -> (index: Int, distanceKm: Double) {
+    let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
+    return (found.index, SphereGeometry.angle(chordSquared: found.chordSquared) * SphereGeometry.radiusKm)
+  }
+}
+
+/// The in-memory indexes of a geocoder that answers many queries.
+final class BatchIndexes: Sendable {
+  /// The cube-map grid of nearest-place candidates.
+  let places: NearestPlaceGrid
+
+  init(places: PlaceLayer) {
+    self.places = NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
   }
 }

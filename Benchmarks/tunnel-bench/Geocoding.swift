@@ -1,0 +1,138 @@
+import Foundation
+import TunnelGeo
+
+/// The command line of the benchmark: flags, then an optional data folder.
+struct BenchOptions {
+  var directory: String? = nil
+  var geocodingOnly = false
+  var wherePoint: Coordinate? = nil
+
+  init(_ arguments: ArraySlice<String>) {
+    var rest = Array(arguments)
+    while let argument = rest.first {
+      rest.removeFirst()
+      switch argument {
+      case "--geocoding": geocodingOnly = true
+      case "--where":
+        guard rest.count >= 2, let latitude = Double(rest[0]), let longitude = Double(rest[1]),
+          let point = try? Coordinate(latitude: latitude, longitude: longitude)
+        else {
+          print("--where needs a latitude and a longitude")
+          exit(2)
+        }
+        wherePoint = point
+        rest.removeFirst(2)
+      default: directory = argument
+      }
+    }
+  }
+}
+
+/// A seeded generator, so that every run times the same points.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Points drawn uniformly over the sphere.
+func uniformPoints(_ count: Int, seed: UInt64) -> [Coordinate] {
+  var generator = SplitMix64(seed: seed)
+  return (0..<count).map { _ in
+    let latitude = asin(Double.random(in: -1...1, using: &generator)) * 180 / .pi
+    return try! Coordinate(latitude: latitude, longitude: Double.random(in: -180..<180, using: &generator))
+  }
+}
+
+/// The peak resident memory of this process in MB (VmHWM), or nil off Linux.
+func peakResidentMB() -> Double? {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+  for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first
+    return kilobytes.map { $0 / 1024 }
+  }
+  return nil
+}
+
+/// One placemark from a cold start: what `tunnel where` does.
+func printOnePlacemark(_ point: Coordinate, directory: String) throws {
+  let start = DispatchTime.now().uptimeNanoseconds
+  let geocoder = ReverseGeocoder(data: PlaceData(uncheckedDirectory: directory))
+  let placemark = try geocoder.placemark(for: point)
+  let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+  print(
+    String(
+      format: "%@: %@, %@, nearest %@ %.1f km, %@ (%.2f ms in process)", point.description,
+      placemark.land ? "land" : "water", placemark.country?.name ?? placemark.sea ?? "-",
+      placemark.nearestPlace.name, placemark.nearestPlace.distanceKm, placemark.timeZone.identifier, elapsed))
+}
+
+/// Times the reverse geocoder: nearest place (tree walk and batch grid), placemarks, batches.
+func benchmarkGeocoding(directory: String) throws {
+  let data = PlaceData(uncheckedDirectory: directory)
+  let geocoder = ReverseGeocoder(data: data)
+  let skjern = try Coordinate(latitude: 56, longitude: 8.5)
+
+  let cold = try milliseconds { _ = try geocoder.placemark(for: skjern) }
+  print(String(format: "first placemark (layers opened, nothing built): %.2f ms", cold))
+
+  let walkPoints = uniformPoints(200_000, seed: 1)
+  var sink = 0.0
+  let walk = try milliseconds {
+    for point in walkPoints { sink += try geocoder.nearestPlace(to: point)!.distanceKm }
+  }
+  print(
+    String(
+      format: "nearest place, k-d walk on the mapped file, 1 core: %.3f M queries/s (%.2f µs each)",
+      Double(walkPoints.count) / walk / 1000, walk * 1000 / Double(walkPoints.count)))
+
+  let build = try milliseconds { try geocoder.prepareForBatch() }
+  print(String(format: "batch indexes built once: %.1f ms", build))
+
+  let gridPoints = uniformPoints(2_000_000, seed: 2)
+  var batch: [NearestPlace] = []
+  let index = try geocoder.nearestPlaceIndex()
+  print("  grid: \(index.size.cells) cells, \(index.size.candidates) candidate entries")
+  let gridOneCore = milliseconds {
+    for point in gridPoints { sink += index.nearestIndex(to: point).distanceKm }
+  }
+  let named = milliseconds {
+    for point in gridPoints.prefix(200_000) { sink += index.nearest(to: point).distanceKm }
+  }
+  print(String(format: "  with the name and attributes read: %.3f M queries/s", 200_000 / named / 1000))
+  print(
+    String(
+      format: "nearest place, batch grid, 1 core: %.3f M queries/s (%.3f µs each)",
+      Double(gridPoints.count) / gridOneCore / 1000, gridOneCore * 1000 / Double(gridPoints.count)))
+  let gridAll = try milliseconds { batch = try geocoder.nearestPlaces(to: gridPoints) }
+  print(
+    String(
+      format: "nearest place, batch API, all %d cores: %.3f M queries/s",
+      ProcessInfo.processInfo.activeProcessorCount,
+      Double(batch.count) / gridAll / 1000))
+
+  if let peak = peakResidentMB() { print(String(format: "peak resident memory so far: %.1f MB", peak)) }
+  let placemarkPoints = uniformPoints(1_000, seed: 3)
+  let single = try milliseconds { for point in placemarkPoints { _ = try geocoder.placemark(for: point) } }
+  print(
+    String(
+      format: "placemark, 1 core: %.0f points/s (%.3f ms each)",
+      Double(placemarkPoints.count) / single * 1000,
+      single / Double(placemarkPoints.count)))
+  var placemarks: [Placemark] = []
+  let batchPoints = uniformPoints(4_000, seed: 4)
+  let all = try milliseconds { placemarks = try geocoder.placemarks(for: batchPoints) }
+  print(
+    String(
+      format: "placemarks, batch API, all cores: %.0f points/s; %d at sea",
+      Double(placemarks.count) / all * 1000,
+      placemarks.filter { !$0.land }.count))
+  if let peak = peakResidentMB() { print(String(format: "peak resident memory: %.1f MB", peak)) }
+  if sink < 0 { print(sink) }
+}

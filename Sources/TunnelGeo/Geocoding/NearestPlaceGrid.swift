@@ -1,0 +1,204 @@
+import Foundation
+
+/// A cube-map grid whose cells list every place that can be nearest to some point of the cell: an exact
+/// nearest-place answer in one short scan, for batches.
+///
+/// The sphere is projected onto the six faces of a cube (gnomonic projection, so cell edges are
+/// great-circle arcs); each face is cut into `topSize × topSize` cells, and a cell whose list is longer
+/// than ``leafCapacity`` is split into four, recursively. For a cell with centre `c`, corner-to-centre
+/// radius `r`, and `n` the place nearest to `c`, every point of the cell has a place within
+/// `D = max over the corners of d(corner, n)`, and a place `p` can be nearest somewhere in the cell only if
+/// `d(c, p) − r ≤ D`: the cell lists exactly those places (with a margin of 10⁻⁹ radians). A query finds its
+/// cell and scans that list with the same squared-chord comparison as ``NearestPlaceSearch``, so both give
+/// the same place.
+///
+/// - Complexity: building visits each cell once (milliseconds to a few hundred, see the benchmark); a query
+///   costs a few projections and at most ``leafCapacity`` distance computations in all but the cells
+///   that stopped splitting at ``maximumDepth``.
+final class NearestPlaceGrid: @unchecked Sendable {
+  // @unchecked: every array is written during init only and read afterwards.
+
+  /// Cells are split while they list more places than this.
+  static let leafCapacity = 24
+  /// Cells stop splitting at this depth below the top level (about 40 m across).
+  static let maximumDepth = 16
+  /// Added to every cell's radius to absorb rounding.
+  static let margin = 1e-9
+
+  let vectors: PlaceVectorArray
+  let topSize: Int
+  /// Per node: offset into ``candidates`` (leaf) or index of the first of four children (inner node).
+  private(set) var first: [UInt32] = []
+  /// Per node: number of candidates (leaf) or `UInt32.max` (inner node).
+  private(set) var count: [UInt32] = []
+  private(set) var candidates: [UInt32] = []
+
+  /// Builds the grid over every place.
+  init(places: PlaceLayer, vectors: PlaceVectorArray, topSize: Int = 64) {
+    self.vectors = vectors
+    self.topSize = topSize
+    let tree = NearestPlaceSearch(places: places, vectors: vectors)
+    let topCount = 6 * topSize * topSize
+    first = [UInt32](repeating: 0, count: topCount)
+    count = [UInt32](repeating: 0, count: topCount)
+    var list: [UInt32] = []
+    for face in 0..<6 {
+      for j in 0..<topSize {
+        for i in 0..<topSize {
+          let node = (face * topSize + j) * topSize + i
+          let step = 2 / Double(topSize)
+          let u0 = -1 + Double(i) * step
+          let v0 = -1 + Double(j) * step
+          let cell = Cell(face: face, u0: u0, u1: u0 + step, v0: v0, v1: v0 + step)
+          let centre = cell.centre
+          let nearest = tree.nearest(to: centre)!.index
+          let limit = cell.candidateRadius(nearest: vectors.vector(nearest))
+          list.removeAll(keepingCapacity: true)
+          tree.forEach(within: SphereGeometry.chordSquared(angle: limit), of: centre) { index, _ in
+            list.append(UInt32(index))
+          }
+          fill(node: node, cell: cell, list: list, depth: 0)
+        }
+      }
+    }
+  }
+
+  private func fill(node: Int, cell: Cell, list: [UInt32], depth: Int) {
+    if list.count <= Self.leafCapacity || depth >= Self.maximumDepth {
+      first[node] = UInt32(candidates.count)
+      count[node] = UInt32(list.count)
+      candidates.append(contentsOf: list.sorted())
+      return
+    }
+    let children = first.count
+    first[node] = UInt32(children)
+    count[node] = UInt32.max
+    first.append(contentsOf: [0, 0, 0, 0])
+    count.append(contentsOf: [0, 0, 0, 0])
+    for quadrant in 0..<4 {
+      let child = cell.child(quadrant)
+      let centre = child.centre
+      var nearest = Int(list[0])
+      var best = Double.infinity
+      for index in list {
+        let squared = SphereGeometry.chordSquared(centre, vectors.vector(Int(index)))
+        if squared < best || (squared == best && Int(index) < nearest) {
+          best = squared
+          nearest = Int(index)
+        }
+      }
+      let limit = SphereGeometry.chordSquared(angle: child.candidateRadius(nearest: vectors.vector(nearest)))
+      let sublist = list.filter { SphereGeometry.chordSquared(centre, vectors.vector(Int($0))) <= limit }
+      fill(node: children + quadrant, cell: child, list: sublist, depth: depth + 1)
+    }
+  }
+
+  /// The index and squared chord of the place nearest to a unit vector.
+  @inline(__always) func nearest(to query: SIMD3<Double>) -> (index: Int, chordSquared: Double) {
+    let magnitude = SIMD3(abs(query.x), abs(query.y), abs(query.z))
+    let face: Int
+    let u: Double
+    let v: Double
+    if magnitude.x >= magnitude.y && magnitude.x >= magnitude.z {
+      face = query.x >= 0 ? 0 : 1
+      u = query.y / magnitude.x
+      v = query.z / magnitude.x
+    } else if magnitude.y >= magnitude.z {
+      face = query.y >= 0 ? 2 : 3
+      u = query.x / magnitude.y
+      v = query.z / magnitude.y
+    } else {
+      face = query.z >= 0 ? 4 : 5
+      u = query.x / magnitude.z
+      v = query.y / magnitude.z
+    }
+    let size = Double(topSize)
+    let i = min(topSize - 1, max(0, Int((u + 1) * 0.5 * size)))
+    let j = min(topSize - 1, max(0, Int((v + 1) * 0.5 * size)))
+    let step = 2 / size
+    var u0 = -1 + Double(i) * step
+    var v0 = -1 + Double(j) * step
+    var width = step
+    return first.withUnsafeBufferPointer { first in
+      count.withUnsafeBufferPointer { count in
+        candidates.withUnsafeBufferPointer { candidates in
+          var node = (face * topSize + j) * topSize + i
+          while count[node] == UInt32.max {
+            width *= 0.5
+            var quadrant = 0
+            if u >= u0 + width {
+              quadrant |= 1
+              u0 += width
+            }
+            if v >= v0 + width {
+              quadrant |= 2
+              v0 += width
+            }
+            node = Int(first[node]) + quadrant
+          }
+          var best = -1
+          var bestSquared = Double.infinity
+          let start = Int(first[node])
+          for slot in start..<(start + Int(count[node])) {
+            let index = Int(candidates[slot])
+            let squared = SphereGeometry.chordSquared(query, vectors.base[index])
+            if squared < bestSquared {
+              bestSquared = squared
+              best = index
+            }
+          }
+          return (best, bestSquared)
+        }
+      }
+    }
+  }
+
+  /// Bytes held by the grid's arrays (not counting the place vectors).
+  var byteCount: Int { 4 * (first.count + count.count + candidates.count) }
+  /// How many nodes (cells at every level) the grid has.
+  var nodeCount: Int { first.count }
+  /// How many candidate entries the leaves hold in all.
+  var candidateCount: Int { candidates.count }
+
+  /// A cell of a cube face in gnomonic coordinates.
+  struct Cell {
+    var face: Int
+    var u0: Double
+    var u1: Double
+    var v0: Double
+    var v1: Double
+
+    func point(_ u: Double, _ v: Double) -> SIMD3<Double> {
+      let sign: Double = face % 2 == 0 ? 1 : -1
+      let vector: SIMD3<Double>
+      switch face / 2 {
+      case 0: vector = SIMD3(sign, u, v)
+      case 1: vector = SIMD3(u, sign, v)
+      default: vector = SIMD3(u, v, sign)
+      }
+      return vector / (vector * vector).sum().squareRoot()
+    }
+
+    var centre: SIMD3<Double> { point((u0 + u1) / 2, (v0 + v1) / 2) }
+    var corners: [SIMD3<Double>] { [point(u0, v0), point(u1, v0), point(u0, v1), point(u1, v1)] }
+
+    func child(_ quadrant: Int) -> Cell {
+      let um = (u0 + u1) / 2
+      let vm = (v0 + v1) / 2
+      return Cell(
+        face: face, u0: quadrant & 1 == 0 ? u0 : um, u1: quadrant & 1 == 0 ? um : u1,
+        v0: quadrant & 2 == 0 ? v0 : vm, v1: quadrant & 2 == 0 ? vm : v1)
+    }
+
+    /// The angle from the centre within which every place that can be nearest in the cell lies.
+    func candidateRadius(nearest: SIMD3<Double>) -> Double {
+      let centre = self.centre
+      let corners = self.corners
+      let radius = corners.map { SphereGeometry.angle(centre, $0) }.max()!
+      var farthest = corners.map { SphereGeometry.angle($0, nearest) }.max()!
+      // The corner bound needs distances well below 90°; beyond, the triangle inequality is used.
+      if farthest > 1.2 { farthest = SphereGeometry.angle(centre, nearest) + radius }
+      return farthest + radius + 2 * NearestPlaceGrid.margin
+    }
+  }
+}
