@@ -66,6 +66,12 @@ func printOnePlacemark(_ point: Coordinate, directory: String) throws {
   let geocoder = ReverseGeocoder(data: PlaceData(uncheckedDirectory: directory))
   let placemark = try geocoder.placemark(for: point)
   let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+  if let land = placemark.nearestLand {
+    print(
+      String(
+        format: "nearest land %.1f km at %.3f, %.3f (%@)", land.distanceKm, land.latitude, land.longitude,
+        land.country?.name ?? "no country"))
+  }
   print(
     String(
       format: "%@: %@, %@, nearest %@ %.1f km, %@ (%.2f ms in process)", point.description,
