@@ -59,15 +59,8 @@ struct AntipodeReport: Encodable {
     end = start.antipode
     from = placemarks.0
     to = placemarks.1
-    surfaceDistanceKm = Self.rounded(Geodesic.distance(from: start, to: end) / 1000, places: 6)
-    throughEarthKm = Self.rounded(Geodesic.chordLength(from: start, to: end) / 1000, places: 6)
-  }
-
-  /// `value` to `places` decimals, so that JSON shows `18.4` rather than the last bits of a computation
-  /// (9 decimals of a degree are 0.1 mm; 6 decimals of a kilometre are 1 mm).
-  static func rounded(_ value: Double, places: Int) -> Double {
-    let scale = pow(10, Double(places))
-    return ((value * scale).rounded() / scale) + 0
+    surfaceDistanceKm = OutputRounding.kilometres(Geodesic.distance(from: start, to: end) / 1000)
+    throughEarthKm = OutputRounding.kilometres(Geodesic.chordLength(from: start, to: end) / 1000)
   }
 
   private enum CodingKeys: String, CodingKey {

@@ -38,7 +38,7 @@ struct LocationArguments: ParsableArguments {
       throw ValidationError(
         "cannot read '\(text)' as a coordinate: \(reason); write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'")
     } catch .data(let error) {
-      throw CommandFailure(message: error.description, exitCode: 66)
+      throw CommandFailure(error)
     } catch {
       throw ValidationError(error.description)
     }

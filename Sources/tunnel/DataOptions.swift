@@ -15,7 +15,7 @@ struct DataOptions: ParsableArguments {
     do {
       return try PlaceData(directory: data)
     } catch {
-      throw CommandFailure(message: error.description, exitCode: 66)
+      throw CommandFailure(error)
     }
   }
 }
@@ -26,4 +26,11 @@ struct CommandFailure: Error, CustomStringConvertible {
   var exitCode: Int32
 
   var description: String { message }
+}
+
+extension CommandFailure {
+  /// Place data that is missing or damaged: exit status 66 (EX_NOINPUT).
+  init(_ error: PlaceDataError) {
+    self.init(message: error.description, exitCode: 66)
+  }
 }

@@ -41,7 +41,7 @@ extension Tunnel {
       do {
         gazetteer = try Gazetteer(data: try data.placeData())
       } catch let error as PlaceDataError {
-        throw CommandFailure(message: error.description, exitCode: 66)
+        throw CommandFailure(error)
       }
       let search = gazetteer.search(words.joined(separator: " "), limit: limit)
       guard !search.matches.isEmpty else {
@@ -49,10 +49,7 @@ extension Tunnel {
       }
       switch output.format {
       case .json:
-        let rows = search.matches.map(FoundPlace.init)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+        print(try JSONOutput.string(search.matches.map(FoundPlace.init)))
       case .text:
         for match in search.matches {
           let place = match.place
@@ -79,8 +76,8 @@ struct FoundPlace: Encodable {
     name = place.name
     countryCode = place.countryCode
     region = place.region.flatMap { $0.name.isEmpty ? nil : $0.name }
-    latitude = AntipodeReport.rounded(place.coordinate.latitude, places: 7)
-    longitude = AntipodeReport.rounded(place.coordinate.longitude, places: 7)
+    latitude = OutputRounding.degrees(place.coordinate.latitude)
+    longitude = OutputRounding.degrees(place.coordinate.longitude)
     population = place.population
   }
 

@@ -47,7 +47,7 @@ enum Geocoding {
     do {
       return try ReverseGeocoder(data: data).placemark(for: coordinate)
     } catch {
-      throw CommandFailure(message: error.description, exitCode: 66)
+      throw CommandFailure(error)
     }
   }
 }
