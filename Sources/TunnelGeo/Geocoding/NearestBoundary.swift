@@ -57,7 +57,7 @@ struct NearestBoundarySearch {
   }
 
   /// The nearest boundary point among the features that `accept` admits, if one lies within `limit`
-  /// radians.
+  /// radians; of boundary points at the same distance, the one of the lowest feature.
   ///
   /// - Complexity: O(rings) box checks, then only the chunks whose boxes could hold a nearer point.
   func nearest(within limit: Double = .pi, accept: (Int) -> Bool) -> BoundaryHit? {
@@ -103,7 +103,7 @@ struct NearestBoundarySearch {
         defer { previous = vector }
         guard let start = previous else {
           let angle = SphereGeometry.angle(query, vector)
-          if angle < bestAngle {
+          if angle < bestAngle || (angle == bestAngle && best.map { feature < $0.feature } ?? true) {
             bestAngle = angle
             best = BoundaryHit(feature: feature, angle: angle, point: vector)
           }
@@ -111,7 +111,7 @@ struct NearestBoundarySearch {
         }
         let closest = SphereGeometry.closestPoint(on: start, vector, to: query)
         let angle = SphereGeometry.angle(query, closest)
-        if angle < bestAngle {
+        if angle < bestAngle || (angle == bestAngle && best.map { feature < $0.feature } ?? true) {
           bestAngle = angle
           best = BoundaryHit(feature: feature, angle: angle, point: closest)
         }

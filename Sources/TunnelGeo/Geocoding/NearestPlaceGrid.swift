@@ -24,6 +24,8 @@ final class NearestPlaceGrid: @unchecked Sendable {
   static let maximumDepth = 16
   /// Added to every cell's radius to absorb rounding.
   static let margin = 1e-9
+  /// How far below zero a corner's `x · (p − n)` may be and still keep `p`, to absorb rounding.
+  static let tieMargin = 1e-12
 
   let vectors: PlaceVectorArray
   let topSize: Int
@@ -57,7 +59,7 @@ final class NearestPlaceGrid: @unchecked Sendable {
           tree.forEach(within: SphereGeometry.chordSquared(angle: limit), of: centre) { index, _ in
             list.append(UInt32(index))
           }
-          fill(node: node, cell: cell, list: list, depth: 0)
+          fill(node: node, cell: cell, list: cell.keeping(list, nearest: nearest, vectors: vectors), depth: 0)
         }
       }
     }
@@ -89,7 +91,9 @@ final class NearestPlaceGrid: @unchecked Sendable {
       }
       let limit = SphereGeometry.chordSquared(angle: child.candidateRadius(nearest: vectors.vector(nearest)))
       let sublist = list.filter { SphereGeometry.chordSquared(centre, vectors.vector(Int($0))) <= limit }
-      fill(node: children + quadrant, cell: child, list: sublist, depth: depth + 1)
+      fill(
+        node: children + quadrant, cell: child,
+        list: child.keeping(sublist, nearest: nearest, vectors: vectors), depth: depth + 1)
     }
   }
 
@@ -188,6 +192,23 @@ final class NearestPlaceGrid: @unchecked Sendable {
       return Cell(
         face: face, u0: quadrant & 1 == 0 ? u0 : um, u1: quadrant & 1 == 0 ? um : u1,
         v0: quadrant & 2 == 0 ? v0 : vm, v1: quadrant & 2 == 0 ? vm : v1)
+    }
+
+    /// The places of `list` that can be nearer than `nearest` to some point of the cell.
+    ///
+    /// A place `p` is nearer than `n` at a unit vector `x` exactly when `x · (p − n) > 0`. The cell is the
+    /// central projection of a flat quadrilateral on the cube face, and a linear function takes its
+    /// largest value over a quadrilateral at a corner, so `p` can win somewhere in the cell only if it
+    /// wins (or ties, within rounding) at one of the four corners. The test compares with one rival only,
+    /// so it keeps a superset of the places that are nearest somewhere in the cell.
+    func keeping(_ list: [UInt32], nearest: Int, vectors: PlaceVectorArray) -> [UInt32] {
+      let corners = self.corners
+      let rival = vectors.vector(nearest)
+      return list.filter { index in
+        let difference = vectors.vector(Int(index)) - rival
+        return Int(index) == nearest
+          || corners.contains { ($0 * difference).sum() >= -NearestPlaceGrid.tieMargin }
+      }
     }
 
     /// The angle from the centre within which every place that can be nearest in the cell lies.

@@ -110,11 +110,14 @@ public final class ReverseGeocoder: Sendable {
     let nearest = nearestPlace(places, nearestIndex.index, chordSquared: nearestIndex.chordSquared)
 
     let coast = try data.coastline(.high)
-    let topLevel = coast.polygons.features(containing: coordinate).map { coast.polygons.level(of: $0) }.max()
+    let topLevel =
+      indexes.map { $0.coast.features(containing: coordinate).map { coast.polygons.level(of: Int($0)) }.max() }
+      ?? coast.polygons.features(containing: coordinate).map { coast.polygons.level(of: $0) }.max()
     let land = topLevel.map { $0 % 2 == 1 } ?? false
     let inLake = topLevel.map { $0 % 2 == 0 } ?? false
 
-    let countryFeature = try countryFeature(at: coordinate, toleranceKm: Self.coastalToleranceKm)
+    let countryFeature = try countryFeature(
+      at: coordinate, toleranceKm: Self.coastalToleranceKm, grid: indexes?.countries)
     let countries = try data.countries()
     let country = countryFeature.map { placemarkCountry(countries.country($0)) }
 
@@ -142,7 +145,8 @@ public final class ReverseGeocoder: Sendable {
     var nearestLand: Placemark.NearestLand? = nil
     if !land {
       let marine = try data.marine()
-      let containing = marine.polygons.features(containing: coordinate).compactMap(marine.name).first
+      let containing = (indexes?.marine.features(containing: coordinate).sorted
+        ?? marine.polygons.features(containing: coordinate)).lazy.compactMap(marine.name).first
       if inLake {
         lake = containing
       } else {
@@ -156,13 +160,15 @@ public final class ReverseGeocoder: Sendable {
         inLake || coast.polygons.level(of: feature) % 2 == 1
       }
       if let shore {
-        nearestLand = try self.nearestLand(shore, places: places, search: search)
+        nearestLand = try self.nearestLand(
+          shore, places: places, search: search, countryGrid: indexes?.countries)
       }
     }
 
     let zones = try data.timeZones()
     let zone =
-      zones.polygons.features(containing: coordinate).first.map(zones.identifier)
+      (indexes?.timeZones.features(containing: coordinate).sorted
+        ?? zones.polygons.features(containing: coordinate)).first.map(zones.identifier)
       ?? (land ? nil : Self.oceanZone(longitude: coordinate.longitude))
       ?? places.timeZone(at: nearest.index)
 
@@ -174,11 +180,12 @@ public final class ReverseGeocoder: Sendable {
 
   /// Describes a shoreline point: its country and, where a place is near, its name.
   private func nearestLand(
-    _ shore: BoundaryHit, places: PlaceLayer, search: NearestPlaceSearch<MappedPlaceVectors>
+    _ shore: BoundaryHit, places: PlaceLayer, search: NearestPlaceSearch<MappedPlaceVectors>,
+    countryGrid: PolygonGrid?
   ) throws(PlaceDataError) -> Placemark.NearestLand {
     let point = SphereGeometry.coordinate(shore.point)
     let countries = try data.countries()
-    let feature = try countryFeature(at: point, toleranceKm: Self.landCountryToleranceKm)
+    let feature = try countryFeature(at: point, toleranceKm: Self.landCountryToleranceKm, grid: countryGrid)
     let country = feature.map { placemarkCountry(countries.country($0)) }
     var name: String? = nil
     if let code = country?.code, code.utf8.count == 2 {
@@ -195,14 +202,20 @@ public final class ReverseGeocoder: Sendable {
       country: country, name: name)
   }
 
-  /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`.
-  func countryFeature(at coordinate: Coordinate, toleranceKm: Double) throws(PlaceDataError) -> Int? {
+  /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
+  /// (ties to the lower feature); `grid`, when given, must reach at least `toleranceKm` beyond its cells.
+  func countryFeature(
+    at coordinate: Coordinate, toleranceKm: Double, grid: PolygonGrid? = nil
+  ) throws(PlaceDataError) -> Int? {
     let countries = try data.countries()
-    let containing = countries.polygons.features(containing: coordinate)
+    let containing = grid?.features(containing: coordinate).sorted ?? countries.polygons.features(containing: coordinate)
     if let feature = containing.first(where: { countries.polygons.attribute(0, of: $0) != nil })
       ?? containing.first
     {
       return feature
+    }
+    if let grid {
+      return grid.nearestBoundary(to: coordinate, within: toleranceKm / SphereGeometry.radiusKm)?.feature
     }
     return NearestBoundarySearch(layer: countries.polygons, coordinate: coordinate).nearest(
       within: toleranceKm / SphereGeometry.radiusKm
@@ -242,8 +255,7 @@ public final class ReverseGeocoder: Sendable {
 
   func preparedIndexes() throws(PlaceDataError) -> BatchIndexes {
     if let built = batchIndexes.withLock({ $0 }) { return built }
-    let places = try data.places()
-    let built = BatchIndexes(places: places)
+    let built = try BatchIndexes(data: data)
     return batchIndexes.withLock { slot in
       if let existing = slot { return existing }
       slot = built
@@ -390,8 +402,46 @@ public struct NearestPlaceIndex: Sendable {
 final class BatchIndexes: Sendable {
   /// The cube-map grid of nearest-place candidates.
   let places: NearestPlaceGrid
+  /// Point-in-polygon grids of the layers a placemark reads.
+  let coast: PolygonGrid
+  let countries: PolygonGrid
+  let marine: PolygonGrid
+  let timeZones: PolygonGrid
 
-  init(places: PlaceLayer) {
-    self.places = NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
+  /// Builds every index, one per core at a time.
+  init(data: PlaceData) throws(PlaceDataError) {
+    let places = try data.places()
+    let coast = try data.coastline(.high).polygons
+    let countries = try data.countries().polygons
+    let marine = try data.marine().polygons
+    let zones = try data.timeZones().polygons
+    let built = BuiltIndexes()
+    DispatchQueue.concurrentPerform(iterations: 5) { task in
+      switch task {
+      case 0: built.places.withLock { $0 = NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places)) }
+      case 1: built.grids.withLock { $0[0] = PolygonGrid(layer: coast) }
+      case 2:
+        let grid = PolygonGrid(layer: countries, marginKm: ReverseGeocoder.landCountryToleranceKm)
+        built.grids.withLock { $0[1] = grid }
+      case 3:
+        let grid = PolygonGrid(layer: marine)
+        built.grids.withLock { $0[2] = grid }
+      default:
+        let grid = PolygonGrid(layer: zones)
+        built.grids.withLock { $0[3] = grid }
+      }
+    }
+    self.places = built.places.withLock { $0! }
+    let grids = built.grids.withLock { $0 }
+    self.coast = grids[0]!
+    self.countries = grids[1]!
+    self.marine = grids[2]!
+    self.timeZones = grids[3]!
   }
+}
+
+/// The indexes as their builders finish them.
+private final class BuiltIndexes: Sendable {
+  let places = Mutex<NearestPlaceGrid?>(nil)
+  let grids = Mutex<[PolygonGrid?]>([nil, nil, nil, nil])
 }

@@ -276,7 +276,11 @@ public final class PolygonLayer: Sendable {
   /// The features containing a coordinate, in feature order (a linear scan over ring boxes: build a
   /// spatial index over ``ringBox(_:)`` for many queries).
   public func features(containing coordinate: Coordinate) -> [Int] {
-    let point = fixedPoint(coordinate)
+    features(containing: fixedPoint(coordinate))
+  }
+
+  /// The features containing a point in fixed-point units, in feature order.
+  public func features(containing point: FixedPoint) -> [Int] {
     var odd: [Int: Bool] = [:]
     for index in 0..<ringCount {
       let box = ringBox(index)

@@ -1,0 +1,488 @@
+import Foundation
+
+/// A latitude/longitude quadtree over one polygon layer: the same point-in-polygon answers as
+/// ``PolygonLayer/features(containing:)-(FixedPoint)``, and the boundary edges near a point, in time that
+/// does not grow with the layer.
+///
+/// The grid decodes every ring once into flat arrays. The world is cut into 1° cells, and a cell whose
+/// list of edges is longer than ``leafCapacity`` is split into four, recursively. Every cell keeps the
+/// set of features containing its south-west corner (its reference point); a query starts from that set
+/// and toggles a feature for every edge of its rings that the segment from the corner to the query
+/// crosses. That segment lies inside the cell, so the cell's edges are the only ones it can cross.
+///
+/// Exactness: the scan's ray test counts an edge as if the query sat an infinitesimal step east and a
+/// far smaller step north of itself (a vertex level with the query counts as below it, a crossing exactly
+/// at the query as west of it). The grid moves its reference corners and queries by the same step and
+/// breaks every tie of its crossing test the way that step does (simulation of simplicity), in integer
+/// arithmetic, so both agree on every input, points on edges and vertices included.
+///
+/// Cells also list the edges within `marginKm` of them, so ``nearestBoundary(to:within:)`` can answer
+/// "which border is within a few kilometres" from one cell.
+final class PolygonGrid: @unchecked Sendable {
+  // @unchecked: every array is written during init only and read afterwards.
+
+  /// Cells are split while they list more edges than this.
+  static let leafCapacity = 24
+  /// Cells stop splitting at this depth below the 1° cells (about 3 m for 10⁴ units per degree).
+  static let maximumDepth = 12
+
+  let layer: PolygonLayer
+  /// The decoded vertices of every ring, ring after ring, each ring closed.
+  private(set) var latitudes: [Int32] = []
+  private(set) var longitudes: [Int32] = []
+  /// Per ring: the index of its first vertex; one more entry holds the vertex count.
+  private(set) var ringStart: [Int32] = []
+  /// Per ring: its feature.
+  private(set) var ringFeature: [Int32] = []
+  /// Per vertex that starts an edge: the ring of the edge (−1 for a ring's closing vertex).
+  private(set) var edgeRing: [Int32] = []
+
+  let cellUnits: Int64
+  let originLatitude: Int64
+  let originLongitude: Int64
+  static let rows = 180
+  static let columns = 360
+  /// How far beyond a cell, in kilometres, its edge list reaches.
+  let marginKm: Double
+  /// That margin in latitude units.
+  let latitudeMargin: Int64
+
+  /// Per node: the index of its first child (inner node) or `UInt32.max` (leaf).
+  private(set) var firstChild: [UInt32] = []
+  /// Per node: the offset of its reference features in ``states`` and their count.
+  private(set) var stateStart: [UInt32] = []
+  private(set) var stateCount: [UInt8] = []
+  /// Per node: the offset of its edges in ``edges`` and their count (leaves only).
+  private(set) var edgeStart: [UInt32] = []
+  private(set) var edgeCount: [UInt32] = []
+  /// Per node: its south-west corner, the reference point.
+  private(set) var cornerLatitude: [Int32] = []
+  private(set) var cornerLongitude: [Int32] = []
+  private(set) var states: [Int32] = []
+  /// Edge indices (the index of the edge's first vertex), per leaf in ascending order.
+  private(set) var edges: [UInt32] = []
+
+  /// Builds the grid; `marginKm` widens each cell's edge list for ``nearestBoundary(to:within:)``.
+  init(layer: PolygonLayer, marginKm: Double = 0) {
+    self.layer = layer
+    self.marginKm = marginKm
+    let units = Int64(layer.unitsPerDegree)
+    cellUnits = units
+    originLatitude = -90 * units
+    originLongitude = -180 * units
+    let degrees = marginKm / SphereGeometry.radiusKm * 180 / .pi
+    latitudeMargin = marginKm > 0 ? Int64((degrees * Double(units)).rounded(.up)) + 1 : 0
+    decode()
+    buildCells()
+  }
+
+  // MARK: Building
+
+  private func decode() {
+    latitudes.reserveCapacity(layer.vertexCount)
+    longitudes.reserveCapacity(layer.vertexCount)
+    edgeRing.reserveCapacity(layer.vertexCount)
+    ringStart.reserveCapacity(layer.ringCount + 1)
+    for ring in 0..<layer.ringCount {
+      let start = latitudes.count
+      ringStart.append(Int32(start))
+      ringFeature.append(Int32(layer.ring(ring).feature))
+      layer.forEachVertex(ofRing: ring) { point in
+        latitudes.append(point.latitude)
+        longitudes.append(point.longitude)
+        edgeRing.append(Int32(ring))
+      }
+      if latitudes.count > start { edgeRing[latitudes.count - 1] = -1 }
+    }
+    ringStart.append(Int32(latitudes.count))
+  }
+
+  /// A box in layer units, bounds included.
+  struct Box {
+    var minLatitude: Int64
+    var minLongitude: Int64
+    var maxLatitude: Int64
+    var maxLongitude: Int64
+  }
+
+  /// The margins (latitude, longitude units) that make a box reach every point within `marginKm` of it.
+  private func margins(_ box: Box) -> (Int64, Int64) {
+    guard marginKm > 0 else { return (0, 0) }
+    let degrees = marginKm / SphereGeometry.radiusKm * 180 / .pi
+    let latitude = latitudeMargin
+    let farthest =
+      Double(max(abs(box.minLatitude), abs(box.maxLatitude)) + latitude) / Double(cellUnits)
+    guard farthest < 89 else { return (latitude, 360 * cellUnits) }
+    let longitude = degrees / cos(farthest * .pi / 180)
+    return (latitude, Int64((longitude * Double(cellUnits)).rounded(.up)) + 1)
+  }
+
+  /// Whether edge `edge` has a vertex box meeting `box` widened by the margins (across the antimeridian too).
+  @inline(__always) private func edgeMeets(_ edge: Int, _ box: Box, _ margins: (Int64, Int64)) -> Bool {
+    let ay = Int64(latitudes[edge])
+    let by = Int64(latitudes[edge + 1])
+    guard max(ay, by) >= box.minLatitude - margins.0, min(ay, by) <= box.maxLatitude + margins.0 else {
+      return false
+    }
+    let ax = Int64(longitudes[edge])
+    let bx = Int64(longitudes[edge + 1])
+    let low = min(ax, bx)
+    let high = max(ax, bx)
+    let west = box.minLongitude - margins.1
+    let east = box.maxLongitude + margins.1
+    if high >= west && low <= east { return true }
+    guard margins.1 > 0 else { return false }
+    let turn = 360 * cellUnits
+    return (high + turn >= west && low + turn <= east) || (high - turn >= west && low - turn <= east)
+  }
+
+  private func rootBox(row: Int, column: Int) -> Box {
+    Box(
+      minLatitude: originLatitude + Int64(row) * cellUnits,
+      minLongitude: originLongitude + Int64(column) * cellUnits,
+      maxLatitude: originLatitude + Int64(row + 1) * cellUnits,
+      maxLongitude: originLongitude + Int64(column + 1) * cellUnits)
+  }
+
+  private func buildCells() {
+    let rows = Self.rows
+    let columns = Self.columns
+    // Root lists by counting sort: edges arrive in ascending order, so every list is sorted.
+    var counts = [Int](repeating: 0, count: rows * columns + 1)
+    var roots: [Int] = []
+    let edgeTotal = max(0, latitudes.count - 1)
+    for edge in 0..<edgeTotal where edgeRing[edge] >= 0 {
+      self.roots(ofEdge: edge, into: &roots)
+      for root in roots { counts[root + 1] += 1 }
+    }
+    for index in 0..<(rows * columns) { counts[index + 1] += counts[index] }
+    var rootEdges = [UInt32](repeating: 0, count: counts[rows * columns])
+    var fill = counts
+    for edge in 0..<edgeTotal where edgeRing[edge] >= 0 {
+      self.roots(ofEdge: edge, into: &roots)
+      for root in roots {
+        rootEdges[fill[root]] = UInt32(edge)
+        fill[root] += 1
+      }
+    }
+
+    // Reference states of the roots: one full ray test at the south-west corner of the world, then
+    // north along the first column and east along every row.
+    let rootCount = rows * columns
+    firstChild = [UInt32](repeating: UInt32.max, count: rootCount)
+    stateStart = [UInt32](repeating: 0, count: rootCount)
+    stateCount = [UInt8](repeating: 0, count: rootCount)
+    edgeStart = [UInt32](repeating: 0, count: rootCount)
+    edgeCount = [UInt32](repeating: 0, count: rootCount)
+    cornerLatitude = [Int32](repeating: 0, count: rootCount)
+    cornerLongitude = [Int32](repeating: 0, count: rootCount)
+    var rowState = layer.features(
+      containing: FixedPoint(latitude: Int32(originLatitude), longitude: Int32(originLongitude))
+    ).map { Int32($0) }
+    for row in 0..<rows {
+      var state = rowState
+      for column in 0..<columns {
+        let root = row * columns + column
+        let box = rootBox(row: row, column: column)
+        let cellEdges = Array(rootEdges[counts[root]..<counts[root + 1]])
+        build(node: root, box: box, edges: cellEdges, state: state, depth: 0)
+        if column == 0 && row + 1 < rows {
+          rowState = toggled(
+            state, by: cellEdges, from: (box.minLatitude, box.minLongitude),
+            to: (box.maxLatitude, box.minLongitude))
+        }
+        if column + 1 < columns {
+          state = toggled(
+            state, by: cellEdges, from: (box.minLatitude, box.minLongitude),
+            to: (box.minLatitude, box.maxLongitude))
+        }
+      }
+    }
+  }
+
+  /// The 1° cells whose boxes, widened by the margins, meet an edge's box, ascending.
+  private func roots(ofEdge edge: Int, into roots: inout [Int]) {
+    roots.removeAll(keepingCapacity: true)
+    let rows = Self.rows
+    let columns = Self.columns
+    let ay = Int64(latitudes[edge])
+    let by = Int64(latitudes[edge + 1])
+    let low = min(ay, by) - latitudeMargin - originLatitude
+    let high = max(ay, by) + latitudeMargin - originLatitude
+    let firstRow = max(0, Int(floorDivide(low + cellUnits - 1, cellUnits)) - 1)
+    let lastRow = min(rows - 1, Int(floorDivide(high, cellUnits)))
+    guard firstRow <= lastRow else { return }
+    let ax = Int64(longitudes[edge])
+    let bx = Int64(longitudes[edge + 1])
+    for row in firstRow...lastRow {
+      let rowMargins = margins(rootBox(row: row, column: 0))
+      if rowMargins.1 >= 180 * cellUnits {
+        for column in 0..<columns { roots.append(row * columns + column) }
+        continue
+      }
+      let rowStart = roots.count
+      for shift in rowMargins.1 > 0 ? [Int64(0), 360 * cellUnits, -360 * cellUnits] : [0] {
+        let west = min(ax, bx) + shift - rowMargins.1 - originLongitude
+        let east = max(ax, bx) + shift + rowMargins.1 - originLongitude
+        let first = max(0, Int(floorDivide(west + cellUnits - 1, cellUnits)) - 1)
+        let last = min(columns - 1, Int(floorDivide(east, cellUnits)))
+        guard first <= last else { continue }
+        for column in first...last where edgeMeets(edge, rootBox(row: row, column: column), rowMargins) {
+          roots.append(row * columns + column)
+        }
+      }
+      if roots.count - rowStart > 1 {
+        let unique = Set(roots[rowStart...]).sorted()
+        roots.replaceSubrange(rowStart..., with: unique)
+      }
+    }
+  }
+
+  private func build(node: Int, box: Box, edges list: [UInt32], state: [Int32], depth: Int) {
+    cornerLatitude[node] = Int32(box.minLatitude)
+    cornerLongitude[node] = Int32(box.minLongitude)
+    stateStart[node] = UInt32(states.count)
+    stateCount[node] = UInt8(min(state.count, Int(UInt8.max)))
+    states.append(contentsOf: state.prefix(Int(UInt8.max)))
+    let splittable = box.maxLatitude - box.minLatitude >= 2 && box.maxLongitude - box.minLongitude >= 2
+    if list.count <= Self.leafCapacity || depth >= Self.maximumDepth || !splittable {
+      edgeStart[node] = UInt32(edges.count)
+      edgeCount[node] = UInt32(list.count)
+      edges.append(contentsOf: list)
+      return
+    }
+    let children = firstChild.count
+    firstChild[node] = UInt32(children)
+    for _ in 0..<4 {
+      firstChild.append(UInt32.max)
+      stateStart.append(0)
+      stateCount.append(0)
+      edgeStart.append(0)
+      edgeCount.append(0)
+      cornerLatitude.append(0)
+      cornerLongitude.append(0)
+    }
+    let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
+    let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
+    for quadrant in 0..<4 {
+      let child = Box(
+        minLatitude: quadrant & 2 == 0 ? box.minLatitude : middleLatitude,
+        minLongitude: quadrant & 1 == 0 ? box.minLongitude : middleLongitude,
+        maxLatitude: quadrant & 2 == 0 ? middleLatitude : box.maxLatitude,
+        maxLongitude: quadrant & 1 == 0 ? middleLongitude : box.maxLongitude)
+      let childMargins = margins(child)
+      let sublist = list.filter { edgeMeets(Int($0), child, childMargins) }
+      let childState = toggled(
+        state, by: list, from: (box.minLatitude, box.minLongitude),
+        to: (child.minLatitude, child.minLongitude))
+      build(node: children + quadrant, box: child, edges: sublist, state: childState, depth: depth + 1)
+    }
+  }
+
+  /// `state` with the feature of every edge crossed by the segment `from` → `to` toggled, kept sorted.
+  private func toggled(
+    _ state: [Int32], by list: [UInt32], from: (Int64, Int64), to: (Int64, Int64)
+  ) -> [Int32] {
+    var result = state
+    for edge in list where crosses(Int(edge), from, to) {
+      let feature = ringFeature[Int(edgeRing[Int(edge)])]
+      if let position = result.firstIndex(of: feature) {
+        result.remove(at: position)
+      } else {
+        result.append(feature)
+      }
+    }
+    result.sort()
+    return result
+  }
+
+  // MARK: Queries
+
+  /// Whether the segment from `r` to `q` (latitude, longitude), both moved by the scan's infinitesimal
+  /// step, crosses edge `edge`.
+  @inline(__always) func crosses(_ edge: Int, _ r: (Int64, Int64), _ q: (Int64, Int64)) -> Bool {
+    let ay = Int64(latitudes[edge])
+    let by = Int64(latitudes[edge + 1])
+    if max(ay, by) < min(r.0, q.0) || min(ay, by) > max(r.0, q.0) { return false }
+    let ax = Int64(longitudes[edge])
+    let bx = Int64(longitudes[edge + 1])
+    if max(ax, bx) < min(r.1, q.1) || min(ax, bx) > max(r.1, q.1) { return false }
+    if ax == bx && ay == by { return false }
+    if r == q { return false }
+    // x = longitude, y = latitude; the step is (ε₁, ε₂) with 0 < ε₂ ≪ ε₁ ≪ 1.
+    let dx = q.1 - r.1
+    let dy = q.0 - r.0
+    // Side of A and B from the moved segment: cross((q − r), (P − r − ε)).
+    @inline(__always) func side(_ px: Int64, _ py: Int64) -> Int64 {
+      let value = dx * (py - r.0) - dy * (px - r.1)
+      if value != 0 { return value }
+      // −cross(q − r, ε) = dy·ε₁ − dx·ε₂.
+      return dy != 0 ? dy : -dx
+    }
+    let sideA = side(ax, ay)
+    let sideB = side(bx, by)
+    guard (sideA > 0) != (sideB > 0) else { return false }
+    // Side of the moved r and q from the edge: cross(B − A, P + ε − A).
+    let ex = bx - ax
+    let ey = by - ay
+    @inline(__always) func edgeSide(_ px: Int64, _ py: Int64) -> Int64 {
+      let value = ex * (py - ay) - ey * (px - ax)
+      if value != 0 { return value }
+      // cross(B − A, ε) = ex·ε₂ − ey·ε₁.
+      return ey != 0 ? -ey : ex
+    }
+    return (edgeSide(r.1, r.0) > 0) != (edgeSide(q.1, q.0) > 0)
+  }
+
+  /// The leaf holding a point.
+  @inline(__always) func leaf(_ point: FixedPoint) -> Int {
+    let y = Int64(point.latitude) - originLatitude
+    let x = Int64(point.longitude) - originLongitude
+    let row = min(Self.rows - 1, max(0, Int(floorDivide(y, cellUnits))))
+    let column = min(Self.columns - 1, max(0, Int(floorDivide(x, cellUnits))))
+    var node = row * Self.columns + column
+    var box = rootBox(row: row, column: column)
+    while firstChild[node] != UInt32.max {
+      let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
+      let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
+      var quadrant = 0
+      if Int64(point.latitude) > middleLatitude {
+        quadrant |= 2
+        box.minLatitude = middleLatitude
+      } else {
+        box.maxLatitude = middleLatitude
+      }
+      if Int64(point.longitude) > middleLongitude {
+        quadrant |= 1
+        box.minLongitude = middleLongitude
+      } else {
+        box.maxLongitude = middleLongitude
+      }
+      node = Int(firstChild[node]) + quadrant
+    }
+    return node
+  }
+
+  /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
+  func features(containing point: FixedPoint) -> FeatureSet {
+    let node = leaf(point)
+    var result = FeatureSet()
+    let start = Int(stateStart[node])
+    for index in start..<(start + Int(stateCount[node])) { result.toggle(states[index]) }
+    let r = (Int64(cornerLatitude[node]), Int64(cornerLongitude[node]))
+    let q = (Int64(point.latitude), Int64(point.longitude))
+    let first = Int(edgeStart[node])
+    for slot in first..<(first + Int(edgeCount[node])) {
+      let edge = Int(edges[slot])
+      if crosses(edge, r, q) { result.toggle(ringFeature[Int(edgeRing[edge])]) }
+    }
+    return result
+  }
+
+  /// The features containing a coordinate.
+  func features(containing coordinate: Coordinate) -> FeatureSet {
+    features(containing: layer.fixedPoint(coordinate))
+  }
+
+  /// The nearest boundary point within `limit` radians (at most the grid's margin), as
+  /// ``NearestBoundarySearch/nearest(within:accept:)`` finds it; ties go to the lower feature.
+  func nearestBoundary(to coordinate: Coordinate, within limit: Double) -> BoundaryHit? {
+    let point = layer.fixedPoint(coordinate)
+    let query = SphereGeometry.unitVector(coordinate)
+    let node = leaf(point)
+    // Only edges whose boxes come within the limit of the point can be near enough.
+    let window = margins(
+      Box(
+        minLatitude: Int64(point.latitude), minLongitude: Int64(point.longitude),
+        maxLatitude: Int64(point.latitude), maxLongitude: Int64(point.longitude)))
+    let limitWindow = (
+      min(window.0, Int64((limit * 180 / .pi * Double(cellUnits)).rounded(.up)) + 1), window.1
+    )
+    let around = Box(
+      minLatitude: Int64(point.latitude), minLongitude: Int64(point.longitude),
+      maxLatitude: Int64(point.latitude), maxLongitude: Int64(point.longitude))
+    let scale = 1 / Double(cellUnits)
+    var best: BoundaryHit? = nil
+    var bestAngle = limit
+    let first = Int(edgeStart[node])
+    for slot in first..<(first + Int(edgeCount[node])) {
+      let edge = Int(edges[slot])
+      guard edgeMeets(edge, around, limitWindow) else { continue }
+      let a = SphereGeometry.unitVector(
+        latitude: Double(latitudes[edge]) * scale, longitude: Double(longitudes[edge]) * scale)
+      let b = SphereGeometry.unitVector(
+        latitude: Double(latitudes[edge + 1]) * scale, longitude: Double(longitudes[edge + 1]) * scale)
+      let closest = SphereGeometry.closestPoint(on: a, b, to: query)
+      let angle = SphereGeometry.angle(query, closest)
+      let feature = Int(ringFeature[Int(edgeRing[edge])])
+      if angle < bestAngle || (angle == bestAngle && best.map { feature < $0.feature } ?? true) {
+        bestAngle = angle
+        best = BoundaryHit(feature: feature, angle: angle, point: closest)
+      }
+    }
+    return best
+  }
+
+  /// Nodes, edge entries and bytes held (vertices included).
+  var size: (nodes: Int, edgeEntries: Int, bytes: Int) {
+    let nodeBytes = firstChild.count * (4 + 4 + 1 + 4 + 4 + 4 + 4)
+    let vertexBytes = latitudes.count * (4 + 4 + 4)
+    return (firstChild.count, edges.count, nodeBytes + vertexBytes + 4 * (edges.count + states.count))
+  }
+}
+
+/// A small set of features, kept sorted, that allocates only past eight members.
+struct FeatureSet: Sequence {
+  private var inline: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
+  private var inlineCount = 0
+  private var overflow: [Int32]? = nil
+
+  /// Adds `feature` if absent, removes it if present.
+  mutating func toggle(_ feature: Int32) {
+    if overflow == nil {
+      let found: Int? = withUnsafeBytes(of: &inline) { raw in
+        let items = raw.bindMemory(to: Int32.self)
+        return (0..<inlineCount).first { items[$0] == feature }
+      }
+      if let found {
+        withUnsafeMutableBytes(of: &inline) { raw in
+          let items = raw.bindMemory(to: Int32.self)
+          for index in found..<(inlineCount - 1) { items[index] = items[index + 1] }
+        }
+        inlineCount -= 1
+        return
+      }
+      if inlineCount < 8 {
+        let count = inlineCount
+        withUnsafeMutableBytes(of: &inline) { raw in raw.bindMemory(to: Int32.self)[count] = feature }
+        inlineCount += 1
+        return
+      }
+      overflow = Array(self)
+    }
+    if let position = overflow!.firstIndex(of: feature) {
+      overflow!.remove(at: position)
+    } else {
+      overflow!.append(feature)
+    }
+  }
+
+  /// The members in ascending order.
+  var sorted: [Int] { map { Int($0) }.sorted() }
+
+  var isEmpty: Bool { overflow?.isEmpty ?? (inlineCount == 0) }
+
+  func makeIterator() -> IndexingIterator<[Int32]> {
+    if let overflow { return overflow.makeIterator() }
+    var copy = inline
+    let count = inlineCount
+    return withUnsafeBytes(of: &copy) { raw in Array(raw.bindMemory(to: Int32.self).prefix(count)) }
+      .makeIterator()
+  }
+}
+
+/// Integer division rounding towards negative infinity.
+@inline(__always) func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+  let quotient = value / divisor
+  return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import TunnelGeo
+
+/// The point-in-polygon grids give the scan's answers exactly, on random points and on the points where
+/// a shortcut would go wrong: vertices, edges, cell corners.
+@Suite struct PolygonGridTests {
+  static let data = try! PlaceData()
+
+  /// Points to check on a layer: uniform over the sphere, every vertex of some rings, the midpoints of
+  /// their edges, and whole degrees.
+  static func points(on layer: PolygonLayer, seed: UInt64, random: Int, rings: Int) -> [FixedPoint] {
+    var generator = SplitMix64(seed: seed)
+    var result: [FixedPoint] = []
+    for _ in 0..<random {
+      let latitude = asin(Double.random(in: -1...1, using: &generator)) * 180 / .pi
+      let longitude = Double.random(in: -180..<180, using: &generator)
+      result.append(layer.fixedPoint(Coordinate(uncheckedLatitude: latitude, longitude: longitude)))
+    }
+    for _ in 0..<rings {
+      let ring = Int.random(in: 0..<layer.ringCount, using: &generator)
+      let vertices = layer.vertices(ofRing: ring).prefix(200)
+      result.append(contentsOf: vertices)
+      for (a, b) in zip(vertices, vertices.dropFirst()) {
+        let latitude = (Int64(a.latitude) + Int64(b.latitude))
+        let longitude = (Int64(a.longitude) + Int64(b.longitude))
+        if latitude % 2 == 0 && longitude % 2 == 0 {
+          result.append(FixedPoint(latitude: Int32(latitude / 2), longitude: Int32(longitude / 2)))
+        }
+        // Level with a vertex, a little to the west and to the east.
+        result.append(FixedPoint(latitude: a.latitude, longitude: a.longitude - 1))
+        result.append(FixedPoint(latitude: a.latitude, longitude: a.longitude + 1))
+      }
+    }
+    let units = Int32(layer.unitsPerDegree)
+    for _ in 0..<random / 10 {
+      result.append(
+        FixedPoint(
+          latitude: Int32.random(in: -90...90, using: &generator) * units,
+          longitude: Int32.random(in: -180...179, using: &generator) * units))
+    }
+    return result
+  }
+
+  static func expectSameAnswers(_ layer: PolygonLayer, _ grid: PolygonGrid, seed: UInt64) {
+    var mismatches = 0
+    let points = Self.points(on: layer, seed: seed, random: 3_000, rings: 40)
+    for point in points {
+      let expected = layer.features(containing: point)
+      let found = grid.features(containing: point).sorted
+      if expected != found {
+        mismatches += 1
+        if mismatches <= 5 { Issue.record("\(point): scan \(expected), grid \(found)") }
+      }
+    }
+    #expect(mismatches == 0, "\(mismatches) of \(points.count) points differ")
+  }
+
+  @Test func marineGridMatchesTheScan() throws {
+    let layer = try Self.data.marine().polygons
+    Self.expectSameAnswers(layer, PolygonGrid(layer: layer), seed: 11)
+  }
+
+  @Test func countryGridMatchesTheScan() throws {
+    let layer = try Self.data.countries().polygons
+    let grid = PolygonGrid(layer: layer, marginKm: ReverseGeocoder.landCountryToleranceKm)
+    Self.expectSameAnswers(layer, grid, seed: 12)
+
+    // Borders within the tolerance: the same nearest feature as the exact search.
+    var generator = SplitMix64(seed: 13)
+    var checked = 0
+    for _ in 0..<400 {
+      let ring = Int.random(in: 0..<layer.ringCount, using: &generator)
+      let vertices = layer.vertices(ofRing: ring)
+      let vertex = vertices[Int.random(in: 0..<vertices.count, using: &generator)]
+      let near = layer.coordinate(vertex)
+      let point = Coordinate(
+        uncheckedLatitude: max(-90, min(90, near.latitude + Double.random(in: -0.2...0.2, using: &generator))),
+        longitude: near.longitude + Double.random(in: -0.2...0.2, using: &generator))
+      for toleranceKm in [ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.landCountryToleranceKm] {
+        let limit = toleranceKm / SphereGeometry.radiusKm
+        let expected = NearestBoundarySearch(layer: layer, coordinate: point).nearest(within: limit) { _ in true }
+        let found = grid.nearestBoundary(to: point, within: limit)
+        #expect(expected?.feature == found?.feature, "\(point) within \(toleranceKm) km")
+        #expect(expected?.angle == found?.angle, "\(point) within \(toleranceKm) km")
+        if expected != nil { checked += 1 }
+      }
+    }
+    #expect(checked > 200)
+  }
+
+  @Test func timeZoneGridMatchesTheScan() throws {
+    let layer = try Self.data.timeZones().polygons
+    Self.expectSameAnswers(layer, PolygonGrid(layer: layer), seed: 14)
+  }
+
+  @Test func coastlineGridMatchesTheScan() throws {
+    let layer = try Self.data.coastline(.high).polygons
+    Self.expectSameAnswers(layer, PolygonGrid(layer: layer), seed: 15)
+  }
+
+  @Test func featureSetTogglesAndSorts() {
+    var set = FeatureSet()
+    for feature: Int32 in [5, 3, 9, 3, 1, 2, 4, 6, 7, 8, 10, 11] { set.toggle(feature) }
+    #expect(set.sorted == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11])
+    set.toggle(10)
+    #expect(set.sorted == [1, 2, 4, 5, 6, 7, 8, 9, 11])
+    #expect(FeatureSet().isEmpty)
+  }
+}
