@@ -6,6 +6,7 @@ struct BenchOptions {
   var directory: String? = nil
   var geocodingOnly = false
   var wherePoint: Coordinate? = nil
+  var batchMemoryPoints: Int? = nil
 
   init(_ arguments: ArraySlice<String>) {
     var rest = Array(arguments)
@@ -13,6 +14,13 @@ struct BenchOptions {
       rest.removeFirst()
       switch argument {
       case "--geocoding": geocodingOnly = true
+      case "--batch-memory":
+        guard let count = rest.first.flatMap({ Int($0) }), count > 0 else {
+          print("--batch-memory needs a number of points")
+          exit(2)
+        }
+        batchMemoryPoints = count
+        rest.removeFirst()
       case "--where":
         guard rest.count >= 2, let latitude = Double(rest[0]), let longitude = Double(rest[1]),
           let point = try? Coordinate(latitude: latitude, longitude: longitude)
@@ -99,7 +107,10 @@ func benchmarkGeocoding(directory: String) throws {
       Double(walkPoints.count) / walk / 1000, walk * 1000 / Double(walkPoints.count)))
 
   let build = try milliseconds { try geocoder.prepareForBatch() }
-  print(String(format: "batch indexes built once: %.1f ms", build))
+  print(String(format: "batch indexes built once (all cores): %.1f ms", build))
+  for (name, cells, bytes) in geocoder.batchIndexSizes() {
+    print(String(format: "  %@: %d cells, %.1f MB", name, cells, Double(bytes) / 1e6))
+  }
 
   let gridPoints = uniformPoints(2_000_000, seed: 2)
   var batch: [NearestPlace] = []
@@ -124,15 +135,25 @@ func benchmarkGeocoding(directory: String) throws {
       Double(batch.count) / gridAll / 1000))
 
   if let peak = peakResidentMB() { print(String(format: "peak resident memory so far: %.1f MB", peak)) }
-  let placemarkPoints = uniformPoints(1_000, seed: 3)
-  let single = try milliseconds { for point in placemarkPoints { _ = try geocoder.placemark(for: point) } }
+  let placemarkPoints = uniformPoints(200_000, seed: 3)
+  var atSea = 0
+  let single = try milliseconds {
+    for point in placemarkPoints where try !geocoder.placemark(for: point).land { atSea += 1 }
+  }
   print(
     String(
-      format: "placemark, 1 core: %.0f points/s (%.3f ms each)",
-      Double(placemarkPoints.count) / single * 1000,
-      single / Double(placemarkPoints.count)))
+      format: "placemark with the batch indexes, 1 core: %.0f points/s (%.2f µs each; %d of %d at sea)",
+      Double(placemarkPoints.count) / single * 1000, single * 1000 / Double(placemarkPoints.count), atSea,
+      placemarkPoints.count))
+  let unindexed = ReverseGeocoder(data: data)
+  let fewPoints = placemarkPoints.prefix(300)
+  let slow = try milliseconds { for point in fewPoints { _ = try unindexed.placemark(for: point) } }
+  print(
+    String(
+      format: "placemark without batch indexes (one-off queries), 1 core: %.0f points/s (%.2f ms each)",
+      Double(fewPoints.count) / slow * 1000, slow / Double(fewPoints.count)))
   var placemarks: [Placemark] = []
-  let batchPoints = uniformPoints(4_000, seed: 4)
+  let batchPoints = uniformPoints(400_000, seed: 4)
   let all = try milliseconds { placemarks = try geocoder.placemarks(for: batchPoints) }
   print(
     String(
@@ -141,4 +162,17 @@ func benchmarkGeocoding(directory: String) throws {
       placemarks.filter { !$0.land }.count))
   if let peak = peakResidentMB() { print(String(format: "peak resident memory: %.1f MB", peak)) }
   if sink < 0 { print(sink) }
+}
+
+/// A full-placemark batch in a fresh process: its time and the process's peak memory.
+func benchmarkBatchMemory(directory: String, count: Int) throws {
+  let points = uniformPoints(count, seed: 6)
+  let geocoder = ReverseGeocoder(data: PlaceData(uncheckedDirectory: directory))
+  var placemarks: [Placemark] = []
+  let elapsed = try milliseconds { placemarks = try geocoder.placemarks(for: points) }
+  print(
+    String(
+      format: "%d placemarks (indexes built included): %.2f s, %.0f points/s on all cores",
+      placemarks.count, elapsed / 1000, Double(placemarks.count) / elapsed * 1000))
+  if let peak = peakResidentMB() { print(String(format: "peak resident memory: %.1f MB", peak)) }
 }

@@ -10,6 +10,7 @@ import TunnelGeo
 ///     tunnel-bench [data folder]              everything
 ///     tunnel-bench --geocoding [data folder]  the geocoder only
 ///     tunnel-bench --where LAT LON            one placemark, as a whole process would (time it outside)
+///     tunnel-bench --batch-memory N           N placemarks in one batch: time and peak memory
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -19,6 +20,10 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
 
 let options = BenchOptions(CommandLine.arguments.dropFirst())
 let directory = try PlaceDataLocation.find(explicit: options.directory)
+if let count = options.batchMemoryPoints {
+  try benchmarkBatchMemory(directory: directory, count: count)
+  exit(0)
+}
 if let point = options.wherePoint {
   try printOnePlacemark(point, directory: directory)
   exit(0)

@@ -99,23 +99,7 @@ final class NearestPlaceGrid: @unchecked Sendable {
 
   /// The index and squared chord of the place nearest to a unit vector.
   @inline(__always) func nearest(to query: SIMD3<Double>) -> (index: Int, chordSquared: Double) {
-    let magnitude = SIMD3(abs(query.x), abs(query.y), abs(query.z))
-    let face: Int
-    let u: Double
-    let v: Double
-    if magnitude.x >= magnitude.y && magnitude.x >= magnitude.z {
-      face = query.x >= 0 ? 0 : 1
-      u = query.y / magnitude.x
-      v = query.z / magnitude.x
-    } else if magnitude.y >= magnitude.z {
-      face = query.y >= 0 ? 2 : 3
-      u = query.x / magnitude.y
-      v = query.z / magnitude.y
-    } else {
-      face = query.z >= 0 ? 4 : 5
-      u = query.x / magnitude.z
-      v = query.y / magnitude.z
-    }
+    let (face, u, v) = Self.faceCoordinates(query)
     let size = Double(topSize)
     let i = min(topSize - 1, max(0, Int((u + 1) * 0.5 * size)))
     let j = min(topSize - 1, max(0, Int((v + 1) * 0.5 * size)))
@@ -154,6 +138,18 @@ final class NearestPlaceGrid: @unchecked Sendable {
           return (best, bestSquared)
         }
       }
+    }
+  }
+
+  /// The cube face of a vector and its gnomonic coordinates on that face, each in -1...1.
+  @inline(__always) static func faceCoordinates(_ query: SIMD3<Double>) -> (face: Int, u: Double, v: Double) {
+    let magnitude = SIMD3(abs(query.x), abs(query.y), abs(query.z))
+    if magnitude.x >= magnitude.y && magnitude.x >= magnitude.z {
+      return (query.x >= 0 ? 0 : 1, query.y / magnitude.x, query.z / magnitude.x)
+    } else if magnitude.y >= magnitude.z {
+      return (query.y >= 0 ? 2 : 3, query.x / magnitude.y, query.z / magnitude.y)
+    } else {
+      return (query.z >= 0 ? 4 : 5, query.x / magnitude.z, query.y / magnitude.z)
     }
   }
 

@@ -55,6 +55,11 @@ final class PolygonGrid: @unchecked Sendable {
   /// Per node: the offset of its edges in ``edges`` and their count (leaves only).
   private(set) var edgeStart: [UInt32] = []
   private(set) var edgeCount: [UInt32] = []
+  /// Per node: the offset in ``edges`` of the edges within the margin of the node, and their count, or
+  /// `UInt32.max` when the node keeps none (they are kept once, at the smallest cells still wider than
+  /// the margin, and at leaves above those).
+  private(set) var nearbyStart: [UInt32] = []
+  private(set) var nearbyCount: [UInt32] = []
   /// Per node: its south-west corner, the reference point.
   private(set) var cornerLatitude: [Int32] = []
   private(set) var cornerLongitude: [Int32] = []
@@ -174,6 +179,8 @@ final class PolygonGrid: @unchecked Sendable {
     stateCount = [UInt8](repeating: 0, count: rootCount)
     edgeStart = [UInt32](repeating: 0, count: rootCount)
     edgeCount = [UInt32](repeating: 0, count: rootCount)
+    nearbyStart = [UInt32](repeating: 0, count: rootCount)
+    nearbyCount = [UInt32](repeating: UInt32.max, count: rootCount)
     cornerLatitude = [Int32](repeating: 0, count: rootCount)
     cornerLongitude = [Int32](repeating: 0, count: rootCount)
     var rowState = layer.features(
@@ -184,8 +191,11 @@ final class PolygonGrid: @unchecked Sendable {
       for column in 0..<columns {
         let root = row * columns + column
         let box = rootBox(row: row, column: column)
-        let cellEdges = Array(rootEdges[counts[root]..<counts[root + 1]])
-        build(node: root, box: box, edges: cellEdges, state: state, depth: 0)
+        let nearby = Array(rootEdges[counts[root]..<counts[root + 1]])
+        let cellEdges = marginKm > 0 ? nearby.filter { edgeMeets(Int($0), box, (0, 0)) } : nearby
+        build(
+          node: root, box: box, edges: cellEdges, nearby: marginKm > 0 ? nearby : nil, state: state,
+          depth: 0)
         if column == 0 && row + 1 < rows {
           rowState = toggled(
             state, by: cellEdges, from: (box.minLatitude, box.minLongitude),
@@ -221,31 +231,43 @@ final class PolygonGrid: @unchecked Sendable {
         continue
       }
       let rowStart = roots.count
+      var ranges = 0
       for shift in rowMargins.1 > 0 ? [Int64(0), 360 * cellUnits, -360 * cellUnits] : [0] {
         let west = min(ax, bx) + shift - rowMargins.1 - originLongitude
         let east = max(ax, bx) + shift + rowMargins.1 - originLongitude
         let first = max(0, Int(floorDivide(west + cellUnits - 1, cellUnits)) - 1)
         let last = min(columns - 1, Int(floorDivide(east, cellUnits)))
         guard first <= last else { continue }
+        ranges += 1
         for column in first...last where edgeMeets(edge, rootBox(row: row, column: column), rowMargins) {
           roots.append(row * columns + column)
         }
       }
-      if roots.count - rowStart > 1 {
+      if ranges > 1 {
         let unique = Set(roots[rowStart...]).sorted()
         roots.replaceSubrange(rowStart..., with: unique)
       }
     }
   }
 
-  private func build(node: Int, box: Box, edges list: [UInt32], state: [Int32], depth: Int) {
+  private func build(
+    node: Int, box: Box, edges list: [UInt32], nearby: [UInt32]?, state: [Int32], depth: Int
+  ) {
     cornerLatitude[node] = Int32(box.minLatitude)
     cornerLongitude[node] = Int32(box.minLongitude)
     stateStart[node] = UInt32(states.count)
     stateCount[node] = UInt8(min(state.count, Int(UInt8.max)))
     states.append(contentsOf: state.prefix(Int(UInt8.max)))
     let splittable = box.maxLatitude - box.minLatitude >= 2 && box.maxLongitude - box.minLongitude >= 2
-    if list.count <= Self.leafCapacity || depth >= Self.maximumDepth || !splittable {
+    let leaf = list.count <= Self.leafCapacity || depth >= Self.maximumDepth || !splittable
+    var nearby = nearby
+    if let kept = nearby, leaf || (box.maxLatitude - box.minLatitude) / 2 < latitudeMargin {
+      nearbyStart[node] = UInt32(edges.count)
+      nearbyCount[node] = UInt32(kept.count)
+      edges.append(contentsOf: kept)
+      nearby = nil
+    }
+    if leaf {
       edgeStart[node] = UInt32(edges.count)
       edgeCount[node] = UInt32(list.count)
       edges.append(contentsOf: list)
@@ -259,6 +281,8 @@ final class PolygonGrid: @unchecked Sendable {
       stateCount.append(0)
       edgeStart.append(0)
       edgeCount.append(0)
+      nearbyStart.append(0)
+      nearbyCount.append(UInt32.max)
       cornerLatitude.append(0)
       cornerLongitude.append(0)
     }
@@ -270,12 +294,15 @@ final class PolygonGrid: @unchecked Sendable {
         minLongitude: quadrant & 1 == 0 ? box.minLongitude : middleLongitude,
         maxLatitude: quadrant & 2 == 0 ? middleLatitude : box.maxLatitude,
         maxLongitude: quadrant & 1 == 0 ? middleLongitude : box.maxLongitude)
+      let sublist = list.filter { edgeMeets(Int($0), child, (0, 0)) }
       let childMargins = margins(child)
-      let sublist = list.filter { edgeMeets(Int($0), child, childMargins) }
+      let childNearby = nearby?.filter { edgeMeets(Int($0), child, childMargins) }
       let childState = toggled(
         state, by: list, from: (box.minLatitude, box.minLongitude),
         to: (child.minLatitude, child.minLongitude))
-      build(node: children + quadrant, box: child, edges: sublist, state: childState, depth: depth + 1)
+      build(
+        node: children + quadrant, box: child, edges: sublist, nearby: childNearby, state: childState,
+        depth: depth + 1)
     }
   }
 
@@ -335,13 +362,18 @@ final class PolygonGrid: @unchecked Sendable {
   }
 
   /// The leaf holding a point.
-  @inline(__always) func leaf(_ point: FixedPoint) -> Int {
+  @inline(__always) func leaf(_ point: FixedPoint) -> Int { cells(point).leaf }
+
+  /// The leaf holding a point, and the node on its path that keeps the edges within the margin (−1 for a
+  /// grid without margin).
+  @inline(__always) func cells(_ point: FixedPoint) -> (leaf: Int, nearby: Int) {
     let y = Int64(point.latitude) - originLatitude
     let x = Int64(point.longitude) - originLongitude
     let row = min(Self.rows - 1, max(0, Int(floorDivide(y, cellUnits))))
     let column = min(Self.columns - 1, max(0, Int(floorDivide(x, cellUnits))))
     var node = row * Self.columns + column
     var box = rootBox(row: row, column: column)
+    var nearby = nearbyCount[node] == UInt32.max ? -1 : node
     while firstChild[node] != UInt32.max {
       let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
       let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
@@ -359,8 +391,9 @@ final class PolygonGrid: @unchecked Sendable {
         box.maxLongitude = middleLongitude
       }
       node = Int(firstChild[node]) + quadrant
+      if nearbyCount[node] != UInt32.max { nearby = node }
     }
-    return node
+    return (node, nearby)
   }
 
   /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
@@ -386,10 +419,13 @@ final class PolygonGrid: @unchecked Sendable {
 
   /// The nearest boundary point within `limit` radians (at most the grid's margin), as
   /// ``NearestBoundarySearch/nearest(within:accept:)`` finds it; ties go to the lower feature.
-  func nearestBoundary(to coordinate: Coordinate, within limit: Double) -> BoundaryHit? {
+  func nearestBoundary(
+    to coordinate: Coordinate, within limit: Double, accept: (Int) -> Bool = { _ in true }
+  ) -> BoundaryHit? {
     let point = layer.fixedPoint(coordinate)
     let query = SphereGeometry.unitVector(coordinate)
-    let node = leaf(point)
+    let node = cells(point).nearby
+    guard node >= 0 else { return nil }
     // Only edges whose boxes come within the limit of the point can be near enough.
     let window = margins(
       Box(
@@ -404,17 +440,18 @@ final class PolygonGrid: @unchecked Sendable {
     let scale = 1 / Double(cellUnits)
     var best: BoundaryHit? = nil
     var bestAngle = limit
-    let first = Int(edgeStart[node])
-    for slot in first..<(first + Int(edgeCount[node])) {
+    let first = Int(nearbyStart[node])
+    for slot in first..<(first + Int(nearbyCount[node])) {
       let edge = Int(edges[slot])
       guard edgeMeets(edge, around, limitWindow) else { continue }
+      let feature = Int(ringFeature[Int(edgeRing[edge])])
+      guard accept(feature) else { continue }
       let a = SphereGeometry.unitVector(
         latitude: Double(latitudes[edge]) * scale, longitude: Double(longitudes[edge]) * scale)
       let b = SphereGeometry.unitVector(
         latitude: Double(latitudes[edge + 1]) * scale, longitude: Double(longitudes[edge + 1]) * scale)
       let closest = SphereGeometry.closestPoint(on: a, b, to: query)
       let angle = SphereGeometry.angle(query, closest)
-      let feature = Int(ringFeature[Int(edgeRing[edge])])
       if angle < bestAngle || (angle == bestAngle && best.map { feature < $0.feature } ?? true) {
         bestAngle = angle
         best = BoundaryHit(feature: feature, angle: angle, point: closest)
@@ -425,7 +462,7 @@ final class PolygonGrid: @unchecked Sendable {
 
   /// Nodes, edge entries and bytes held (vertices included).
   var size: (nodes: Int, edgeEntries: Int, bytes: Int) {
-    let nodeBytes = firstChild.count * (4 + 4 + 1 + 4 + 4 + 4 + 4)
+    let nodeBytes = firstChild.count * (4 + 4 + 1 + 4 + 4 + 4 + 4 + 4 + 4)
     let vertexBytes = latitudes.count * (4 + 4 + 4)
     return (firstChild.count, edges.count, nodeBytes + vertexBytes + 4 * (edges.count + states.count))
   }

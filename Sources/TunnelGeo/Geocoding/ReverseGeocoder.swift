@@ -73,6 +73,9 @@ public final class ReverseGeocoder: Sendable {
   public static let localityRadiusKm = 25.0
   /// The region is looked for among places of the point's country up to this distance away.
   public static let regionSearchRadiusKm = 1_500.0
+  /// How far the batch index of the marine polygons looks for the nearest named sea around a point in
+  /// none (farther, the exact search over the whole layer answers).
+  static let seaGridReachKm = 50.0
 
   // MARK: Placemark
 
@@ -93,10 +96,10 @@ public final class ReverseGeocoder: Sendable {
   /// - Time zone: the time zone polygon containing the point; where none does (gaps between simplified
   ///   polygons), the nearest place's zone on land and `Etc/GMT±N` from the longitude at sea.
   ///
-  /// - Complexity: without ``prepareForBatch()``, about a millisecond: the layers are searched by their
-  ///   ring boxes.
+  /// - Complexity: without ``prepareForBatch()``, a few milliseconds: the layers are searched by their
+  ///   ring boxes. Once the batch indexes are built, a few microseconds, with the same answers.
   public func placemark(for coordinate: Coordinate) throws(PlaceDataError) -> Placemark {
-    try placemark(for: coordinate, indexes: nil)
+    try placemark(for: coordinate, indexes: batchIndexes.withLock { $0 })
   }
 
   func placemark(for coordinate: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> Placemark {
@@ -152,13 +155,19 @@ public final class ReverseGeocoder: Sendable {
       } else {
         sea =
           containing
-          ?? NearestBoundarySearch(layer: marine.polygons, coordinate: coordinate).nearest {
-            marine.name($0) != nil
-          }.flatMap { marine.name($0.feature) }
+          ?? (indexes?.marine.nearestBoundary(
+            to: coordinate, within: Self.seaGridReachKm / SphereGeometry.radiusKm
+          ) { marine.name($0) != nil }
+            ?? NearestBoundarySearch(layer: marine.polygons, coordinate: coordinate).nearest {
+              marine.name($0) != nil
+            }).flatMap { marine.name($0.feature) }
       }
-      let shore = NearestBoundarySearch(layer: coast.polygons, coordinate: coordinate).nearest { feature in
-        inLake || coast.polygons.level(of: feature) % 2 == 1
-      }
+      let shore =
+        !inLake && indexes != nil
+        ? indexes!.shores.nearest(to: query)
+        : NearestBoundarySearch(layer: coast.polygons, coordinate: coordinate).nearest { feature in
+          inLake || coast.polygons.level(of: feature) % 2 == 1
+        }
       if let shore {
         nearestLand = try self.nearestLand(
           shore, places: places, search: search, countryGrid: indexes?.countries)
@@ -252,6 +261,21 @@ public final class ReverseGeocoder: Sendable {
 
   /// Batches longer than this build the batch indexes first.
   public static let batchIndexThreshold = 2_000
+
+  /// The batch indexes built so far: name, cells (or nodes) and bytes of each; empty before
+  /// ``prepareForBatch()``.
+  public func batchIndexSizes() -> [(name: String, cells: Int, bytes: Int)] {
+    guard let indexes = batchIndexes.withLock({ $0 }) else { return [] }
+    var sizes = [("places", indexes.places.nodeCount, indexes.places.byteCount + 32 * indexes.places.vectors.count)]
+    for (name, grid) in [
+      ("coastline-h", indexes.coast), ("countries", indexes.countries), ("marine", indexes.marine),
+      ("timezones", indexes.timeZones),
+    ] {
+      sizes.append((name, grid.size.nodes, grid.size.bytes))
+    }
+    sizes.append(("shores", indexes.shores.size.nodes, indexes.shores.size.bytes))
+    return sizes
+  }
 
   func preparedIndexes() throws(PlaceDataError) -> BatchIndexes {
     if let built = batchIndexes.withLock({ $0 }) { return built }
@@ -407,6 +431,8 @@ final class BatchIndexes: Sendable {
   let countries: PolygonGrid
   let marine: PolygonGrid
   let timeZones: PolygonGrid
+  /// The nearest shoreline of land or ice (odd GSHHG levels), at any distance.
+  let shores: ShoreIndex
 
   /// Builds every index, one per core at a time.
   init(data: PlaceData) throws(PlaceDataError) {
@@ -424,7 +450,7 @@ final class BatchIndexes: Sendable {
         let grid = PolygonGrid(layer: countries, marginKm: ReverseGeocoder.landCountryToleranceKm)
         built.grids.withLock { $0[1] = grid }
       case 3:
-        let grid = PolygonGrid(layer: marine)
+        let grid = PolygonGrid(layer: marine, marginKm: ReverseGeocoder.seaGridReachKm)
         built.grids.withLock { $0[2] = grid }
       default:
         let grid = PolygonGrid(layer: zones)
@@ -437,6 +463,7 @@ final class BatchIndexes: Sendable {
     self.countries = grids[1]!
     self.marine = grids[2]!
     self.timeZones = grids[3]!
+    shores = ShoreIndex(grid: self.coast) { coast.level(of: $0) % 2 == 1 }
   }
 }
 
