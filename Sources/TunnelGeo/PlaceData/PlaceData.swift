@@ -21,7 +21,7 @@ public final class PlaceData: Sendable {
   /// The layer files, in the order ``verify()`` checks them.
   public static let fileNames = [
     "places.tunnel", "countries.tunnel", "marine.tunnel", "coastline-h.tunnel", "coastline-l.tunnel",
-    "timezones.tunnel",
+    "timezones.tunnel", "islands.tunnel",
   ]
 
   /// Uses the data folder at `directory`, or finds one (``PlaceDataLocation/find(explicit:)``).
@@ -82,6 +82,13 @@ public final class PlaceData: Sendable {
     }
   }
 
+  /// The named islands (`islands.tunnel`).
+  public func islands() throws(PlaceDataError) -> IslandLayer {
+    try layer("islands.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+      IslandLayer(polygons: try PolygonLayer(file: file))
+    }
+  }
+
   /// Opens every layer (header checks only), reporting the first problem.
   public func openAll() throws(PlaceDataError) {
     _ = try places()
@@ -89,6 +96,7 @@ public final class PlaceData: Sendable {
     _ = try marine()
     for resolution in CoastlineResolution.allCases { _ = try coastline(resolution) }
     _ = try timeZones()
+    _ = try islands()
   }
 
   /// Opens every layer and checks the CRC-32 of every byte of every file (tens of milliseconds).

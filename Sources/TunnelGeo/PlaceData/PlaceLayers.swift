@@ -104,3 +104,26 @@ public struct TimeZoneLayer: Sendable {
     polygons.features(containing: coordinate).map(identifier)
   }
 }
+
+/// Named islands (CIA World Data Bank II, as `worldHires` of the R package mapdata), one ring per island.
+///
+/// Only islands with a name of their own are here: not the unnamed islets, not the parts of continents,
+/// not lakes. Rings are simplified to about 250 m; a ring crossing ±180° longitude is stored a second time
+/// shifted by 360°, so both sides of the antimeridian find it.
+///
+/// ```swift
+/// let islands = try PlaceData().islands()
+/// islands.names(containing: try Coordinate(latitude: -49.68, longitude: 178.77))  // ["Antipodes Island"]
+/// ```
+public struct IslandLayer: Sendable {
+  /// The polygons; the single attribute is `name`.
+  public let polygons: PolygonLayer
+
+  /// The name of a feature ("Antipodes Island"), spelled as in World Data Bank II.
+  public func name(_ feature: Int) -> String { polygons.attribute(0, of: feature) ?? "" }
+
+  /// The names of the islands whose polygons contain the coordinate (no coastal tolerance).
+  public func names(containing coordinate: Coordinate) -> [String] {
+    polygons.features(containing: coordinate).map(name)
+  }
+}
