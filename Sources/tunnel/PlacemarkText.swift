@@ -2,7 +2,8 @@ import TunnelGeo
 
 /// How a placemark reads in text output: a headline, then labelled lines.
 enum PlacemarkText {
-  /// "Skjern, Midtjylland, Denmark", "South Pacific Ocean", "Lake Superior, Canada".
+  /// "Skjern, Midtjylland, Denmark", "South Pacific Ocean, 951.5 km from Antipodes Island (New Zealand)",
+  /// "Lake Superior, Canada".
   static func headline(_ placemark: Placemark) -> String {
     if placemark.land {
       var parts: [String] = []
@@ -14,7 +15,11 @@ enum PlacemarkText {
     if let water = placemark.inlandWater {
       return [water, placemark.country?.name].compactMap { $0 }.joined(separator: ", ")
     }
-    return placemark.sea ?? placemark.country.map { "Sea off \($0.name)" } ?? "Open sea"
+    let water = placemark.sea ?? placemark.country.map { "Sea off \($0.name)" } ?? "Open sea"
+    guard let land = placemark.nearestLand, let what = land.name ?? land.country?.name else { return water }
+    var text = "\(water), \(kilometres(land.distanceKm)) from \(what)"
+    if land.name != nil, let country = land.country?.name, country != what { text += " (\(country))" }
+    return text
   }
 
   /// The labelled lines under the headline.
@@ -27,7 +32,9 @@ enum PlacemarkText {
     lines.append(("Surface", whereLine))
     if let land = placemark.nearestLand {
       var value = "\(kilometres(land.distanceKm)) away"
-      let what = [land.name, land.country?.name].compactMap { $0 }.joined(separator: ", ")
+      var name = land.name
+      if let island = land.island, let place = name, place != island { name = "\(place) (\(island))" }
+      let what = [name, land.country?.name].compactMap { $0 }.joined(separator: ", ")
       if !what.isEmpty { value += ", \(what)" }
       lines.append(("Nearest land", value))
     }

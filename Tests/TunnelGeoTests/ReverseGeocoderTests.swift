@@ -120,3 +120,69 @@ import Testing
     }
   }
 }
+
+/// With its batch indexes built, the geocoder gives exactly the placemarks of its one-off searches.
+@Suite struct BatchIndexTests {
+  static let data = try! PlaceData()
+  static let indexed: ReverseGeocoder = {
+    let geocoder = ReverseGeocoder(data: data)
+    try! geocoder.prepareForBatch()
+    return geocoder
+  }()
+  static let plain = ReverseGeocoder(data: data)
+
+  /// Uniform points, points a few kilometres off random coastline vertices (where the tolerances and
+  /// the nearest-sea fallback decide), and the checked facts.
+  static func points() throws -> [Coordinate] {
+    var generator = SplitMix64(seed: 23)
+    var points = (0..<150).map { _ in Coordinate.random(using: &generator) }
+    let coast = try data.coastline(.high).polygons
+    for _ in 0..<60 {
+      let ring = Int.random(in: 0..<coast.ringCount, using: &generator)
+      let vertices = coast.vertices(ofRing: ring)
+      let near = coast.coordinate(vertices[Int.random(in: 0..<vertices.count, using: &generator)])
+      points.append(
+        Coordinate(
+          uncheckedLatitude: max(-90, min(90, near.latitude + Double.random(in: -0.05...0.05, using: &generator))),
+          longitude: near.longitude + Double.random(in: -0.05...0.05, using: &generator)))
+    }
+    for (latitude, longitude) in [
+      (56.0, 8.5), (-56.0, -171.5), (55.6761, 12.5683), (56.0, 7.5), (-40.0, 160.0), (57.0, 11.5), (58.0, 20.0),
+      (-65.0, -100.0), (47.7, -87.5), (90.0, 0.0), (-90.0, 0.0), (0.0, -180.0),
+    ] {
+      points.append(try Coordinate(latitude: latitude, longitude: longitude))
+    }
+    return points
+  }
+
+  @Test func indexedPlacemarksEqualOneOffPlacemarks() throws {
+    var differences = 0
+    for point in try Self.points() {
+      let expected = try Self.plain.placemark(for: point, indexes: nil)
+      let found = try Self.indexed.placemark(for: point)
+      if expected != found {
+        differences += 1
+        if differences <= 3 { Issue.record("\(point):\n  one-off \(expected)\n  indexed \(found)") }
+      }
+    }
+    #expect(differences == 0)
+  }
+
+  @Test func theAntipodeOfWesternJutlandFacesAntipodesIsland() throws {
+    for geocoder in [Self.indexed, Self.plain] {
+      let land = try #require(try geocoder.placemark(for: Coordinate(latitude: -56, longitude: -171.5)).nearestLand)
+      #expect(land.island == "Antipodes Island")
+      #expect(land.name == "Antipodes Island")
+      #expect(land.country?.code == "NZ")
+    }
+    // Off Waitangi the shore has a place of its own: the name is the place's, the island is still said.
+    for geocoder in [Self.indexed, Self.plain] {
+      let chatham = try #require(
+        try geocoder.placemark(for: Coordinate(latitude: -43.93, longitude: -176.65)).nearestLand)
+      #expect(chatham.name == "Waitangi" && chatham.island == "Chatham Island")
+      // Jutland is part of the mainland: no island.
+      let jutland = try #require(try geocoder.placemark(for: Coordinate(latitude: 56, longitude: 7.9)).nearestLand)
+      #expect(jutland.name == "Hvide Sande" && jutland.island == nil)
+    }
+  }
+}

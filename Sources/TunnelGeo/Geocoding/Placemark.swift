@@ -53,21 +53,28 @@ public struct Placemark: Sendable, Hashable, Codable {
     /// The country the shoreline belongs to (see ``ReverseGeocoder`` for the rule), if any.
     public var country: Country?
     /// A name for the land: the populated place nearest to the shoreline point when one lies within
-    /// ``ReverseGeocoder/landNameRadiusKm`` of it in the same country; nil otherwise (uninhabited
-    /// islands have no name in the data).
+    /// ``ReverseGeocoder/landNameRadiusKm`` of it in the same country, else the named island it lies on
+    /// (``island``); nil when neither is known.
     public var name: String?
+    /// The named island the shoreline point lies on ("Antipodes Island"), if the data names one; nil on
+    /// continents and unnamed islands.
+    public var island: String?
 
     /// Creates a result.
-    public init(distanceKm: Double, latitude: Double, longitude: Double, country: Country?, name: String?) {
+    public init(
+      distanceKm: Double, latitude: Double, longitude: Double, country: Country?, name: String?,
+      island: String? = nil
+    ) {
       self.distanceKm = distanceKm
       self.latitude = latitude
       self.longitude = longitude
       self.country = country
       self.name = name
+      self.island = island
     }
 
     private enum CodingKeys: String, CodingKey {
-      case distanceKm, latitude, longitude, country, name
+      case distanceKm, latitude, longitude, country, name, island
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -77,6 +84,7 @@ public struct Placemark: Sendable, Hashable, Codable {
       try container.encode(OutputRounding.degrees(longitude), forKey: .longitude)
       try container.encode(country, forKey: .country)
       try container.encode(name, forKey: .name)
+      try container.encode(island, forKey: .island)
     }
   }
 

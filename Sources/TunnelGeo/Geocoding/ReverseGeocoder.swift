@@ -18,6 +18,7 @@ public final class ReverseGeocoder: Sendable {
   /// The data the geocoder reads.
   public let data: PlaceData
   private let batchIndexes = Mutex<BatchIndexes?>(nil)
+  private let placeGrid = Mutex<NearestPlaceGrid?>(nil)
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   public init(data: PlaceData) {
@@ -69,6 +70,9 @@ public final class ReverseGeocoder: Sendable {
   public static let landCountryToleranceKm = 25.0
   /// A nearest-land point is named after the nearest populated place of its country within this distance.
   public static let landNameRadiusKm = 25.0
+  /// A nearest-land point lies on a named island when the island's outline contains it or passes within
+  /// this distance.
+  public static let islandToleranceKm = 5.0
   /// ``Placemark/locality`` is the nearest place when it lies within this distance of a point on land.
   public static let localityRadiusKm = 25.0
   /// The region is looked for among places of the point's country up to this distance away.
@@ -170,7 +174,7 @@ public final class ReverseGeocoder: Sendable {
         }
       if let shore {
         nearestLand = try self.nearestLand(
-          shore, places: places, search: search, countryGrid: indexes?.countries)
+          shore, places: places, search: search, countryGrid: indexes?.countries, islandGrid: indexes?.islands)
       }
     }
 
@@ -190,12 +194,13 @@ public final class ReverseGeocoder: Sendable {
   /// Describes a shoreline point: its country and, where a place is near, its name.
   private func nearestLand(
     _ shore: BoundaryHit, places: PlaceLayer, search: NearestPlaceSearch<MappedPlaceVectors>,
-    countryGrid: PolygonGrid?
+    countryGrid: PolygonGrid?, islandGrid: PolygonGrid?
   ) throws(PlaceDataError) -> Placemark.NearestLand {
     let point = SphereGeometry.coordinate(shore.point)
     let countries = try data.countries()
     let feature = try countryFeature(at: point, toleranceKm: Self.landCountryToleranceKm, grid: countryGrid)
     let country = feature.map { placemarkCountry(countries.country($0)) }
+    let island = try islandName(at: point, grid: islandGrid)
     var name: String? = nil
     if let code = country?.code, code.utf8.count == 2 {
       let value = Self.countryCodeValue(code)
@@ -208,7 +213,21 @@ public final class ReverseGeocoder: Sendable {
     }
     return Placemark.NearestLand(
       distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
-      country: country, name: name)
+      country: country, name: name ?? island, island: island)
+  }
+
+  /// The named island a shoreline point lies on: the island polygon containing it, else the one whose
+  /// outline is nearest within ``islandToleranceKm`` (the island outlines come from another survey than
+  /// the shorelines and are simplified).
+  func islandName(at point: Coordinate, grid: PolygonGrid?) throws(PlaceDataError) -> String? {
+    let islands = try data.islands()
+    let containing = grid?.features(containing: point).sorted ?? islands.polygons.features(containing: point)
+    if let feature = containing.first { return islands.name(feature) }
+    let limit = Self.islandToleranceKm / SphereGeometry.radiusKm
+    let nearest =
+      grid.map { $0.nearestBoundary(to: point, within: limit) }
+      ?? NearestBoundarySearch(layer: islands.polygons, coordinate: point).nearest(within: limit) { _ in true }
+    return nearest.map { islands.name($0.feature) }
   }
 
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
@@ -269,7 +288,7 @@ public final class ReverseGeocoder: Sendable {
     var sizes = [("places", indexes.places.nodeCount, indexes.places.byteCount + 32 * indexes.places.vectors.count)]
     for (name, grid) in [
       ("coastline-h", indexes.coast), ("countries", indexes.countries), ("marine", indexes.marine),
-      ("timezones", indexes.timeZones),
+      ("timezones", indexes.timeZones), ("islands", indexes.islands),
     ] {
       sizes.append((name, grid.size.nodes, grid.size.bytes))
     }
@@ -279,7 +298,7 @@ public final class ReverseGeocoder: Sendable {
 
   func preparedIndexes() throws(PlaceDataError) -> BatchIndexes {
     if let built = batchIndexes.withLock({ $0 }) { return built }
-    let built = try BatchIndexes(data: data)
+    let built = try BatchIndexes(data: data, places: placeGrid.withLock { $0 })
     return batchIndexes.withLock { slot in
       if let existing = slot { return existing }
       slot = built
@@ -314,7 +333,7 @@ public final class ReverseGeocoder: Sendable {
         return found
       }
     }
-    let grid = try preparedIndexes().places
+    let grid = try preparedPlaceGrid()
     return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
       let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
       return self.nearestPlace(places, found.index, chordSquared: found.chordSquared)
@@ -324,7 +343,19 @@ public final class ReverseGeocoder: Sendable {
   /// A lock-free handle on the batch grid for answering many nearest-place queries from one thread (or
   /// several), building the batch indexes first if needed.
   public func nearestPlaceIndex() throws(PlaceDataError) -> NearestPlaceIndex {
-    NearestPlaceIndex(places: try data.places(), grid: try preparedIndexes().places)
+    NearestPlaceIndex(places: try data.places(), grid: try preparedPlaceGrid())
+  }
+
+  /// The nearest-place grid alone (of the batch indexes, if built), building it if needed.
+  func preparedPlaceGrid() throws(PlaceDataError) -> NearestPlaceGrid {
+    if let built = batchIndexes.withLock({ $0?.places }) ?? placeGrid.withLock({ $0 }) { return built }
+    let places = try data.places()
+    let built = NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
+    return placeGrid.withLock { slot in
+      if let existing = slot { return existing }
+      slot = built
+      return built
+    }
   }
 
   /// Opens every layer a placemark reads, so that errors surface before a batch starts.
@@ -334,6 +365,7 @@ public final class ReverseGeocoder: Sendable {
     _ = try data.marine()
     _ = try data.coastline(.high)
     _ = try data.timeZones()
+    _ = try data.islands()
   }
 
   /// Applies `transform` to every element on all cores, keeping the order; the first error wins.
@@ -431,20 +463,24 @@ final class BatchIndexes: Sendable {
   let countries: PolygonGrid
   let marine: PolygonGrid
   let timeZones: PolygonGrid
+  let islands: PolygonGrid
   /// The nearest shoreline of land or ice (odd GSHHG levels), at any distance.
   let shores: ShoreIndex
 
-  /// Builds every index, one per core at a time.
-  init(data: PlaceData) throws(PlaceDataError) {
+  /// Builds every index (but the nearest-place grid when one is given), one per core at a time.
+  init(data: PlaceData, places placeGrid: NearestPlaceGrid?) throws(PlaceDataError) {
     let places = try data.places()
     let coast = try data.coastline(.high).polygons
     let countries = try data.countries().polygons
     let marine = try data.marine().polygons
     let zones = try data.timeZones().polygons
+    let islands = try data.islands().polygons
     let built = BuiltIndexes()
-    DispatchQueue.concurrentPerform(iterations: 5) { task in
+    DispatchQueue.concurrentPerform(iterations: 6) { task in
       switch task {
-      case 0: built.places.withLock { $0 = NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places)) }
+      case 0:
+        let grid = placeGrid ?? NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
+        built.places.withLock { $0 = grid }
       case 1: built.grids.withLock { $0[0] = PolygonGrid(layer: coast) }
       case 2:
         let grid = PolygonGrid(layer: countries, marginKm: ReverseGeocoder.landCountryToleranceKm)
@@ -452,9 +488,12 @@ final class BatchIndexes: Sendable {
       case 3:
         let grid = PolygonGrid(layer: marine, marginKm: ReverseGeocoder.seaGridReachKm)
         built.grids.withLock { $0[2] = grid }
-      default:
+      case 4:
         let grid = PolygonGrid(layer: zones)
         built.grids.withLock { $0[3] = grid }
+      default:
+        let grid = PolygonGrid(layer: islands, marginKm: ReverseGeocoder.islandToleranceKm)
+        built.grids.withLock { $0[4] = grid }
       }
     }
     self.places = built.places.withLock { $0! }
@@ -463,6 +502,7 @@ final class BatchIndexes: Sendable {
     self.countries = grids[1]!
     self.marine = grids[2]!
     self.timeZones = grids[3]!
+    self.islands = grids[4]!
     shores = ShoreIndex(grid: self.coast) { coast.level(of: $0) % 2 == 1 }
   }
 }
@@ -470,5 +510,5 @@ final class BatchIndexes: Sendable {
 /// The indexes as their builders finish them.
 private final class BuiltIndexes: Sendable {
   let places = Mutex<NearestPlaceGrid?>(nil)
-  let grids = Mutex<[PolygonGrid?]>([nil, nil, nil, nil])
+  let grids = Mutex<[PolygonGrid?]>([nil, nil, nil, nil, nil])
 }
