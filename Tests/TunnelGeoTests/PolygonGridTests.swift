@@ -4,7 +4,7 @@ import Testing
 @testable import TunnelGeo
 
 /// The point-in-polygon grids give the scan's answers exactly, on random points and on the points where
-/// a shortcut would go wrong: vertices, edges, cell corners.
+/// a shortcut would go wrong: vertices, edges, cell corners. The cap trees find the scan's nearest borders.
 @Suite struct PolygonGridTests {
   static let data = try! PlaceData()
 
@@ -64,8 +64,9 @@ import Testing
 
   @Test func countryGridMatchesTheScan() throws {
     let layer = try Self.data.countries().polygons
-    let grid = PolygonGrid(layer: layer, marginKm: ReverseGeocoder.landCountryToleranceKm)
+    let grid = PolygonGrid(layer: layer)
     Self.expectSameAnswers(layer, grid, seed: 12)
+    let borders = ShoreIndex(grid: grid) { _ in true }
 
     // Borders within the tolerance: the same nearest feature as the exact search.
     var generator = SplitMix64(seed: 13)
@@ -81,13 +82,29 @@ import Testing
       for toleranceKm in [ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.landCountryToleranceKm] {
         let limit = toleranceKm / SphereGeometry.radiusKm
         let expected = NearestBoundarySearch(layer: layer, coordinate: point).nearest(within: limit) { _ in true }
-        let found = grid.nearestBoundary(to: point, within: limit)
+        let found = borders.nearest(to: SphereGeometry.unitVector(point), within: limit)
         #expect(expected?.feature == found?.feature, "\(point) within \(toleranceKm) km")
         #expect(expected?.angle == found?.angle, "\(point) within \(toleranceKm) km")
         if expected != nil { checked += 1 }
       }
     }
     #expect(checked > 200)
+  }
+
+  @Test func nearestNamedSeaAtAnyDistanceMatchesTheSearch() throws {
+    let marine = try Self.data.marine()
+    let borders = ShoreIndex(grid: PolygonGrid(layer: marine.polygons)) { marine.name($0) != nil }
+    var generator = SplitMix64(seed: 16)
+    for _ in 0..<60 {
+      let point = Coordinate.random(using: &generator)
+      let expected = NearestBoundarySearch(layer: marine.polygons, coordinate: point).nearest {
+        marine.name($0) != nil
+      }
+      let found = borders.nearest(to: SphereGeometry.unitVector(point))
+      #expect(
+        expected?.feature == found?.feature && expected?.angle == found?.angle,
+        "\(point): search \(String(describing: expected)), tree \(String(describing: found))")
+    }
   }
 
   @Test func timeZoneGridMatchesTheScan() throws {

@@ -23,6 +23,10 @@ struct NearestBoundarySearch {
   private let cosLatitude: Double
   private let radiansPerUnit: Double
 
+  /// Bounds within this many radians of the best distance are still opened, so that rounding in a
+  /// bound cannot hide a point at the same distance (ties go to the lower feature).
+  static let slack = 1e-12
+
   init(layer: PolygonLayer, coordinate: Coordinate) {
     self.layer = layer
     query = SphereGeometry.unitVector(coordinate)
@@ -34,21 +38,25 @@ struct NearestBoundarySearch {
 
   /// A lower bound of the great-circle angle from the query to any point of a box.
   ///
-  /// The larger of the latitude gap and the angle to the great circle through the nearer bounding
-  /// meridian (or, when that meridian is more than 90° of longitude away, the angle to the nearer pole).
+  /// The larger of the latitude gap (the box widened by how far an arc can bow) and the angle to the
+  /// great circle through the nearer bounding meridian (or, when that meridian is more than 90° of
+  /// longitude away, the angle to the nearer pole).
   func lowerBound(_ box: FixedBox) -> Double {
-    let minLatitude = Double(box.minLatitude) * radiansPerUnit
-    let maxLatitude = Double(box.maxLatitude) * radiansPerUnit
-    let latitudeGap = max(0, latitude - maxLatitude, minLatitude - latitude)
     let minLongitude = Double(box.minLongitude) * radiansPerUnit
     let maxLongitude = Double(box.maxLongitude) * radiansPerUnit
+    // An edge is a great-circle arc, which bows towards the pole beyond its ends' latitudes: by at most
+    // atan(k·tan φ) − φ ≤ (k − 1)/2 with k = 1/cos(Δλ/2), Δλ at most the box's span of longitude.
+    let span = maxLongitude - minLongitude
+    let bow = span >= .pi ? Double.pi : (1 / cos(span / 2) - 1) / 2
+    let minLatitude = Double(box.minLatitude) * radiansPerUnit - bow
+    let maxLatitude = Double(box.maxLatitude) * radiansPerUnit + bow
+    let latitudeGap = max(0, latitude - maxLatitude, minLatitude - latitude)
     if longitude >= minLongitude && longitude <= maxLongitude { return latitudeGap }
     func gap(_ a: Double, _ b: Double) -> Double {
       let difference = abs(a - b).truncatingRemainder(dividingBy: 2 * .pi)
       return min(difference, 2 * .pi - difference)
     }
     // The query may also lie inside the box's longitudes across the antimeridian.
-    let span = maxLongitude - minLongitude
     if span >= 2 * .pi { return latitudeGap }
     let delta = min(gap(longitude, minLongitude), gap(longitude, maxLongitude))
     let meridianBound =
@@ -67,7 +75,7 @@ struct NearestBoundarySearch {
     var bestRing = -1
     for ring in 0..<layer.ringCount {
       let bound = lowerBound(layer.ringBox(ring))
-      guard bound <= limit else { continue }
+      guard bound <= limit + Self.slack else { continue }
       candidates.append((bound, ring))
       if bound < bestBound {
         bestBound = bound
@@ -80,10 +88,10 @@ struct NearestBoundarySearch {
     if bestRing >= 0, accept(layer.ring(bestRing).feature) {
       scan(ring: bestRing, best: &best, bestAngle: &bestAngle)
     }
-    candidates.removeAll { $0.bound > bestAngle }
+    candidates.removeAll { $0.bound > bestAngle + Self.slack }
     candidates.sort { $0.bound < $1.bound }
     for candidate in candidates {
-      guard candidate.bound <= bestAngle else { break }
+      guard candidate.bound <= bestAngle + Self.slack else { break }
       guard candidate.ring != bestRing, accept(layer.ring(candidate.ring).feature) else { continue }
       scan(ring: candidate.ring, best: &best, bestAngle: &bestAngle)
     }
@@ -91,29 +99,27 @@ struct NearestBoundarySearch {
   }
 
   /// Checks every edge of a ring whose chunk box could hold a point nearer than `bestAngle`.
+  ///
+  /// Edges are compared by the squared chord from the query to their nearest point, ties going to the
+  /// lower feature; `bestAngle` follows the best point.
   func scan(ring: Int, best: inout BoundaryHit?, bestAngle: inout Double) {
     let feature = layer.ring(ring).feature
     let scale = 1 / Double(layer.unitsPerDegree)
+    var bestChord =
+      best.map { SphereGeometry.chordSquared(query, $0.point) } ?? SphereGeometry.chordSquared(angle: bestAngle)
     layer.forEachChunk(ofRing: ring) { box, offset, count in
-      guard lowerBound(box) <= bestAngle else { return }
+      guard lowerBound(box) <= bestAngle + Self.slack else { return }
       var previous: SIMD3<Double>? = nil
       layer.decode(streamOffset: offset, count: count) { point in
         let vector = SphereGeometry.unitVector(
           latitude: Double(point.latitude) * scale, longitude: Double(point.longitude) * scale)
         defer { previous = vector }
-        guard let start = previous else {
-          let angle = SphereGeometry.angle(query, vector)
-          if angle < bestAngle || (angle == bestAngle && best.map { feature < $0.feature } ?? true) {
-            bestAngle = angle
-            best = BoundaryHit(feature: feature, angle: angle, point: vector)
-          }
-          return
-        }
-        let closest = SphereGeometry.closestPoint(on: start, vector, to: query)
-        let angle = SphereGeometry.angle(query, closest)
-        if angle < bestAngle || (angle == bestAngle && best.map { feature < $0.feature } ?? true) {
-          bestAngle = angle
-          best = BoundaryHit(feature: feature, angle: angle, point: closest)
+        let closest = previous.map { SphereGeometry.closestPoint(on: $0, vector, to: query) } ?? vector
+        let chord = SphereGeometry.chordSquared(query, closest)
+        if chord < bestChord || (chord == bestChord && best.map { feature < $0.feature } ?? true) {
+          bestChord = chord
+          bestAngle = SphereGeometry.angle(query, closest)
+          best = BoundaryHit(feature: feature, angle: bestAngle, point: closest)
         }
       }
     }

@@ -15,9 +15,6 @@ import Foundation
 /// at the query as west of it). The grid moves its reference corners and queries by the same step and
 /// breaks every tie of its crossing test the way that step does (simulation of simplicity), in integer
 /// arithmetic, so both agree on every input, points on edges and vertices included.
-///
-/// Cells also list the edges within `marginKm` of them, so ``nearestBoundary(to:within:)`` can answer
-/// "which border is within a few kilometres" from one cell.
 final class PolygonGrid: @unchecked Sendable {
   // @unchecked: every array is written during init only and read afterwards.
 
@@ -34,19 +31,11 @@ final class PolygonGrid: @unchecked Sendable {
   private(set) var ringStart: [Int32] = []
   /// Per ring: its feature.
   private(set) var ringFeature: [Int32] = []
-  /// Per vertex that starts an edge: the ring of the edge (−1 for a ring's closing vertex).
-  private(set) var edgeRing: [Int32] = []
-
   let cellUnits: Int64
   let originLatitude: Int64
   let originLongitude: Int64
   static let rows = 180
   static let columns = 360
-  /// How far beyond a cell, in kilometres, its edge list reaches.
-  let marginKm: Double
-  /// That margin in latitude units.
-  let latitudeMargin: Int64
-
   /// Per node: the index of its first child (inner node) or `UInt32.max` (leaf).
   private(set) var firstChild: [UInt32] = []
   /// Per node: the offset of its reference features in ``states`` and their count.
@@ -55,28 +44,17 @@ final class PolygonGrid: @unchecked Sendable {
   /// Per node: the offset of its edges in ``edges`` and their count (leaves only).
   private(set) var edgeStart: [UInt32] = []
   private(set) var edgeCount: [UInt32] = []
-  /// Per node: the offset in ``edges`` of the edges within the margin of the node, and their count, or
-  /// `UInt32.max` when the node keeps none (they are kept once, at the smallest cells still wider than
-  /// the margin, and at leaves above those).
-  private(set) var nearbyStart: [UInt32] = []
-  private(set) var nearbyCount: [UInt32] = []
-  /// Per node: its south-west corner, the reference point.
-  private(set) var cornerLatitude: [Int32] = []
-  private(set) var cornerLongitude: [Int32] = []
   private(set) var states: [Int32] = []
   /// Edge indices (the index of the edge's first vertex), per leaf in ascending order.
   private(set) var edges: [UInt32] = []
 
-  /// Builds the grid; `marginKm` widens each cell's edge list for ``nearestBoundary(to:within:)``.
-  init(layer: PolygonLayer, marginKm: Double = 0) {
+  /// Builds the grid.
+  init(layer: PolygonLayer) {
     self.layer = layer
-    self.marginKm = marginKm
     let units = Int64(layer.unitsPerDegree)
     cellUnits = units
     originLatitude = -90 * units
     originLongitude = -180 * units
-    let degrees = marginKm / SphereGeometry.radiusKm * 180 / .pi
-    latitudeMargin = marginKm > 0 ? Int64((degrees * Double(units)).rounded(.up)) + 1 : 0
     decode()
     buildCells()
   }
@@ -86,21 +64,31 @@ final class PolygonGrid: @unchecked Sendable {
   private func decode() {
     latitudes.reserveCapacity(layer.vertexCount)
     longitudes.reserveCapacity(layer.vertexCount)
-    edgeRing.reserveCapacity(layer.vertexCount)
     ringStart.reserveCapacity(layer.ringCount + 1)
     for ring in 0..<layer.ringCount {
-      let start = latitudes.count
-      ringStart.append(Int32(start))
+      ringStart.append(Int32(latitudes.count))
       ringFeature.append(Int32(layer.ring(ring).feature))
       layer.forEachVertex(ofRing: ring) { point in
         latitudes.append(point.latitude)
         longitudes.append(point.longitude)
-        edgeRing.append(Int32(ring))
       }
-      if latitudes.count > start { edgeRing[latitudes.count - 1] = -1 }
     }
     ringStart.append(Int32(latitudes.count))
   }
+
+  /// The ring holding the edge that starts at vertex `edge` (a binary search over ``ringStart``).
+  @inline(__always) func ring(ofEdge edge: Int) -> Int {
+    var low = 0
+    var high = ringStart.count - 2
+    while low < high {
+      let middle = (low + high + 1) >> 1
+      if Int(ringStart[middle]) <= edge { low = middle } else { high = middle - 1 }
+    }
+    return low
+  }
+
+  /// The feature of the edge that starts at vertex `edge`.
+  @inline(__always) func feature(ofEdge edge: Int) -> Int32 { ringFeature[ring(ofEdge: edge)] }
 
   /// A box in layer units, bounds included.
   struct Box {
@@ -110,35 +98,14 @@ final class PolygonGrid: @unchecked Sendable {
     var maxLongitude: Int64
   }
 
-  /// The margins (latitude, longitude units) that make a box reach every point within `marginKm` of it.
-  private func margins(_ box: Box) -> (Int64, Int64) {
-    guard marginKm > 0 else { return (0, 0) }
-    let degrees = marginKm / SphereGeometry.radiusKm * 180 / .pi
-    let latitude = latitudeMargin
-    let farthest =
-      Double(max(abs(box.minLatitude), abs(box.maxLatitude)) + latitude) / Double(cellUnits)
-    guard farthest < 89 else { return (latitude, 360 * cellUnits) }
-    let longitude = degrees / cos(farthest * .pi / 180)
-    return (latitude, Int64((longitude * Double(cellUnits)).rounded(.up)) + 1)
-  }
-
-  /// Whether edge `edge` has a vertex box meeting `box` widened by the margins (across the antimeridian too).
-  @inline(__always) private func edgeMeets(_ edge: Int, _ box: Box, _ margins: (Int64, Int64)) -> Bool {
+  /// Whether edge `edge` has a vertex box meeting `box` (both closed).
+  @inline(__always) private func edgeMeets(_ edge: Int, _ box: Box) -> Bool {
     let ay = Int64(latitudes[edge])
     let by = Int64(latitudes[edge + 1])
-    guard max(ay, by) >= box.minLatitude - margins.0, min(ay, by) <= box.maxLatitude + margins.0 else {
-      return false
-    }
+    guard max(ay, by) >= box.minLatitude, min(ay, by) <= box.maxLatitude else { return false }
     let ax = Int64(longitudes[edge])
     let bx = Int64(longitudes[edge + 1])
-    let low = min(ax, bx)
-    let high = max(ax, bx)
-    let west = box.minLongitude - margins.1
-    let east = box.maxLongitude + margins.1
-    if high >= west && low <= east { return true }
-    guard margins.1 > 0 else { return false }
-    let turn = 360 * cellUnits
-    return (high + turn >= west && low + turn <= east) || (high - turn >= west && low - turn <= east)
+    return max(ax, bx) >= box.minLongitude && min(ax, bx) <= box.maxLongitude
   }
 
   private func rootBox(row: Int, column: Int) -> Box {
@@ -155,15 +122,17 @@ final class PolygonGrid: @unchecked Sendable {
     // Root lists by counting sort: edges arrive in ascending order, so every list is sorted.
     var counts = [Int](repeating: 0, count: rows * columns + 1)
     var roots: [Int] = []
+    var isEdge = [Bool](repeating: true, count: latitudes.count)
+    for ring in 1..<ringStart.count where ringStart[ring] > 0 { isEdge[Int(ringStart[ring]) - 1] = false }
     let edgeTotal = max(0, latitudes.count - 1)
-    for edge in 0..<edgeTotal where edgeRing[edge] >= 0 {
+    for edge in 0..<edgeTotal where isEdge[edge] {
       self.roots(ofEdge: edge, into: &roots)
       for root in roots { counts[root + 1] += 1 }
     }
     for index in 0..<(rows * columns) { counts[index + 1] += counts[index] }
     var rootEdges = [UInt32](repeating: 0, count: counts[rows * columns])
     var fill = counts
-    for edge in 0..<edgeTotal where edgeRing[edge] >= 0 {
+    for edge in 0..<edgeTotal where isEdge[edge] {
       self.roots(ofEdge: edge, into: &roots)
       for root in roots {
         rootEdges[fill[root]] = UInt32(edge)
@@ -179,10 +148,6 @@ final class PolygonGrid: @unchecked Sendable {
     stateCount = [UInt8](repeating: 0, count: rootCount)
     edgeStart = [UInt32](repeating: 0, count: rootCount)
     edgeCount = [UInt32](repeating: 0, count: rootCount)
-    nearbyStart = [UInt32](repeating: 0, count: rootCount)
-    nearbyCount = [UInt32](repeating: UInt32.max, count: rootCount)
-    cornerLatitude = [Int32](repeating: 0, count: rootCount)
-    cornerLongitude = [Int32](repeating: 0, count: rootCount)
     var rowState = layer.features(
       containing: FixedPoint(latitude: Int32(originLatitude), longitude: Int32(originLongitude))
     ).map { Int32($0) }
@@ -191,11 +156,8 @@ final class PolygonGrid: @unchecked Sendable {
       for column in 0..<columns {
         let root = row * columns + column
         let box = rootBox(row: row, column: column)
-        let nearby = Array(rootEdges[counts[root]..<counts[root + 1]])
-        let cellEdges = marginKm > 0 ? nearby.filter { edgeMeets(Int($0), box, (0, 0)) } : nearby
-        build(
-          node: root, box: box, edges: cellEdges, nearby: marginKm > 0 ? nearby : nil, state: state,
-          depth: 0)
+        let cellEdges = Array(rootEdges[counts[root]..<counts[root + 1]])
+        build(node: root, box: box, edges: cellEdges, state: state, depth: 0)
         if column == 0 && row + 1 < rows {
           rowState = toggled(
             state, by: cellEdges, from: (box.minLatitude, box.minLongitude),
@@ -210,64 +172,29 @@ final class PolygonGrid: @unchecked Sendable {
     }
   }
 
-  /// The 1° cells whose boxes, widened by the margins, meet an edge's box, ascending.
+  /// The 1° cells whose boxes meet an edge's box.
   private func roots(ofEdge edge: Int, into roots: inout [Int]) {
     roots.removeAll(keepingCapacity: true)
-    let rows = Self.rows
-    let columns = Self.columns
     let ay = Int64(latitudes[edge])
     let by = Int64(latitudes[edge + 1])
-    let low = min(ay, by) - latitudeMargin - originLatitude
-    let high = max(ay, by) + latitudeMargin - originLatitude
-    let firstRow = max(0, Int(floorDivide(low + cellUnits - 1, cellUnits)) - 1)
-    let lastRow = min(rows - 1, Int(floorDivide(high, cellUnits)))
-    guard firstRow <= lastRow else { return }
     let ax = Int64(longitudes[edge])
     let bx = Int64(longitudes[edge + 1])
+    let firstRow = max(0, Int(floorDivide(min(ay, by) - originLatitude + cellUnits - 1, cellUnits)) - 1)
+    let lastRow = min(Self.rows - 1, Int(floorDivide(max(ay, by) - originLatitude, cellUnits)))
+    let firstColumn = max(0, Int(floorDivide(min(ax, bx) - originLongitude + cellUnits - 1, cellUnits)) - 1)
+    let lastColumn = min(Self.columns - 1, Int(floorDivide(max(ax, bx) - originLongitude, cellUnits)))
+    guard firstRow <= lastRow, firstColumn <= lastColumn else { return }
     for row in firstRow...lastRow {
-      let rowMargins = margins(rootBox(row: row, column: 0))
-      if rowMargins.1 >= 180 * cellUnits {
-        for column in 0..<columns { roots.append(row * columns + column) }
-        continue
-      }
-      let rowStart = roots.count
-      var ranges = 0
-      for shift in rowMargins.1 > 0 ? [Int64(0), 360 * cellUnits, -360 * cellUnits] : [0] {
-        let west = min(ax, bx) + shift - rowMargins.1 - originLongitude
-        let east = max(ax, bx) + shift + rowMargins.1 - originLongitude
-        let first = max(0, Int(floorDivide(west + cellUnits - 1, cellUnits)) - 1)
-        let last = min(columns - 1, Int(floorDivide(east, cellUnits)))
-        guard first <= last else { continue }
-        ranges += 1
-        for column in first...last where edgeMeets(edge, rootBox(row: row, column: column), rowMargins) {
-          roots.append(row * columns + column)
-        }
-      }
-      if ranges > 1 {
-        let unique = Set(roots[rowStart...]).sorted()
-        roots.replaceSubrange(rowStart..., with: unique)
-      }
+      for column in firstColumn...lastColumn { roots.append(row * Self.columns + column) }
     }
   }
 
-  private func build(
-    node: Int, box: Box, edges list: [UInt32], nearby: [UInt32]?, state: [Int32], depth: Int
-  ) {
-    cornerLatitude[node] = Int32(box.minLatitude)
-    cornerLongitude[node] = Int32(box.minLongitude)
+  private func build(node: Int, box: Box, edges list: [UInt32], state: [Int32], depth: Int) {
     stateStart[node] = UInt32(states.count)
     stateCount[node] = UInt8(min(state.count, Int(UInt8.max)))
     states.append(contentsOf: state.prefix(Int(UInt8.max)))
     let splittable = box.maxLatitude - box.minLatitude >= 2 && box.maxLongitude - box.minLongitude >= 2
-    let leaf = list.count <= Self.leafCapacity || depth >= Self.maximumDepth || !splittable
-    var nearby = nearby
-    if let kept = nearby, leaf || (box.maxLatitude - box.minLatitude) / 2 < latitudeMargin {
-      nearbyStart[node] = UInt32(edges.count)
-      nearbyCount[node] = UInt32(kept.count)
-      edges.append(contentsOf: kept)
-      nearby = nil
-    }
-    if leaf {
+    if list.count <= Self.leafCapacity || depth >= Self.maximumDepth || !splittable {
       edgeStart[node] = UInt32(edges.count)
       edgeCount[node] = UInt32(list.count)
       edges.append(contentsOf: list)
@@ -281,10 +208,6 @@ final class PolygonGrid: @unchecked Sendable {
       stateCount.append(0)
       edgeStart.append(0)
       edgeCount.append(0)
-      nearbyStart.append(0)
-      nearbyCount.append(UInt32.max)
-      cornerLatitude.append(0)
-      cornerLongitude.append(0)
     }
     let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
     let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
@@ -294,15 +217,11 @@ final class PolygonGrid: @unchecked Sendable {
         minLongitude: quadrant & 1 == 0 ? box.minLongitude : middleLongitude,
         maxLatitude: quadrant & 2 == 0 ? middleLatitude : box.maxLatitude,
         maxLongitude: quadrant & 1 == 0 ? middleLongitude : box.maxLongitude)
-      let sublist = list.filter { edgeMeets(Int($0), child, (0, 0)) }
-      let childMargins = margins(child)
-      let childNearby = nearby?.filter { edgeMeets(Int($0), child, childMargins) }
+      let sublist = list.filter { edgeMeets(Int($0), child) }
       let childState = toggled(
         state, by: list, from: (box.minLatitude, box.minLongitude),
         to: (child.minLatitude, child.minLongitude))
-      build(
-        node: children + quadrant, box: child, edges: sublist, nearby: childNearby, state: childState,
-        depth: depth + 1)
+      build(node: children + quadrant, box: child, edges: sublist, state: childState, depth: depth + 1)
     }
   }
 
@@ -312,7 +231,7 @@ final class PolygonGrid: @unchecked Sendable {
   ) -> [Int32] {
     var result = state
     for edge in list where crosses(Int(edge), from, to) {
-      let feature = ringFeature[Int(edgeRing[Int(edge)])]
+      let feature = self.feature(ofEdge: Int(edge))
       if let position = result.firstIndex(of: feature) {
         result.remove(at: position)
       } else {
@@ -361,19 +280,14 @@ final class PolygonGrid: @unchecked Sendable {
     return (edgeSide(r.1, r.0) > 0) != (edgeSide(q.1, q.0) > 0)
   }
 
-  /// The leaf holding a point.
-  @inline(__always) func leaf(_ point: FixedPoint) -> Int { cells(point).leaf }
-
-  /// The leaf holding a point, and the node on its path that keeps the edges within the margin (−1 for a
-  /// grid without margin).
-  @inline(__always) func cells(_ point: FixedPoint) -> (leaf: Int, nearby: Int) {
+  /// The leaf holding a point, and the leaf's south-west corner (its reference point).
+  @inline(__always) func leaf(_ point: FixedPoint) -> (node: Int, corner: (Int64, Int64)) {
     let y = Int64(point.latitude) - originLatitude
     let x = Int64(point.longitude) - originLongitude
     let row = min(Self.rows - 1, max(0, Int(floorDivide(y, cellUnits))))
     let column = min(Self.columns - 1, max(0, Int(floorDivide(x, cellUnits))))
     var node = row * Self.columns + column
     var box = rootBox(row: row, column: column)
-    var nearby = nearbyCount[node] == UInt32.max ? -1 : node
     while firstChild[node] != UInt32.max {
       let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
       let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
@@ -391,23 +305,21 @@ final class PolygonGrid: @unchecked Sendable {
         box.maxLongitude = middleLongitude
       }
       node = Int(firstChild[node]) + quadrant
-      if nearbyCount[node] != UInt32.max { nearby = node }
     }
-    return (node, nearby)
+    return (node, (box.minLatitude, box.minLongitude))
   }
 
   /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
   func features(containing point: FixedPoint) -> FeatureSet {
-    let node = leaf(point)
+    let (node, corner) = leaf(point)
     var result = FeatureSet()
     let start = Int(stateStart[node])
     for index in start..<(start + Int(stateCount[node])) { result.toggle(states[index]) }
-    let r = (Int64(cornerLatitude[node]), Int64(cornerLongitude[node]))
     let q = (Int64(point.latitude), Int64(point.longitude))
     let first = Int(edgeStart[node])
     for slot in first..<(first + Int(edgeCount[node])) {
       let edge = Int(edges[slot])
-      if crosses(edge, r, q) { result.toggle(ringFeature[Int(edgeRing[edge])]) }
+      if crosses(edge, corner, q) { result.toggle(feature(ofEdge: edge)) }
     }
     return result
   }
@@ -417,53 +329,10 @@ final class PolygonGrid: @unchecked Sendable {
     features(containing: layer.fixedPoint(coordinate))
   }
 
-  /// The nearest boundary point within `limit` radians (at most the grid's margin), as
-  /// ``NearestBoundarySearch/nearest(within:accept:)`` finds it; ties go to the lower feature.
-  func nearestBoundary(
-    to coordinate: Coordinate, within limit: Double, accept: (Int) -> Bool = { _ in true }
-  ) -> BoundaryHit? {
-    let point = layer.fixedPoint(coordinate)
-    let query = SphereGeometry.unitVector(coordinate)
-    let node = cells(point).nearby
-    guard node >= 0 else { return nil }
-    // Only edges whose boxes come within the limit of the point can be near enough.
-    let window = margins(
-      Box(
-        minLatitude: Int64(point.latitude), minLongitude: Int64(point.longitude),
-        maxLatitude: Int64(point.latitude), maxLongitude: Int64(point.longitude)))
-    let limitWindow = (
-      min(window.0, Int64((limit * 180 / .pi * Double(cellUnits)).rounded(.up)) + 1), window.1
-    )
-    let around = Box(
-      minLatitude: Int64(point.latitude), minLongitude: Int64(point.longitude),
-      maxLatitude: Int64(point.latitude), maxLongitude: Int64(point.longitude))
-    let scale = 1 / Double(cellUnits)
-    var best: BoundaryHit? = nil
-    var bestAngle = limit
-    let first = Int(nearbyStart[node])
-    for slot in first..<(first + Int(nearbyCount[node])) {
-      let edge = Int(edges[slot])
-      guard edgeMeets(edge, around, limitWindow) else { continue }
-      let feature = Int(ringFeature[Int(edgeRing[edge])])
-      guard accept(feature) else { continue }
-      let a = SphereGeometry.unitVector(
-        latitude: Double(latitudes[edge]) * scale, longitude: Double(longitudes[edge]) * scale)
-      let b = SphereGeometry.unitVector(
-        latitude: Double(latitudes[edge + 1]) * scale, longitude: Double(longitudes[edge + 1]) * scale)
-      let closest = SphereGeometry.closestPoint(on: a, b, to: query)
-      let angle = SphereGeometry.angle(query, closest)
-      if angle < bestAngle || (angle == bestAngle && best.map { feature < $0.feature } ?? true) {
-        bestAngle = angle
-        best = BoundaryHit(feature: feature, angle: angle, point: closest)
-      }
-    }
-    return best
-  }
-
   /// Nodes, edge entries and bytes held (vertices included).
   var size: (nodes: Int, edgeEntries: Int, bytes: Int) {
-    let nodeBytes = firstChild.count * (4 + 4 + 1 + 4 + 4 + 4 + 4 + 4 + 4)
-    let vertexBytes = latitudes.count * (4 + 4 + 4)
+    let nodeBytes = firstChild.count * (4 + 4 + 1 + 4 + 4)
+    let vertexBytes = latitudes.count * (4 + 4)
     return (firstChild.count, edges.count, nodeBytes + vertexBytes + 4 * (edges.count + states.count))
   }
 }

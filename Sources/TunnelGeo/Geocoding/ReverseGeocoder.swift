@@ -77,9 +77,6 @@ public final class ReverseGeocoder: Sendable {
   public static let localityRadiusKm = 25.0
   /// The region is looked for among places of the point's country up to this distance away.
   public static let regionSearchRadiusKm = 1_500.0
-  /// How far the batch index of the marine polygons looks for the nearest named sea around a point in
-  /// none (farther, the exact search over the whole layer answers).
-  static let seaGridReachKm = 50.0
 
   // MARK: Placemark
 
@@ -124,7 +121,7 @@ public final class ReverseGeocoder: Sendable {
     let inLake = topLevel.map { $0 % 2 == 0 } ?? false
 
     let countryFeature = try countryFeature(
-      at: coordinate, toleranceKm: Self.coastalToleranceKm, grid: indexes?.countries)
+      at: coordinate, toleranceKm: Self.coastalToleranceKm, indexes: indexes)
     let countries = try data.countries()
     let country = countryFeature.map { placemarkCountry(countries.country($0)) }
 
@@ -159,9 +156,7 @@ public final class ReverseGeocoder: Sendable {
       } else {
         sea =
           containing
-          ?? (indexes?.marine.nearestBoundary(
-            to: coordinate, within: Self.seaGridReachKm / SphereGeometry.radiusKm
-          ) { marine.name($0) != nil }
+          ?? (indexes.map { $0.namedSeaBorders.nearest(to: query) }
             ?? NearestBoundarySearch(layer: marine.polygons, coordinate: coordinate).nearest {
               marine.name($0) != nil
             }).flatMap { marine.name($0.feature) }
@@ -174,7 +169,7 @@ public final class ReverseGeocoder: Sendable {
         }
       if let shore {
         nearestLand = try self.nearestLand(
-          shore, places: places, search: search, countryGrid: indexes?.countries, islandGrid: indexes?.islands)
+          shore, places: places, search: search, indexes: indexes)
       }
     }
 
@@ -194,22 +189,32 @@ public final class ReverseGeocoder: Sendable {
   /// Describes a shoreline point: its country and, where a place is near, its name.
   private func nearestLand(
     _ shore: BoundaryHit, places: PlaceLayer, search: NearestPlaceSearch<MappedPlaceVectors>,
-    countryGrid: PolygonGrid?, islandGrid: PolygonGrid?
+    indexes: BatchIndexes?
   ) throws(PlaceDataError) -> Placemark.NearestLand {
     let point = SphereGeometry.coordinate(shore.point)
     let countries = try data.countries()
-    let feature = try countryFeature(at: point, toleranceKm: Self.landCountryToleranceKm, grid: countryGrid)
+    let feature = try countryFeature(at: point, toleranceKm: Self.landCountryToleranceKm, indexes: indexes)
     let country = feature.map { placemarkCountry(countries.country($0)) }
-    let island = try islandName(at: point, grid: islandGrid)
+    let island = try islandName(at: point, indexes: indexes)
     var name: String? = nil
     if let code = country?.code, code.utf8.count == 2 {
       let value = Self.countryCodeValue(code)
       let limit = SphereGeometry.chordSquared(angle: Self.landNameRadiusKm / SphereGeometry.radiusKm)
-      if let found = search.nearest(
-        to: shore.point, within: limit, accept: { places.countryCodeValue(at: $0) == value })
-      {
-        name = places.name(at: found.index)
+      // The nearest place of all settles it when it is too far or of the same country.
+      var found: Int? = nil
+      var settled = false
+      if let nearest = indexes?.places.nearest(to: shore.point) {
+        if nearest.chordSquared >= limit {
+          settled = true
+        } else if places.countryCodeValue(at: nearest.index) == value {
+          (found, settled) = (nearest.index, true)
+        }
       }
+      if !settled {
+        found =
+          search.nearest(to: shore.point, within: limit) { places.countryCodeValue(at: $0) == value }?.index
+      }
+      if let found { name = places.name(at: found) }
     }
     return Placemark.NearestLand(
       distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
@@ -219,31 +224,35 @@ public final class ReverseGeocoder: Sendable {
   /// The named island a shoreline point lies on: the island polygon containing it, else the one whose
   /// outline is nearest within ``islandToleranceKm`` (the island outlines come from another survey than
   /// the shorelines and are simplified).
-  func islandName(at point: Coordinate, grid: PolygonGrid?) throws(PlaceDataError) -> String? {
+  func islandName(at point: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> String? {
     let islands = try data.islands()
-    let containing = grid?.features(containing: point).sorted ?? islands.polygons.features(containing: point)
+    let containing =
+      indexes?.islands.features(containing: point).sorted ?? islands.polygons.features(containing: point)
     if let feature = containing.first { return islands.name(feature) }
     let limit = Self.islandToleranceKm / SphereGeometry.radiusKm
     let nearest =
-      grid.map { $0.nearestBoundary(to: point, within: limit) }
+      indexes.map { $0.islandShores.nearest(to: SphereGeometry.unitVector(point), within: limit) }
       ?? NearestBoundarySearch(layer: islands.polygons, coordinate: point).nearest(within: limit) { _ in true }
     return nearest.map { islands.name($0.feature) }
   }
 
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
-  /// (ties to the lower feature); `grid`, when given, must reach at least `toleranceKm` beyond its cells.
+  /// (ties to the lower feature).
   func countryFeature(
-    at coordinate: Coordinate, toleranceKm: Double, grid: PolygonGrid? = nil
+    at coordinate: Coordinate, toleranceKm: Double, indexes: BatchIndexes? = nil
   ) throws(PlaceDataError) -> Int? {
     let countries = try data.countries()
-    let containing = grid?.features(containing: coordinate).sorted ?? countries.polygons.features(containing: coordinate)
+    let containing =
+      indexes?.countries.features(containing: coordinate).sorted
+      ?? countries.polygons.features(containing: coordinate)
     if let feature = containing.first(where: { countries.polygons.attribute(0, of: $0) != nil })
       ?? containing.first
     {
       return feature
     }
-    if let grid {
-      return grid.nearestBoundary(to: coordinate, within: toleranceKm / SphereGeometry.radiusKm)?.feature
+    if let indexes {
+      return indexes.countryBorders.nearest(
+        to: SphereGeometry.unitVector(coordinate), within: toleranceKm / SphereGeometry.radiusKm)?.feature
     }
     return NearestBoundarySearch(layer: countries.polygons, coordinate: coordinate).nearest(
       within: toleranceKm / SphereGeometry.radiusKm
@@ -292,7 +301,12 @@ public final class ReverseGeocoder: Sendable {
     ] {
       sizes.append((name, grid.size.nodes, grid.size.bytes))
     }
-    sizes.append(("shores", indexes.shores.size.nodes, indexes.shores.size.bytes))
+    for (name, tree) in [
+      ("shores", indexes.shores), ("country borders", indexes.countryBorders),
+      ("named sea borders", indexes.namedSeaBorders), ("island shores", indexes.islandShores),
+    ] {
+      sizes.append((name, tree.size.nodes, tree.size.bytes))
+    }
     return sizes
   }
 
@@ -466,6 +480,12 @@ final class BatchIndexes: Sendable {
   let islands: PolygonGrid
   /// The nearest shoreline of land or ice (odd GSHHG levels), at any distance.
   let shores: ShoreIndex
+  /// The nearest country border (coastlines included), for the coastal tolerance.
+  let countryBorders: ShoreIndex
+  /// The nearest named marine polygon, for sea points in none.
+  let namedSeaBorders: ShoreIndex
+  /// The nearest island outline, for shoreline points just off an island.
+  let islandShores: ShoreIndex
 
   /// Builds every index (but the nearest-place grid when one is given), one per core at a time.
   init(data: PlaceData, places placeGrid: NearestPlaceGrid?) throws(PlaceDataError) {
@@ -483,16 +503,16 @@ final class BatchIndexes: Sendable {
         built.places.withLock { $0 = grid }
       case 1: built.grids.withLock { $0[0] = PolygonGrid(layer: coast) }
       case 2:
-        let grid = PolygonGrid(layer: countries, marginKm: ReverseGeocoder.landCountryToleranceKm)
+        let grid = PolygonGrid(layer: countries)
         built.grids.withLock { $0[1] = grid }
       case 3:
-        let grid = PolygonGrid(layer: marine, marginKm: ReverseGeocoder.seaGridReachKm)
+        let grid = PolygonGrid(layer: marine)
         built.grids.withLock { $0[2] = grid }
       case 4:
         let grid = PolygonGrid(layer: zones)
         built.grids.withLock { $0[3] = grid }
       default:
-        let grid = PolygonGrid(layer: islands, marginKm: ReverseGeocoder.islandToleranceKm)
+        let grid = PolygonGrid(layer: islands)
         built.grids.withLock { $0[4] = grid }
       }
     }
@@ -503,7 +523,23 @@ final class BatchIndexes: Sendable {
     self.marine = grids[2]!
     self.timeZones = grids[3]!
     self.islands = grids[4]!
-    shores = ShoreIndex(grid: self.coast) { coast.level(of: $0) % 2 == 1 }
+    let outlines = [self.coast, self.countries, self.marine, self.islands]
+    let trees = Mutex<[ShoreIndex?]>([nil, nil, nil, nil])
+    DispatchQueue.concurrentPerform(iterations: 4) { task in
+      let accept: (Int) -> Bool =
+        switch task {
+        case 0: { coast.level(of: $0) % 2 == 1 }
+        case 2: { marine.attribute(0, of: $0) != nil }
+        default: { _ in true }
+        }
+      let tree = ShoreIndex(grid: outlines[task], accept: accept)
+      trees.withLock { $0[task] = tree }
+    }
+    let finished = trees.withLock { $0 }
+    shores = finished[0]!
+    countryBorders = finished[1]!
+    namedSeaBorders = finished[2]!
+    islandShores = finished[3]!
   }
 }
 

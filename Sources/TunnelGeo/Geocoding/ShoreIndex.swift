@@ -9,7 +9,8 @@ import Foundation
 /// pieces are the leaves of a binary tree whose every node has a cap holding its children's. A query
 /// visits nodes nearest-bound first and stops when the nearest remaining bound, `angle(q, centre) −
 /// radius`, exceeds the best edge found; edges are measured with ``NearestBoundarySearch``'s arithmetic
-/// and tie rule, so both searches find the same point.
+/// and tie rule (the squared chord to the nearest point of each arc, then the lower feature), so both
+/// searches find the same point.
 final class ShoreIndex: @unchecked Sendable {
   // @unchecked: every array is written during init only and read afterwards.
 
@@ -19,13 +20,16 @@ final class ShoreIndex: @unchecked Sendable {
   static let margin = 1e-9
 
   let grid: PolygonGrid
-  /// Per piece: the vertex that starts its first edge, and its edge count.
+  /// Per piece: the vertex that starts its first edge, its edge count and its feature.
   private var pieceFirstEdge: [UInt32] = []
   private var pieceEdgeCount: [UInt8] = []
+  private var pieceFeature: [Int32] = []
   /// Per node: the cap (centre and radius). Nodes `0..<pieceCount` are the pieces; the rest are inner
   /// nodes, the root last.
   private var centres: [SIMD3<Double>] = []
   private var radii: [Double] = []
+  private var cosRadii: [Double] = []
+  private var sinRadii: [Double] = []
   /// Per inner node (indexed from `pieceCount`): its two children.
   private var children: [(UInt32, UInt32)] = []
   private var pieceCount = 0
@@ -35,11 +39,14 @@ final class ShoreIndex: @unchecked Sendable {
     self.grid = grid
     cutPieces(accept: accept)
     pieceCount = centres.count
-    guard pieceCount > 1 else { return }
-    var order = [Int](0..<pieceCount)
-    order.withUnsafeMutableBufferPointer { order in
-      _ = buildNode(order, from: 0, to: pieceCount)
+    if pieceCount > 1 {
+      var order = [Int](0..<pieceCount)
+      order.withUnsafeMutableBufferPointer { order in
+        _ = buildNode(order, from: 0, to: pieceCount)
+      }
     }
+    cosRadii = radii.map { cos($0) }
+    sinRadii = radii.map { sin($0) }
   }
 
   private func cutPieces(accept: (Int) -> Bool) {
@@ -62,8 +69,11 @@ final class ShoreIndex: @unchecked Sendable {
         let centre = length > 1e-12 ? sum / length : vectors[0]
         pieceFirstEdge.append(UInt32(edge))
         pieceEdgeCount.append(UInt8(edges))
+        pieceFeature.append(grid.ringFeature[ring])
         centres.append(centre)
-        radii.append(vectors.map { SphereGeometry.angle(centre, $0) }.max()! + Self.margin)
+        // A cap wider than a hemisphere need not hold the arcs between its points: take the sphere.
+        let radius = vectors.map { SphereGeometry.angle(centre, $0) }.max()! + Self.margin
+        radii.append(radius < .pi / 2 ? radius : .pi)
         edge += edges
       }
     }
@@ -101,54 +111,80 @@ final class ShoreIndex: @unchecked Sendable {
 
   // MARK: Queries
 
-  /// The nearest boundary point of the accepted features to a unit vector; nil when there are none.
-  func nearest(to query: SIMD3<Double>) -> BoundaryHit? {
+  /// The nearest boundary point of the accepted features to a unit vector, if one lies within `limit`
+  /// radians; of points at the same distance, the one of the lowest feature.
+  func nearest(to query: SIMD3<Double>, within limit: Double = .pi) -> BoundaryHit? {
     guard !centres.isEmpty else { return nil }
-    var best = BoundaryHit(feature: Int.max, angle: .infinity, point: query)
+    // Nodes are ordered by the cosine of their lower bound, which needs a square root but no
+    // trigonometry: cos(θ − ρ) = cos θ cos ρ + sin θ sin ρ, with θ the angle to the cap's centre.
+    var bestChord = SphereGeometry.chordSquared(angle: limit)
+    var bestCos = cos(min(limit, .pi))
+    var bestFeature = Int.max
+    var bestPoint = query
+    var found = false
     var heap = BoundHeap()
     let root = centres.count - 1
-    heap.push(bound(root, query), root)
-    while let (nodeBound, node) = heap.pop() {
-      if nodeBound > best.angle { break }
+    let rootKey = key(root, query)
+    if rootKey >= bestCos - 1e-12 { heap.push(-rootKey, root) }
+    while let (negativeKey, node) = heap.pop() {
+      if min(1, -negativeKey) < bestCos - 1e-12 { break }
       if node < pieceCount {
-        scan(piece: node, query: query, best: &best)
+        if scan(piece: node, query: query, bestChord: &bestChord, bestFeature: &bestFeature, bestPoint: &bestPoint) {
+          found = true
+          bestCos = 1 - bestChord / 2
+        }
         continue
       }
       let (left, right) = children[node - pieceCount]
       for child in [Int(left), Int(right)] {
-        let childBound = bound(child, query)
-        if childBound <= best.angle { heap.push(childBound, child) }
+        let childKey = key(child, query)
+        if childKey >= bestCos - 1e-12 { heap.push(-childKey, child) }
       }
     }
-    return best.angle.isFinite ? best : nil
+    guard found else { return nil }
+    return BoundaryHit(feature: bestFeature, angle: SphereGeometry.angle(query, bestPoint), point: bestPoint)
   }
 
-  /// A lower bound of the angle from `query` to anything inside node `node`'s cap.
-  @inline(__always) private func bound(_ node: Int, _ query: SIMD3<Double>) -> Double {
-    max(0, SphereGeometry.angle(query, centres[node]) - radii[node] - Self.margin)
+  /// The cosine of a lower bound of the angle from `query` to anything in node `node`'s cap; for a cap
+  /// holding the query (bound 0), `2 + cos θ`, so that of those the one with the nearest centre is
+  /// opened first.
+  @inline(__always) private func key(_ node: Int, _ query: SIMD3<Double>) -> Double {
+    let dot = min(1, max(-1, (query * centres[node]).sum()))
+    if dot >= cosRadii[node] { return 2 + dot }
+    let sine = (1 - dot * dot).squareRoot()
+    return dot * cosRadii[node] + sine * sinRadii[node]
   }
 
-  @inline(__always) private func scan(piece: Int, query: SIMD3<Double>, best: inout BoundaryHit) {
+  /// Measures a piece's edges; true when one of them is nearer than the best so far.
+  @inline(__always) private func scan(
+    piece: Int, query: SIMD3<Double>, bestChord: inout Double, bestFeature: inout Int,
+    bestPoint: inout SIMD3<Double>
+  ) -> Bool {
     let scale = 1 / Double(grid.cellUnits)
     let edge = Int(pieceFirstEdge[piece])
-    let feature = Int(grid.ringFeature[Int(grid.edgeRing[edge])])
+    let feature = Int(pieceFeature[piece])
+    var improved = false
     var previous = SphereGeometry.unitVector(
       latitude: Double(grid.latitudes[edge]) * scale, longitude: Double(grid.longitudes[edge]) * scale)
     for vertex in (edge + 1)...(edge + Int(pieceEdgeCount[piece])) {
       let current = SphereGeometry.unitVector(
         latitude: Double(grid.latitudes[vertex]) * scale, longitude: Double(grid.longitudes[vertex]) * scale)
       let closest = SphereGeometry.closestPoint(on: previous, current, to: query)
-      let angle = SphereGeometry.angle(query, closest)
-      if angle < best.angle || (angle == best.angle && feature < best.feature) {
-        best = BoundaryHit(feature: feature, angle: angle, point: closest)
+      let chord = SphereGeometry.chordSquared(query, closest)
+      if chord < bestChord || (chord == bestChord && feature < bestFeature) {
+        bestChord = chord
+        bestFeature = feature
+        bestPoint = closest
+        improved = true
       }
       previous = current
     }
+    return improved
   }
 
   /// Pieces, nodes and bytes held.
   var size: (pieces: Int, nodes: Int, bytes: Int) {
-    (pieceCount, centres.count, pieceCount * 5 + centres.count * 40 + children.count * 8)
+    (pieceCount, centres.count, pieceCount * 9 + centres.count * 56 + children.count * 8)
   }
 }
 
