@@ -12,7 +12,7 @@ import Testing
     #expect(lines.contains("      56.550000, 8.316667   56°33′00.0″N 8°19′00.0″E"))
     #expect(lines.contains("      Surface        land, Denmark (DK), Midtjylland (DK-82)"))
     #expect(lines.contains("      Time zone      Europe/Copenhagen"))
-    #expect(lines.contains("To    South Pacific Ocean"))
+    #expect(lines.contains("To    South Pacific Ocean, 987.4 km from Antipodes Island (New Zealand)"))
     #expect(lines.contains("      -56.550000, -171.683333   56°33′00.0″S 171°41′00.0″W"))
     #expect(lines.contains("      Surface        sea"))
     #expect(lines.contains { $0.hasPrefix("      Nearest land   ") && $0.hasSuffix("New Zealand") })
@@ -128,7 +128,7 @@ import Testing
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.first == "From  Skjern, Midtjylland, Denmark (population 7,145)")
     #expect(lines.contains("      55.950000, 8.500000   55°57′00.0″N 8°30′00.0″E"))
-    #expect(lines.contains("To    South Pacific Ocean"))
+    #expect(lines.contains("To    South Pacific Ocean, 948.7 km from Antipodes Island (New Zealand)"))
     #expect(lines.contains("      -55.950000, -171.500000   55°57′00.0″S 171°30′00.0″W"))
   }
 

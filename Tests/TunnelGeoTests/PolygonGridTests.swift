@@ -77,11 +77,14 @@ import Testing
       let vertex = vertices[Int.random(in: 0..<vertices.count, using: &generator)]
       let near = layer.coordinate(vertex)
       let point = Coordinate(
-        uncheckedLatitude: max(-90, min(90, near.latitude + Double.random(in: -0.2...0.2, using: &generator))),
+        uncheckedLatitude: max(
+          -90, min(90, near.latitude + Double.random(in: -0.2...0.2, using: &generator))),
         longitude: near.longitude + Double.random(in: -0.2...0.2, using: &generator))
       for toleranceKm in [ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.landCountryToleranceKm] {
         let limit = toleranceKm / SphereGeometry.radiusKm
-        let expected = NearestBoundarySearch(layer: layer, coordinate: point).nearest(within: limit) { _ in true }
+        let expected = NearestBoundarySearch(layer: layer, coordinate: point).nearest(within: limit) { _ in
+          true
+        }
         let found = borders.nearest(to: SphereGeometry.unitVector(point), within: limit)
         #expect(expected?.feature == found?.feature, "\(point) within \(toleranceKm) km")
         #expect(expected?.angle == found?.angle, "\(point) within \(toleranceKm) km")

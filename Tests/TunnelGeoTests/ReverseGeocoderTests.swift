@@ -143,11 +143,13 @@ import Testing
       let near = coast.coordinate(vertices[Int.random(in: 0..<vertices.count, using: &generator)])
       points.append(
         Coordinate(
-          uncheckedLatitude: max(-90, min(90, near.latitude + Double.random(in: -0.05...0.05, using: &generator))),
+          uncheckedLatitude: max(
+            -90, min(90, near.latitude + Double.random(in: -0.05...0.05, using: &generator))),
           longitude: near.longitude + Double.random(in: -0.05...0.05, using: &generator)))
     }
     for (latitude, longitude) in [
-      (56.0, 8.5), (-56.0, -171.5), (55.6761, 12.5683), (56.0, 7.5), (-40.0, 160.0), (57.0, 11.5), (58.0, 20.0),
+      (56.0, 8.5), (-56.0, -171.5), (55.6761, 12.5683), (56.0, 7.5), (-40.0, 160.0), (57.0, 11.5),
+      (58.0, 20.0),
       (-65.0, -100.0), (47.7, -87.5), (90.0, 0.0), (-90.0, 0.0), (0.0, -180.0),
     ] {
       points.append(try Coordinate(latitude: latitude, longitude: longitude))
@@ -170,7 +172,8 @@ import Testing
 
   @Test func theAntipodeOfWesternJutlandFacesAntipodesIsland() throws {
     for geocoder in [Self.indexed, Self.plain] {
-      let land = try #require(try geocoder.placemark(for: Coordinate(latitude: -56, longitude: -171.5)).nearestLand)
+      let land = try #require(
+        try geocoder.placemark(for: Coordinate(latitude: -56, longitude: -171.5)).nearestLand)
       #expect(land.island == "Antipodes Island")
       #expect(land.name == "Antipodes Island")
       #expect(land.country?.code == "NZ")
@@ -181,7 +184,8 @@ import Testing
         try geocoder.placemark(for: Coordinate(latitude: -43.93, longitude: -176.65)).nearestLand)
       #expect(chatham.name == "Waitangi" && chatham.island == "Chatham Island")
       // Jutland is part of the mainland: no island.
-      let jutland = try #require(try geocoder.placemark(for: Coordinate(latitude: 56, longitude: 7.9)).nearestLand)
+      let jutland = try #require(
+        try geocoder.placemark(for: Coordinate(latitude: 56, longitude: 7.9)).nearestLand)
       #expect(jutland.name == "Hvide Sande" && jutland.island == nil)
     }
   }

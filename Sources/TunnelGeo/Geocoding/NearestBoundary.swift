@@ -106,7 +106,8 @@ struct NearestBoundarySearch {
     let feature = layer.ring(ring).feature
     let scale = 1 / Double(layer.unitsPerDegree)
     var bestChord =
-      best.map { SphereGeometry.chordSquared(query, $0.point) } ?? SphereGeometry.chordSquared(angle: bestAngle)
+      best.map { SphereGeometry.chordSquared(query, $0.point) }
+      ?? SphereGeometry.chordSquared(angle: bestAngle)
     layer.forEachChunk(ofRing: ring) { box, offset, count in
       guard lowerBound(box) <= bestAngle + Self.slack else { return }
       var previous: SIMD3<Double>? = nil

@@ -24,29 +24,36 @@ final class ShoreIndex: @unchecked Sendable {
   private var pieceFirstEdge: [UInt32] = []
   private var pieceEdgeCount: [UInt8] = []
   private var pieceFeature: [Int32] = []
-  /// Per node: the cap (centre and radius). Nodes `0..<pieceCount` are the pieces; the rest are inner
-  /// nodes, the root last.
-  private var centres: [SIMD3<Double>] = []
-  private var radii: [Double] = []
-  private var cosRadii: [Double] = []
-  private var sinRadii: [Double] = []
-  /// Per inner node (indexed from `pieceCount`): its two children.
-  private var children: [(UInt32, UInt32)] = []
-  private var pieceCount = 0
+  /// Per piece, while building: its cap.
+  private var pieceCentre: [SIMD3<Double>] = []
+  private var pieceRadius: [Double] = []
+  /// The tree, root first, the two children of a node side by side (one cache line apart at most).
+  private var nodes: [Node] = []
+
+  /// A node: its cap, and its children (`first` and `first + 1`) or, for a leaf, its piece.
+  struct Node {
+    var centre: SIMD3<Double>
+    var cosRadius: Double
+    var sinRadius: Double
+    var radius: Double
+    /// The first child, or the piece of a leaf.
+    var first: UInt32
+    var isLeaf: Bool
+  }
 
   /// Builds the tree over the boundaries of the features that `accept` admits.
   init(grid: PolygonGrid, accept: (Int) -> Bool) {
     self.grid = grid
     cutPieces(accept: accept)
-    pieceCount = centres.count
-    if pieceCount > 1 {
-      var order = [Int](0..<pieceCount)
-      order.withUnsafeMutableBufferPointer { order in
-        _ = buildNode(order, from: 0, to: pieceCount)
-      }
+    guard !pieceCentre.isEmpty else { return }
+    var order = [Int](0..<pieceCentre.count)
+    nodes.reserveCapacity(2 * pieceCentre.count - 1)
+    nodes.append(Node(centre: .zero, cosRadius: 1, sinRadius: 0, radius: 0, first: 0, isLeaf: true))
+    order.withUnsafeMutableBufferPointer { order in
+      build(node: 0, order, from: 0, to: order.count)
     }
-    cosRadii = radii.map { cos($0) }
-    sinRadii = radii.map { sin($0) }
+    pieceCentre = []
+    pieceRadius = []
   }
 
   private func cutPieces(accept: (Int) -> Bool) {
@@ -61,7 +68,8 @@ final class ShoreIndex: @unchecked Sendable {
         var vectors: [SIMD3<Double>] = []
         for vertex in edge...(edge + edges) {
           let vector = SphereGeometry.unitVector(
-            latitude: Double(grid.latitudes[vertex]) * scale, longitude: Double(grid.longitudes[vertex]) * scale)
+            latitude: Double(grid.latitudes[vertex]) * scale,
+            longitude: Double(grid.longitudes[vertex]) * scale)
           vectors.append(vector)
           sum += vector
         }
@@ -70,51 +78,65 @@ final class ShoreIndex: @unchecked Sendable {
         pieceFirstEdge.append(UInt32(edge))
         pieceEdgeCount.append(UInt8(edges))
         pieceFeature.append(grid.ringFeature[ring])
-        centres.append(centre)
+        pieceCentre.append(centre)
         // A cap wider than a hemisphere need not hold the arcs between its points: take the sphere.
         let radius = vectors.map { SphereGeometry.angle(centre, $0) }.max()! + Self.margin
-        radii.append(radius < .pi / 2 ? radius : .pi)
+        pieceRadius.append(radius < .pi / 2 ? radius : .pi)
         edge += edges
       }
     }
   }
 
-  /// Builds the subtree over `order[from..<to]` (split at the median of the widest coordinate) and
-  /// returns its node.
-  private func buildNode(_ order: UnsafeMutableBufferPointer<Int>, from: Int, to: Int) -> Int {
-    if to - from == 1 { return order[from] }
+  /// Fills node `node` with the subtree over `order[from..<to]`, split at the median of the widest
+  /// coordinate of the pieces' centres.
+  private func build(node: Int, _ order: UnsafeMutableBufferPointer<Int>, from: Int, to: Int) {
+    if to - from == 1 {
+      let piece = order[from]
+      nodes[node] = Node(
+        centre: pieceCentre[piece], cosRadius: cos(pieceRadius[piece]), sinRadius: sin(pieceRadius[piece]),
+        radius: pieceRadius[piece], first: UInt32(piece), isLeaf: true)
+      return
+    }
     var low = SIMD3<Double>(repeating: .infinity)
     var high = SIMD3<Double>(repeating: -.infinity)
     for position in from..<to {
-      low = pointwiseMin(low, centres[order[position]])
-      high = pointwiseMax(high, centres[order[position]])
+      low = pointwiseMin(low, pieceCentre[order[position]])
+      high = pointwiseMax(high, pieceCentre[order[position]])
     }
     let spread = high - low
     let axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : (spread.y >= spread.z ? 1 : 2)
-    let middle = (from + to) / 2
-    var keyed: [(key: Double, piece: Int)] = (from..<to).map { (centres[order[$0]][axis], order[$0]) }
+    var keyed: [(key: Double, piece: Int)] = (from..<to).map { (pieceCentre[order[$0]][axis], order[$0]) }
     keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.piece < $1.piece) }
     for (offset, item) in keyed.enumerated() { order[from + offset] = item.piece }
-    let left = buildNode(order, from: from, to: middle)
-    let right = buildNode(order, from: middle, to: to)
-    let sum = self.centres[left] + self.centres[right]
+    let left = nodes.count
+    let blank = nodes[node]
+    nodes.append(blank)
+    nodes.append(blank)
+    let middle = (from + to) / 2
+    build(node: left, order, from: from, to: middle)
+    build(node: left + 1, order, from: middle, to: to)
+    let a = nodes[left]
+    let b = nodes[left + 1]
+    let sum = a.centre + b.centre
     let length = (sum * sum).sum().squareRoot()
-    let centre = length > 1e-12 ? sum / length : self.centres[left]
-    let leftReach: Double = SphereGeometry.angle(centre, self.centres[left]) + radii[left]
-    let rightReach: Double = SphereGeometry.angle(centre, self.centres[right]) + radii[right]
-    let radius = max(leftReach, rightReach) + Self.margin
-    self.centres.append(centre)
-    radii.append(min(radius, .pi))
-    children.append((UInt32(left), UInt32(right)))
-    return self.centres.count - 1
+    let centre = length > 1e-12 ? sum / length : a.centre
+    let leftReach: Double = SphereGeometry.angle(centre, a.centre) + a.radius
+    let rightReach: Double = SphereGeometry.angle(centre, b.centre) + b.radius
+    let radius = min(.pi, max(leftReach, rightReach) + Self.margin)
+    nodes[node] = Node(
+      centre: centre, cosRadius: cos(radius), sinRadius: sin(radius), radius: radius, first: UInt32(left),
+      isLeaf: false)
   }
 
   // MARK: Queries
 
-  /// The nearest boundary point of the accepted features to a unit vector, if one lies within `limit`
-  /// radians; of points at the same distance, the one of the lowest feature.
-  func nearest(to query: SIMD3<Double>, within limit: Double = .pi) -> BoundaryHit? {
-    guard !centres.isEmpty else { return nil }
+  /// The nearest boundary point of the features admitted when the tree was built (and by `accept`, when
+  /// given) to a unit vector, if one lies within `limit` radians; of points at the same distance, the one
+  /// of the lowest feature.
+  func nearest(
+    to query: SIMD3<Double>, within limit: Double = .pi, accept: ((Int) -> Bool)? = nil
+  ) -> BoundaryHit? {
+    guard !nodes.isEmpty else { return nil }
     // Nodes are ordered by the cosine of their lower bound, which needs a square root but no
     // trigonometry: cos(θ − ρ) = cos θ cos ρ + sin θ sin ρ, with θ the angle to the cap's centre.
     var bestChord = SphereGeometry.chordSquared(angle: limit)
@@ -123,23 +145,27 @@ final class ShoreIndex: @unchecked Sendable {
     var bestPoint = query
     var found = false
     var heap = BoundHeap()
-    let root = centres.count - 1
-    let rootKey = key(root, query)
-    if rootKey >= bestCos - 1e-12 { heap.push(-rootKey, root) }
+    let rootKey = key(0, query)
+    if rootKey >= bestCos - 1e-12 { heap.push(-rootKey, 0) }
     while let (negativeKey, node) = heap.pop() {
       if min(1, -negativeKey) < bestCos - 1e-12 { break }
-      if node < pieceCount {
-        if scan(piece: node, query: query, bestChord: &bestChord, bestFeature: &bestFeature, bestPoint: &bestPoint) {
+      let entry = nodes[node]
+      if entry.isLeaf {
+        let piece = Int(entry.first)
+        if let accept, !accept(Int(pieceFeature[piece])) { continue }
+        if scan(
+          piece: piece, query: query, bestChord: &bestChord, bestFeature: &bestFeature, bestPoint: &bestPoint)
+        {
           found = true
           bestCos = 1 - bestChord / 2
         }
         continue
       }
-      let (left, right) = children[node - pieceCount]
-      for child in [Int(left), Int(right)] {
-        let childKey = key(child, query)
-        if childKey >= bestCos - 1e-12 { heap.push(-childKey, child) }
-      }
+      let left = Int(entry.first)
+      let leftKey = key(left, query)
+      if leftKey >= bestCos - 1e-12 { heap.push(-leftKey, left) }
+      let rightKey = key(left + 1, query)
+      if rightKey >= bestCos - 1e-12 { heap.push(-rightKey, left + 1) }
     }
     guard found else { return nil }
     return BoundaryHit(feature: bestFeature, angle: SphereGeometry.angle(query, bestPoint), point: bestPoint)
@@ -149,10 +175,13 @@ final class ShoreIndex: @unchecked Sendable {
   /// holding the query (bound 0), `2 + cos θ`, so that of those the one with the nearest centre is
   /// opened first.
   @inline(__always) private func key(_ node: Int, _ query: SIMD3<Double>) -> Double {
-    let dot = min(1, max(-1, (query * centres[node]).sum()))
-    if dot >= cosRadii[node] { return 2 + dot }
-    let sine = (1 - dot * dot).squareRoot()
-    return dot * cosRadii[node] + sine * sinRadii[node]
+    nodes.withUnsafeBufferPointer { nodes in
+      let entry = nodes[node]
+      let dot = min(1, max(-1, (query * entry.centre).sum()))
+      if dot >= entry.cosRadius { return 2 + dot }
+      let sine = (1 - dot * dot).squareRoot()
+      return dot * entry.cosRadius + sine * entry.sinRadius
+    }
   }
 
   /// Measures a piece's edges; true when one of them is nearer than the best so far.
@@ -184,7 +213,7 @@ final class ShoreIndex: @unchecked Sendable {
 
   /// Pieces, nodes and bytes held.
   var size: (pieces: Int, nodes: Int, bytes: Int) {
-    (pieceCount, centres.count, pieceCount * 9 + centres.count * 56 + children.count * 8)
+    (pieceFirstEdge.count, nodes.count, pieceFirstEdge.count * 9 + nodes.count * MemoryLayout<Node>.stride)
   }
 }
 
@@ -194,7 +223,7 @@ private struct BoundHeap {
 
   init() { items.reserveCapacity(64) }
 
-  mutating func push(_ bound: Double, _ node: Int) {
+  @inline(__always) mutating func push(_ bound: Double, _ node: Int) {
     items.append((bound, node))
     var child = items.count - 1
     while child > 0 {
@@ -205,7 +234,7 @@ private struct BoundHeap {
     }
   }
 
-  mutating func pop() -> (Double, Int)? {
+  @inline(__always) mutating func pop() -> (Double, Int)? {
     guard let top = items.first else { return nil }
     let last = items.removeLast()
     if !items.isEmpty {
