@@ -45,9 +45,10 @@ struct NearestBoundarySearch {
     let minLongitude = Double(box.minLongitude) * radiansPerUnit
     let maxLongitude = Double(box.maxLongitude) * radiansPerUnit
     // An edge is a great-circle arc, which bows towards the pole beyond its ends' latitudes: by at most
-    // atan(k·tan φ) − φ ≤ (k − 1)/2 with k = 1/cos(Δλ/2), Δλ at most the box's span of longitude.
+    // atan(k·tan φ) − φ ≤ (k − 1)/2 with k = 1/cos(Δλ/2), Δλ at most the box's span of longitude; for
+    // Δλ < 0.5, k − 1 ≤ (Δλ/2)², which spares the cosine.
     let span = maxLongitude - minLongitude
-    let bow = span >= .pi ? Double.pi : (1 / cos(span / 2) - 1) / 2
+    let bow = span < 0.5 ? span * span / 8 : span >= .pi ? Double.pi : (1 / cos(span / 2) - 1) / 2
     let minLatitude = Double(box.minLatitude) * radiansPerUnit - bow
     let maxLatitude = Double(box.maxLatitude) * radiansPerUnit + bow
     let latitudeGap = max(0, latitude - maxLatitude, minLatitude - latitude)
