@@ -13,11 +13,7 @@ import Testing
   static func points(on layer: PolygonLayer, seed: UInt64, random: Int, rings: Int) -> [FixedPoint] {
     var generator = SplitMix64(seed: seed)
     var result: [FixedPoint] = []
-    for _ in 0..<random {
-      let latitude = asin(Double.random(in: -1...1, using: &generator)) * 180 / .pi
-      let longitude = Double.random(in: -180..<180, using: &generator)
-      result.append(layer.fixedPoint(Coordinate(uncheckedLatitude: latitude, longitude: longitude)))
-    }
+    for _ in 0..<random { result.append(layer.fixedPoint(Coordinate.random(using: &generator))) }
     for _ in 0..<rings {
       let ring = Int.random(in: 0..<layer.ringCount, using: &generator)
       let vertices = layer.vertices(ofRing: ring).prefix(200)
@@ -72,14 +68,7 @@ import Testing
     var generator = SplitMix64(seed: 13)
     var checked = 0
     for _ in 0..<400 {
-      let ring = Int.random(in: 0..<layer.ringCount, using: &generator)
-      let vertices = layer.vertices(ofRing: ring)
-      let vertex = vertices[Int.random(in: 0..<vertices.count, using: &generator)]
-      let near = layer.coordinate(vertex)
-      let point = Coordinate(
-        uncheckedLatitude: max(
-          -90, min(90, near.latitude + Double.random(in: -0.2...0.2, using: &generator))),
-        longitude: near.longitude + Double.random(in: -0.2...0.2, using: &generator))
+      let point = layer.pointNearAVertex(within: 0.2, using: &generator)
       for toleranceKm in [ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.landCountryToleranceKm] {
         let limit = toleranceKm / SphereGeometry.radiusKm
         let expected = NearestBoundarySearch(layer: layer, coordinate: point).nearest(within: limit) { _ in

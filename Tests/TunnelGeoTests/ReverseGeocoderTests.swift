@@ -137,16 +137,7 @@ import Testing
     var generator = SplitMix64(seed: 23)
     var points = (0..<150).map { _ in Coordinate.random(using: &generator) }
     let coast = try data.coastline(.high).polygons
-    for _ in 0..<60 {
-      let ring = Int.random(in: 0..<coast.ringCount, using: &generator)
-      let vertices = coast.vertices(ofRing: ring)
-      let near = coast.coordinate(vertices[Int.random(in: 0..<vertices.count, using: &generator)])
-      points.append(
-        Coordinate(
-          uncheckedLatitude: max(
-            -90, min(90, near.latitude + Double.random(in: -0.05...0.05, using: &generator))),
-          longitude: near.longitude + Double.random(in: -0.05...0.05, using: &generator)))
-    }
+    for _ in 0..<60 { points.append(coast.pointNearAVertex(within: 0.05, using: &generator)) }
     for (latitude, longitude) in [
       (56.0, 8.5), (-56.0, -171.5), (55.6761, 12.5683), (56.0, 7.5), (-40.0, 160.0), (57.0, 11.5),
       (58.0, 20.0),

@@ -26,3 +26,15 @@ extension Coordinate {
     return try! Coordinate(latitude: latitude, longitude: longitude)
   }
 }
+
+extension PolygonLayer {
+  /// A point within `degrees` of a random vertex of a random ring: where borders and tolerances decide.
+  func pointNearAVertex(within degrees: Double, using generator: inout SplitMix64) -> Coordinate {
+    let vertices = self.vertices(ofRing: Int.random(in: 0..<ringCount, using: &generator))
+    let near = coordinate(vertices[Int.random(in: 0..<vertices.count, using: &generator)])
+    return Coordinate(
+      uncheckedLatitude: max(
+        -90, min(90, near.latitude + Double.random(in: -degrees...degrees, using: &generator))),
+      longitude: near.longitude + Double.random(in: -degrees...degrees, using: &generator))
+  }
+}

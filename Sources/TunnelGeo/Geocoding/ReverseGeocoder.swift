@@ -500,60 +500,44 @@ final class BatchIndexes: Sendable {
   /// Builds every index (but the nearest-place grid when one is given), one per core at a time.
   init(data: PlaceData, places placeGrid: NearestPlaceGrid?) throws(PlaceDataError) {
     let places = try data.places()
-    let coast = try data.coastline(.high).polygons
-    let countries = try data.countries().polygons
-    let marine = try data.marine().polygons
-    let zones = try data.timeZones().polygons
-    let islands = try data.islands().polygons
-    let built = BuiltIndexes()
-    DispatchQueue.concurrentPerform(iterations: 6) { task in
-      switch task {
-      case 0:
-        let grid = placeGrid ?? NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
-        built.places.withLock { $0 = grid }
-      case 1: built.grids.withLock { $0[0] = PolygonGrid(layer: coast) }
-      case 2:
-        let grid = PolygonGrid(layer: countries)
-        built.grids.withLock { $0[1] = grid }
-      case 3:
-        let grid = PolygonGrid(layer: marine)
-        built.grids.withLock { $0[2] = grid }
-      case 4:
-        let grid = PolygonGrid(layer: zones)
-        built.grids.withLock { $0[3] = grid }
-      default:
-        let grid = PolygonGrid(layer: islands)
-        built.grids.withLock { $0[4] = grid }
-      }
-    }
-    self.places = built.places.withLock { $0! }
-    let grids = built.grids.withLock { $0 }
-    self.coast = grids[0]!
-    self.countries = grids[1]!
-    self.marine = grids[2]!
-    self.timeZones = grids[3]!
-    self.islands = grids[4]!
-    let outlines = [self.coast, self.countries, self.marine, self.islands]
-    let trees = Mutex<[ShoreIndex?]>([nil, nil, nil, nil])
-    DispatchQueue.concurrentPerform(iterations: 4) { task in
-      let accept: (Int) -> Bool =
-        switch task {
-        case 2: { marine.attribute(0, of: $0) != nil }
-        default: { _ in true }
+    let marineLayer = try data.marine().polygons
+    let layers = [
+      try data.coastline(.high).polygons, try data.countries().polygons, marineLayer,
+      try data.timeZones().polygons,
+      try data.islands().polygons,
+    ]
+    // The place grid is built beside the polygon grids, as one more task.
+    let builtPlaces = Mutex<NearestPlaceGrid?>(placeGrid)
+    let grids = Self.concurrently(layers.count + 1) { task -> PolygonGrid? in
+      guard task < layers.count else {
+        if placeGrid == nil {
+          let grid = NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
+          builtPlaces.withLock { $0 = grid }
         }
-      let tree = ShoreIndex(grid: outlines[task], accept: accept)
-      trees.withLock { $0[task] = tree }
+        return nil
+      }
+      return PolygonGrid(layer: layers[task])
+    }.compactMap { $0 }
+    self.places = builtPlaces.withLock { $0! }
+    (coast, countries, marine, timeZones, islands) = (grids[0], grids[1], grids[2], grids[3], grids[4])
+    let outlines = [grids[0], grids[1], grids[2], grids[4]]
+    let trees = Self.concurrently(outlines.count) { task in
+      task == 2
+        ? ShoreIndex(grid: outlines[task]) { marineLayer.attribute(0, of: $0) != nil }
+        : ShoreIndex(grid: outlines[task]) { _ in true }
     }
-    let finished = trees.withLock { $0 }
-    shores = finished[0]!
-    countryBorders = finished[1]!
-    namedSeaBorders = finished[2]!
-    islandShores = finished[3]!
+    (shores, countryBorders, namedSeaBorders, islandShores) = (trees[0], trees[1], trees[2], trees[3])
   }
-}
 
-/// The indexes as their builders finish them.
-private final class BuiltIndexes: Sendable {
-  let places = Mutex<NearestPlaceGrid?>(nil)
-  let grids = Mutex<[PolygonGrid?]>([nil, nil, nil, nil, nil])
+  /// `make(0) … make(count − 1)` on all cores, in order.
+  private static func concurrently<Result: Sendable>(
+    _ count: Int, _ make: @Sendable (Int) -> Result
+  ) -> [Result] {
+    let results = Mutex<[Result?]>(Array(repeating: nil, count: count))
+    DispatchQueue.concurrentPerform(iterations: count) { task in
+      let result = make(task)
+      results.withLock { $0[task] = result }
+    }
+    return results.withLock { $0.map { $0! } }
+  }
 }
