@@ -7,6 +7,7 @@ struct BenchOptions {
   var geocodingOnly = false
   var wherePoint: Coordinate? = nil
   var batchMemoryPoints: Int? = nil
+  var placemarkPoints: Int? = nil
 
   init(_ arguments: ArraySlice<String>) {
     var rest = Array(arguments)
@@ -20,6 +21,13 @@ struct BenchOptions {
           exit(2)
         }
         batchMemoryPoints = count
+        rest.removeFirst()
+      case "--placemarks":
+        guard let count = rest.first.flatMap({ Int($0) }), count > 0 else {
+          print("--placemarks needs a number of points")
+          exit(2)
+        }
+        placemarkPoints = count
         rest.removeFirst()
       case "--where":
         guard rest.count >= 2, let latitude = Double(rest[0]), let longitude = Double(rest[1]),
@@ -175,4 +183,20 @@ func benchmarkBatchMemory(directory: String, count: Int) throws {
       format: "%d placemarks (indexes built included): %.2f s, %.0f points/s on all cores",
       placemarks.count, elapsed / 1000, Double(placemarks.count) / elapsed * 1000))
   if let peak = peakResidentMB() { print(String(format: "peak resident memory: %.1f MB", peak)) }
+}
+
+/// Indexed placemarks on one core, after the indexes are built: the loop to profile.
+func benchmarkPlacemarks(directory: String, count: Int) throws {
+  let geocoder = ReverseGeocoder(data: PlaceData(uncheckedDirectory: directory))
+  let build = try milliseconds { try geocoder.prepareForBatch() }
+  print(String(format: "batch indexes built: %.1f ms", build))
+  let points = uniformPoints(count, seed: 3)
+  var atSea = 0
+  let elapsed = try milliseconds {
+    for point in points where try !geocoder.placemark(for: point).land { atSea += 1 }
+  }
+  print(
+    String(
+      format: "placemark with the batch indexes, 1 core: %.0f points/s (%.2f µs each; %d of %d at sea)",
+      Double(count) / elapsed * 1000, elapsed * 1000 / Double(count), atSea, count))
 }

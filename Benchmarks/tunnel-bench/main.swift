@@ -11,6 +11,7 @@ import TunnelGeo
 ///     tunnel-bench --geocoding [data folder]  the geocoder only
 ///     tunnel-bench --where LAT LON            one placemark, as a whole process would (time it outside)
 ///     tunnel-bench --batch-memory N           N placemarks in one batch: time and peak memory
+///     tunnel-bench --placemarks N             N indexed placemarks on one core (to profile)
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -22,6 +23,10 @@ let options = BenchOptions(CommandLine.arguments.dropFirst())
 let directory = try PlaceDataLocation.find(explicit: options.directory)
 if let count = options.batchMemoryPoints {
   try benchmarkBatchMemory(directory: directory, count: count)
+  exit(0)
+}
+if let count = options.placemarkPoints {
+  try benchmarkPlacemarks(directory: directory, count: count)
   exit(0)
 }
 if let point = options.wherePoint {

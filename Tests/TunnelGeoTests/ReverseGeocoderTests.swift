@@ -161,6 +161,48 @@ import Testing
     #expect(differences == 0)
   }
 
+  /// Pairs of sea points a few kilometres apart mostly share their nearest shore point, so the second of
+  /// each pair reuses what was found for the first: both must still equal the one-off answers.
+  @Test func rememberedShorePointsGiveTheOneOffAnswers() throws {
+    let geocoder = ReverseGeocoder(data: Self.data)
+    try geocoder.prepareForBatch()
+    let indexes = try geocoder.preparedIndexes()
+    var generator = SplitMix64(seed: 31)
+    var pairs = 0
+    var shared = 0
+    while pairs < 25 {
+      let first = Coordinate.random(using: &generator)
+      guard try !geocoder.placemark(for: first).land, abs(first.latitude) < 80 else { continue }
+      let second = try Coordinate(latitude: first.latitude + 0.02, longitude: first.longitude)
+      pairs += 1
+      var counts: [Int] = []
+      for point in [first, second] {
+        #expect(try geocoder.placemark(for: point) == Self.plain.placemark(for: point, indexes: nil))
+        counts.append(indexes.rememberedShorePointCount)
+      }
+      if counts[1] == counts[0] { shared += 1 }
+    }
+    #expect(indexes.rememberedShorePointCount > 0)
+    // Most pairs share their shore point: the second point's description was the first's.
+    #expect(shared >= 10)
+  }
+
+  /// A country leaf's clearance never exceeds the distance from a point in it to the nearest border.
+  @Test func countryClearanceIsALowerBound() throws {
+    let indexes = try Self.indexed.preparedIndexes()
+    var generator = SplitMix64(seed: 37)
+    var cleared = 0
+    for _ in 0..<2_000 {
+      let point = Coordinate.random(using: &generator)
+      let clearance = indexes.countryClearance(at: point)
+      guard clearance > 0 else { continue }
+      cleared += 1
+      let nearest = try #require(indexes.countryBorders.nearest(to: SphereGeometry.unitVector(point)))
+      #expect(nearest.angle >= clearance, "\(point): border at \(nearest.angle), clearance \(clearance)")
+    }
+    #expect(cleared > 500)
+  }
+
   @Test func theAntipodeOfWesternJutlandFacesAntipodesIsland() throws {
     for geocoder in [Self.indexed, Self.plain] {
       let land = try #require(

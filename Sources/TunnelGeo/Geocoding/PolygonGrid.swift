@@ -96,6 +96,17 @@ final class PolygonGrid: @unchecked Sendable {
     var minLongitude: Int64
     var maxLatitude: Int64
     var maxLongitude: Int64
+
+    /// Quarter `quadrant` of the box: bit 1 picks the northern half, bit 0 the eastern half.
+    func quarter(_ quadrant: Int) -> Box {
+      let middleLatitude = (minLatitude + maxLatitude) >> 1
+      let middleLongitude = (minLongitude + maxLongitude) >> 1
+      return Box(
+        minLatitude: quadrant & 2 == 0 ? minLatitude : middleLatitude,
+        minLongitude: quadrant & 1 == 0 ? minLongitude : middleLongitude,
+        maxLatitude: quadrant & 2 == 0 ? middleLatitude : maxLatitude,
+        maxLongitude: quadrant & 1 == 0 ? middleLongitude : maxLongitude)
+    }
   }
 
   /// Whether edge `edge` has a vertex box meeting `box` (both closed).
@@ -209,14 +220,8 @@ final class PolygonGrid: @unchecked Sendable {
       edgeStart.append(0)
       edgeCount.append(0)
     }
-    let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
-    let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
     for quadrant in 0..<4 {
-      let child = Box(
-        minLatitude: quadrant & 2 == 0 ? box.minLatitude : middleLatitude,
-        minLongitude: quadrant & 1 == 0 ? box.minLongitude : middleLongitude,
-        maxLatitude: quadrant & 2 == 0 ? middleLatitude : box.maxLatitude,
-        maxLongitude: quadrant & 1 == 0 ? middleLongitude : box.maxLongitude)
+      let child = box.quarter(quadrant)
       let sublist = list.filter { edgeMeets(Int($0), child) }
       let childState = toggled(
         state, by: list, from: (box.minLatitude, box.minLongitude),
@@ -307,6 +312,39 @@ final class PolygonGrid: @unchecked Sendable {
       node = Int(firstChild[node]) + quadrant
     }
     return (node, (box.minLatitude, box.minLongitude))
+  }
+
+  /// A box in degrees.
+  struct DegreeBox: Sendable {
+    var south: Double
+    var west: Double
+    var north: Double
+    var east: Double
+  }
+
+  /// The leaves that list no edge, with their boxes.
+  func emptyLeaves() -> [(node: Int, box: DegreeBox)] {
+    var found: [(node: Int, box: DegreeBox)] = []
+    let scale = 1 / Double(cellUnits)
+    func visit(_ node: Int, _ box: Box) {
+      if firstChild[node] == UInt32.max {
+        if edgeCount[node] == 0 {
+          found.append(
+            (
+              node,
+              DegreeBox(
+                south: Double(box.minLatitude) * scale, west: Double(box.minLongitude) * scale,
+                north: Double(box.maxLatitude) * scale, east: Double(box.maxLongitude) * scale)
+            ))
+        }
+        return
+      }
+      for quadrant in 0..<4 { visit(Int(firstChild[node]) + quadrant, box.quarter(quadrant)) }
+    }
+    for row in 0..<Self.rows {
+      for column in 0..<Self.columns { visit(row * Self.columns + column, rootBox(row: row, column: column)) }
+    }
+    return found
   }
 
   /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.

@@ -197,18 +197,36 @@ public final class ReverseGeocoder: Sendable {
     indexes: BatchIndexes?
   ) throws(PlaceDataError) -> Placemark.NearestLand {
     let point = SphereGeometry.coordinate(shore.point)
+    let described: ShoreDescription
+    if let remembered = indexes?.shoreDescription(of: shore.point) {
+      described = remembered
+    } else {
+      described = try describeShore(shore.point, places: places, search: search, indexes: indexes)
+      indexes?.remember(described, of: shore.point)
+    }
+    let countries = try data.countries()
+    return Placemark.NearestLand(
+      distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
+      country: described.country.map { placemarkCountry(countries.country($0)) },
+      name: described.place.map(places.name) ?? described.island, island: described.island)
+  }
+
+  /// The country feature, named island and nearby place of a shoreline point (see ``placemark(for:)``).
+  private func describeShore(
+    _ vector: SIMD3<Double>, places: PlaceLayer, search: NearestPlaceSearch<MappedPlaceVectors>,
+    indexes: BatchIndexes?
+  ) throws(PlaceDataError) -> ShoreDescription {
+    let point = SphereGeometry.coordinate(vector)
     let countries = try data.countries()
     let feature = try countryFeature(at: point, toleranceKm: Self.landCountryToleranceKm, indexes: indexes)
-    let country = feature.map { placemarkCountry(countries.country($0)) }
     let island = try islandName(at: point, indexes: indexes)
-    var name: String? = nil
-    if let code = country?.code, code.utf8.count == 2 {
+    var found: Int? = nil
+    if let code = feature.map({ placemarkCountry(countries.country($0)).code }), code.utf8.count == 2 {
       let value = Self.countryCodeValue(code)
       let limit = SphereGeometry.chordSquared(angle: Self.landNameRadiusKm / SphereGeometry.radiusKm)
       // The nearest place of all settles it when it is too far or of the same country.
-      var found: Int? = nil
       var settled = false
-      if let nearest = indexes?.places.nearest(to: shore.point) {
+      if let nearest = indexes?.places.nearest(to: vector) {
         if nearest.chordSquared >= limit {
           settled = true
         } else if places.countryCodeValue(at: nearest.index) == value {
@@ -216,14 +234,10 @@ public final class ReverseGeocoder: Sendable {
         }
       }
       if !settled {
-        found =
-          search.nearest(to: shore.point, within: limit) { places.countryCodeValue(at: $0) == value }?.index
+        found = search.nearest(to: vector, within: limit) { places.countryCodeValue(at: $0) == value }?.index
       }
-      if let found { name = places.name(at: found) }
     }
-    return Placemark.NearestLand(
-      distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
-      country: country, name: name ?? island, island: island)
+    return ShoreDescription(country: feature, island: island, place: found)
   }
 
   /// The named island a shoreline point lies on: the island polygon containing it, else the one whose
@@ -257,8 +271,9 @@ public final class ReverseGeocoder: Sendable {
       return feature
     }
     if let indexes {
-      return indexes.countryBorders.nearest(
-        to: SphereGeometry.unitVector(coordinate), within: toleranceKm / SphereGeometry.radiusKm)?.feature
+      let limit = toleranceKm / SphereGeometry.radiusKm
+      if indexes.countryClearance(at: coordinate) > limit { return nil }
+      return indexes.countryBorders.nearest(to: SphereGeometry.unitVector(coordinate), within: limit)?.feature
     }
     return NearestBoundarySearch(layer: countries.polygons, coordinate: coordinate).nearest(
       within: toleranceKm / SphereGeometry.radiusKm
@@ -496,6 +511,13 @@ final class BatchIndexes: Sendable {
   let namedSeaBorders: ShoreIndex
   /// The nearest island outline, for shoreline points just off an island.
   let islandShores: ShoreIndex
+  /// Per node of ``countries``: a lower bound, in radians, of the distance from any point of the node's
+  /// box to the nearest country border (0 for a box with borders in it).
+  let countryClearance: [Float]
+  /// The shoreline points described so far (the nearest point of land from open sea is most often a
+  /// vertex, the same for many queries), and how many are kept at most.
+  private let shoreDescriptions = Mutex<[ShorePoint: ShoreDescription]>([:])
+  static let rememberedShorePoints = 1 << 16
 
   /// Builds every index (but the nearest-place grid when one is given), one per core at a time.
   init(data: PlaceData, places placeGrid: NearestPlaceGrid?) throws(PlaceDataError) {
@@ -527,6 +549,59 @@ final class BatchIndexes: Sendable {
         : ShoreIndex(grid: outlines[task]) { _ in true }
     }
     (shores, countryBorders, namedSeaBorders, islandShores) = (trees[0], trees[1], trees[2], trees[3])
+    countryClearance = Self.clearances(of: grids[1], borders: trees[1])
+  }
+
+  /// Per node of `grid`: for a leaf without edges, how far its box is from the nearest border, found from
+  /// the box's middle (less the middle's distance to its farthest corner, where the box reaches farthest);
+  /// 0 for every other node.
+  private static func clearances(of grid: PolygonGrid, borders: ShoreIndex) -> [Float] {
+    // Far enough for the coastal tolerance, with room to spare.
+    let horizon = 100 / SphereGeometry.radiusKm
+    let leaves = grid.emptyLeaves()
+    let found = concurrently(2) { half in
+      stride(from: half, to: leaves.count, by: 2).map { position -> Float in
+        let (node, box) = leaves[position]
+        let middle = SphereGeometry.unitVector(
+          latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
+        var reach = 0.0
+        for (latitude, longitude) in [
+          (box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east),
+        ] {
+          reach = max(reach, SphereGeometry.angle(middle, SphereGeometry.unitVector(latitude: latitude, longitude: longitude)))
+        }
+        let nearest = borders.nearest(to: middle, within: reach + horizon)?.angle ?? (reach + horizon)
+        // Rounded down, and a little more, so that it stays a lower bound.
+        let clearance = (nearest - reach) * (1 - 1e-9) - 1e-12
+        return clearance > 0 ? Float(clearance).nextDown : 0
+      }
+    }
+    var result = [Float](repeating: 0, count: grid.size.nodes)
+    for (half, values) in found.enumerated() {
+      for (offset, value) in values.enumerated() { result[leaves[half + 2 * offset].node] = value }
+    }
+    return result
+  }
+
+  /// The clearance of the ``countries`` leaf holding a coordinate.
+  func countryClearance(at coordinate: Coordinate) -> Double {
+    Double(countryClearance[countries.leaf(countries.layer.fixedPoint(coordinate)).node])
+  }
+
+  /// What was found for a shoreline point before, if it was.
+  func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription? {
+    shoreDescriptions.withLock { $0[ShorePoint(point)] }
+  }
+
+  /// How many shoreline points are remembered.
+  var rememberedShorePointCount: Int { shoreDescriptions.withLock { $0.count } }
+
+  /// Keeps what was found for a shoreline point (forgetting everything when the store is full).
+  func remember(_ description: ShoreDescription, of point: SIMD3<Double>) {
+    shoreDescriptions.withLock { store in
+      if store.count >= Self.rememberedShorePoints { store.removeAll(keepingCapacity: true) }
+      store[ShorePoint(point)] = description
+    }
   }
 
   /// `make(0) … make(count − 1)` on all cores, in order.
@@ -540,4 +615,23 @@ final class BatchIndexes: Sendable {
     }
     return results.withLock { $0.map { $0! } }
   }
+}
+
+/// A shoreline point by the exact bits of its unit vector.
+struct ShorePoint: Hashable {
+  let x: UInt64
+  let y: UInt64
+  let z: UInt64
+
+  init(_ vector: SIMD3<Double>) {
+    (x, y, z) = (vector.x.bitPattern, vector.y.bitPattern, vector.z.bitPattern)
+  }
+}
+
+/// What describes a shoreline point: its country feature, named island and nearby place (an index in the
+/// place layer).
+struct ShoreDescription: Sendable {
+  var country: Int?
+  var island: String?
+  var place: Int?
 }

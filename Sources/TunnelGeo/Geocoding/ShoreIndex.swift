@@ -1,209 +1,265 @@
 import Foundation
 
-/// A bounding-cap tree over the boundaries of a polygon layer's features: the exact nearest boundary
+/// A bounding-ball tree over the boundaries of a polygon layer's features: the exact nearest boundary
 /// point at any distance, opening only the few pieces of boundary near the answer.
 ///
 /// The boundaries of the accepted features of a ``PolygonGrid`` are cut into pieces of at most
-/// ``pieceEdges`` consecutive edges. Each piece is bounded by a spherical cap: an edge is a great-circle
-/// arc far shorter than a quarter circle, so it stays inside any such cap that holds its two ends. The
-/// pieces are the leaves of a binary tree whose every node has a cap holding its children's. A query
-/// visits nodes nearest-bound first and stops when the nearest remaining bound, `angle(q, centre) −
-/// radius`, exceeds the best edge found; edges are measured with ``NearestBoundarySearch``'s arithmetic
-/// and tie rule (the squared chord to the nearest point of each arc, then the lower feature), so both
-/// searches find the same point.
-final class ShoreIndex: @unchecked Sendable {
-  // @unchecked: every array is written during init only and read afterwards.
-
+/// ``pieceEdges`` consecutive edges. The pieces are the leaves of a tree with up to ``fanout`` children
+/// per node, and every node holds a ball in space (single-precision centre, radius rounded up) that
+/// contains its pieces: their vertices, and the great-circle arcs between them, which leave the straight
+/// chord by at most their sagitta. The chord from a query to anything in a ball is at least the distance
+/// to its centre less its radius. A query visits nodes nearest-bound first and stops when the nearest
+/// remaining bound exceeds the best edge found; edges are measured with ``NearestBoundarySearch``'s
+/// arithmetic and tie rule (the squared chord to the nearest point of each arc, then the lower feature),
+/// so both searches find the same point.
+final class ShoreIndex: Sendable {
   /// Edges per piece, at most.
   static let pieceEdges = 8
-  /// Added to radii to absorb rounding.
-  static let margin = 1e-9
+  /// Children per node, at most: a query reads a node's children from a few adjacent cache lines.
+  static let fanout = 8
+  /// Added to bounds to absorb rounding (in chord lengths, about a micrometre).
+  static let slack = 1e-12
 
   let grid: PolygonGrid
   /// Per piece: the vertex that starts its first edge, its edge count and its feature.
-  private var pieceFirstEdge: [UInt32] = []
-  private var pieceEdgeCount: [UInt8] = []
-  private var pieceFeature: [Int32] = []
-  /// Per piece, while building: its cap.
-  private var pieceCentre: [SIMD3<Double>] = []
-  private var pieceRadius: [Double] = []
-  /// The tree, root first, the two children of a node side by side (one cache line apart at most).
-  private var nodes: [Node] = []
+  private let pieceFirstEdge: [UInt32]
+  private let pieceEdgeCount: [UInt8]
+  private let pieceFeature: [Int32]
+  /// The tree, root first, the children of a node side by side.
+  private let nodes: [Node]
 
-  /// A node: its cap, and its children (`first` and `first + 1`) or, for a leaf, its piece.
+  /// A node: its ball, and its children (`count` nodes from `link`) or, for a leaf (``leafBit`` set), its
+  /// piece.
   struct Node {
-    var centre: SIMD3<Double>
-    var cosRadius: Double
-    var sinRadius: Double
-    var radius: Double
-    /// The first child, or the piece of a leaf.
-    var first: UInt32
-    var isLeaf: Bool
+    var x: Float
+    var y: Float
+    var z: Float
+    var radius: Float
+    var link: UInt32
+    var count: UInt8 = 0
+
+    static let leafBit: UInt32 = 1 << 31
+    var isLeaf: Bool { link & Self.leafBit != 0 }
+    var target: Int { Int(link & ~Self.leafBit) }
   }
 
   /// Builds the tree over the boundaries of the features that `accept` admits.
   init(grid: PolygonGrid, accept: (Int) -> Bool) {
     self.grid = grid
-    cutPieces(accept: accept)
-    guard !pieceCentre.isEmpty else { return }
-    var order = [Int](0..<pieceCentre.count)
-    nodes.reserveCapacity(2 * pieceCentre.count - 1)
-    nodes.append(Node(centre: .zero, cosRadius: 1, sinRadius: 0, radius: 0, first: 0, isLeaf: true))
-    order.withUnsafeMutableBufferPointer { order in
-      build(node: 0, order, from: 0, to: order.count)
-    }
-    pieceCentre = []
-    pieceRadius = []
+    var builder = Builder(grid: grid)
+    builder.cutPieces(accept: accept)
+    builder.buildTree()
+    pieceFirstEdge = builder.pieceFirstEdge
+    pieceEdgeCount = builder.pieceEdgeCount
+    pieceFeature = builder.pieceFeature
+    nodes = builder.nodes
   }
 
-  private func cutPieces(accept: (Int) -> Bool) {
-    let scale = 1 / Double(grid.cellUnits)
-    for ring in 0..<(grid.ringStart.count - 1) where accept(Int(grid.ringFeature[ring])) {
-      let start = Int(grid.ringStart[ring])
-      let end = Int(grid.ringStart[ring + 1]) - 1  // the last vertex closes the ring
-      var edge = start
-      while edge < end {
-        let edges = min(Self.pieceEdges, end - edge)
-        var sum = SIMD3<Double>(0, 0, 0)
-        var vectors: [SIMD3<Double>] = []
-        for vertex in edge...(edge + edges) {
-          let vector = SphereGeometry.unitVector(
-            latitude: Double(grid.latitudes[vertex]) * scale,
-            longitude: Double(grid.longitudes[vertex]) * scale)
-          vectors.append(vector)
-          sum += vector
+  /// The pieces and the tree while they are built.
+  private struct Builder {
+    let grid: PolygonGrid
+    var pieceFirstEdge: [UInt32] = []
+    var pieceEdgeCount: [UInt8] = []
+    var pieceFeature: [Int32] = []
+    /// Per piece: the sum of its vertices' unit vectors (a direction near its middle), and the largest
+    /// sagitta of its edges.
+    var pieceCentre: [SIMD3<Double>] = []
+    var pieceSagitta: [Double] = []
+    var nodes: [Node] = []
+    /// Per vertex of the grid: its unit vector.
+    var vectors: [SIMD3<Double>] = []
+
+    init(grid: PolygonGrid) { self.grid = grid }
+
+    mutating func cutPieces(accept: (Int) -> Bool) {
+      let scale = 1 / Double(grid.cellUnits)
+      vectors = (0..<grid.latitudes.count).map { vertex in
+        SphereGeometry.unitVector(
+          latitude: Double(grid.latitudes[vertex]) * scale, longitude: Double(grid.longitudes[vertex]) * scale)
+      }
+      for ring in 0..<(grid.ringStart.count - 1) where accept(Int(grid.ringFeature[ring])) {
+        let start = Int(grid.ringStart[ring])
+        let end = Int(grid.ringStart[ring + 1]) - 1  // the last vertex closes the ring
+        var edge = start
+        while edge < end {
+          let edges = min(ShoreIndex.pieceEdges, end - edge)
+          var sum = vectors[edge]
+          var sagitta = 0.0
+          for vertex in (edge + 1)...(edge + edges) {
+            sum += vectors[vertex]
+            // An arc of chord c leaves its chord by at most 1 − √(1 − c²/4) ≤ c²/4.
+            sagitta = max(sagitta, SphereGeometry.chordSquared(vectors[vertex - 1], vectors[vertex]) / 4)
+          }
+          pieceFirstEdge.append(UInt32(edge))
+          pieceEdgeCount.append(UInt8(edges))
+          pieceFeature.append(grid.ringFeature[ring])
+          pieceCentre.append(sum)
+          pieceSagitta.append(sagitta)
+          edge += edges
         }
-        let length = (sum * sum).sum().squareRoot()
-        let centre = length > 1e-12 ? sum / length : vectors[0]
-        pieceFirstEdge.append(UInt32(edge))
-        pieceEdgeCount.append(UInt8(edges))
-        pieceFeature.append(grid.ringFeature[ring])
-        pieceCentre.append(centre)
-        // A cap wider than a hemisphere need not hold the arcs between its points: take the sphere.
-        let radius = vectors.map { SphereGeometry.angle(centre, $0) }.max()! + Self.margin
-        pieceRadius.append(radius < .pi / 2 ? radius : .pi)
-        edge += edges
       }
     }
-  }
 
-  /// Fills node `node` with the subtree over `order[from..<to]`, split at the median of the widest
-  /// coordinate of the pieces' centres.
-  private func build(node: Int, _ order: UnsafeMutableBufferPointer<Int>, from: Int, to: Int) {
-    if to - from == 1 {
-      let piece = order[from]
-      nodes[node] = Node(
-        centre: pieceCentre[piece], cosRadius: cos(pieceRadius[piece]), sinRadius: sin(pieceRadius[piece]),
-        radius: pieceRadius[piece], first: UInt32(piece), isLeaf: true)
-      return
+    /// The ball of pieces `order[range]`: the middle of their vertices' bounding box in single precision,
+    /// and the farthest vertex from it plus the largest sagitta, rounded up.
+    private func ball(_ order: UnsafeMutableBufferPointer<Int>, _ range: Range<Int>) -> (SIMD3<Float>, Float) {
+      var low = SIMD3<Double>(repeating: .infinity)
+      var high = SIMD3<Double>(repeating: -.infinity)
+      var sagitta = 0.0
+      for position in range {
+        let piece = order[position]
+        let first = Int(pieceFirstEdge[piece])
+        for vertex in first...(first + Int(pieceEdgeCount[piece])) {
+          low = pointwiseMin(low, vectors[vertex])
+          high = pointwiseMax(high, vectors[vertex])
+        }
+        sagitta = max(sagitta, pieceSagitta[piece])
+      }
+      let centre = SIMD3<Float>((low + high) / 2)
+      let exact = SIMD3<Double>(centre)
+      var widest = 0.0
+      for position in range {
+        let piece = order[position]
+        let first = Int(pieceFirstEdge[piece])
+        for vertex in first...(first + Int(pieceEdgeCount[piece])) {
+          widest = max(widest, SphereGeometry.chordSquared(exact, vectors[vertex]))
+        }
+      }
+      let radius = widest.squareRoot() * (1 + 1e-12) + sagitta + ShoreIndex.slack
+      var rounded = Float(radius)
+      while Double(rounded) < radius { rounded = rounded.nextUp }
+      return (centre, rounded)
     }
-    var low = SIMD3<Double>(repeating: .infinity)
-    var high = SIMD3<Double>(repeating: -.infinity)
-    for position in from..<to {
-      low = pointwiseMin(low, pieceCentre[order[position]])
-      high = pointwiseMax(high, pieceCentre[order[position]])
+
+    mutating func buildTree() {
+      guard !pieceFirstEdge.isEmpty else { return }
+      var order = [Int](0..<pieceFirstEdge.count)
+      nodes.reserveCapacity(pieceFirstEdge.count + pieceFirstEdge.count / (ShoreIndex.fanout - 1) + 1)
+      nodes.append(Node(x: 0, y: 0, z: 0, radius: 0, link: 0))
+      order.withUnsafeMutableBufferPointer { order in build(node: 0, order, 0..<order.count) }
+      vectors = []
     }
-    let spread = high - low
-    let axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : (spread.y >= spread.z ? 1 : 2)
-    var keyed: [(key: Double, piece: Int)] = (from..<to).map { (pieceCentre[order[$0]][axis], order[$0]) }
-    keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.piece < $1.piece) }
-    for (offset, item) in keyed.enumerated() { order[from + offset] = item.piece }
-    let left = nodes.count
-    let blank = nodes[node]
-    nodes.append(blank)
-    nodes.append(blank)
-    let middle = (from + to) / 2
-    build(node: left, order, from: from, to: middle)
-    build(node: left + 1, order, from: middle, to: to)
-    let a = nodes[left]
-    let b = nodes[left + 1]
-    let sum = a.centre + b.centre
-    let length = (sum * sum).sum().squareRoot()
-    let centre = length > 1e-12 ? sum / length : a.centre
-    let leftReach: Double = SphereGeometry.angle(centre, a.centre) + a.radius
-    let rightReach: Double = SphereGeometry.angle(centre, b.centre) + b.radius
-    let radius = min(.pi, max(leftReach, rightReach) + Self.margin)
-    nodes[node] = Node(
-      centre: centre, cosRadius: cos(radius), sinRadius: sin(radius), radius: radius, first: UInt32(left),
-      isLeaf: false)
+
+    /// Fills node `node` with the subtree over `order[range]`, cut into up to ``fanout`` groups by median
+    /// splits along the widest coordinate of the pieces' centres.
+    private mutating func build(node: Int, _ order: UnsafeMutableBufferPointer<Int>, _ range: Range<Int>) {
+      let (centre, radius) = ball(order, range)
+      var link = UInt32(order[range.lowerBound]) | Node.leafBit
+      var count = 0
+      if range.count > 1 {
+        var groups: [Range<Int>] = []
+        split(order, range, parts: ShoreIndex.fanout, into: &groups)
+        let first = nodes.count
+        for _ in groups { nodes.append(Node(x: 0, y: 0, z: 0, radius: 0, link: 0)) }
+        for (offset, group) in groups.enumerated() { build(node: first + offset, order, group) }
+        (link, count) = (UInt32(first), groups.count)
+      }
+      nodes[node] = Node(x: centre.x, y: centre.y, z: centre.z, radius: radius, link: link, count: UInt8(count))
+    }
+
+    /// Cuts `range` of `order` into `parts` groups (fewer for short ranges), halving at the median of the
+    /// widest coordinate of the pieces' centres.
+    private func split(
+      _ order: UnsafeMutableBufferPointer<Int>, _ range: Range<Int>, parts: Int, into groups: inout [Range<Int>]
+    ) {
+      if parts == 1 || range.count == 1 {
+        groups.append(range)
+        return
+      }
+      var low = SIMD3<Double>(repeating: .infinity)
+      var high = SIMD3<Double>(repeating: -.infinity)
+      for position in range {
+        low = pointwiseMin(low, pieceCentre[order[position]])
+        high = pointwiseMax(high, pieceCentre[order[position]])
+      }
+      let spread = high - low
+      let axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : (spread.y >= spread.z ? 1 : 2)
+      var keyed: [(key: Double, piece: Int)] = range.map { (pieceCentre[order[$0]][axis], order[$0]) }
+      keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.piece < $1.piece) }
+      for (offset, item) in keyed.enumerated() { order[range.lowerBound + offset] = item.piece }
+      let middle = (range.lowerBound + range.upperBound) / 2
+      split(order, range.lowerBound..<middle, parts: parts / 2, into: &groups)
+      split(order, middle..<range.upperBound, parts: parts / 2, into: &groups)
+    }
   }
 
   // MARK: Queries
 
-  /// The nearest boundary point of the features admitted when the tree was built (and by `accept`, when
-  /// given) to a unit vector, if one lies within `limit` radians; of points at the same distance, the one
-  /// of the lowest feature.
-  func nearest(
-    to query: SIMD3<Double>, within limit: Double = .pi, accept: ((Int) -> Bool)? = nil
-  ) -> BoundaryHit? {
-    guard !nodes.isEmpty else { return nil }
-    // Nodes are ordered by the cosine of their lower bound, which needs a square root but no
-    // trigonometry: cos(θ − ρ) = cos θ cos ρ + sin θ sin ρ, with θ the angle to the cap's centre.
-    var bestChord = SphereGeometry.chordSquared(angle: limit)
-    var bestCos = cos(min(limit, .pi))
-    var bestFeature = Int.max
-    var bestPoint = query
-    var found = false
-    var heap = BoundHeap()
-    let rootKey = key(0, query)
-    if rootKey >= bestCos - 1e-12 { heap.push(-rootKey, 0) }
-    while let (negativeKey, node) = heap.pop() {
-      if min(1, -negativeKey) < bestCos - 1e-12 { break }
-      let entry = nodes[node]
-      if entry.isLeaf {
-        let piece = Int(entry.first)
-        if let accept, !accept(Int(pieceFeature[piece])) { continue }
-        if scan(
-          piece: piece, query: query, bestChord: &bestChord, bestFeature: &bestFeature, bestPoint: &bestPoint)
-        {
-          found = true
-          bestCos = 1 - bestChord / 2
-        }
-        continue
-      }
-      let left = Int(entry.first)
-      let leftKey = key(left, query)
-      if leftKey >= bestCos - 1e-12 { heap.push(-leftKey, left) }
-      let rightKey = key(left + 1, query)
-      if rightKey >= bestCos - 1e-12 { heap.push(-rightKey, left + 1) }
-    }
-    guard found else { return nil }
-    return BoundaryHit(feature: bestFeature, angle: SphereGeometry.angle(query, bestPoint), point: bestPoint)
+  /// The nearest boundary point of the features admitted when the tree was built to a unit vector, if one
+  /// lies within `limit` radians; of points at the same distance, the one of the lowest feature.
+  func nearest(to query: SIMD3<Double>, within limit: Double = .pi) -> BoundaryHit? {
+    nearest(to: query, within: limit) { _ in true }
   }
 
-  /// The cosine of a lower bound of the angle from `query` to anything in node `node`'s cap; for a cap
-  /// holding the query (bound 0), `2 + cos θ`, so that of those the one with the nearest centre is
-  /// opened first.
-  @inline(__always) private func key(_ node: Int, _ query: SIMD3<Double>) -> Double {
-    nodes.withUnsafeBufferPointer { nodes in
-      let entry = nodes[node]
-      let dot = min(1, max(-1, (query * entry.centre).sum()))
-      if dot >= entry.cosRadius { return 2 + dot }
-      let sine = (1 - dot * dot).squareRoot()
-      return dot * entry.cosRadius + sine * entry.sinRadius
+  /// The nearest boundary point of the features admitted when the tree was built and by `accept`.
+  func nearest(
+    to query: SIMD3<Double>, within limit: Double = .pi, accept: (Int) -> Bool
+  ) -> BoundaryHit? {
+    guard !nodes.isEmpty else { return nil }
+    var best = Best(chord: SphereGeometry.chordSquared(angle: limit), point: query)
+    // Nodes whose bound is farther than this cannot hold a better point.
+    var reach = best.chord.squareRoot() + Self.slack
+    return nodes.withUnsafeBufferPointer { nodes -> BoundaryHit? in
+      withUnsafeTemporaryAllocation(of: HeapEntry.self, capacity: 256) { storage in
+        var heap = BoundHeap(storage: storage)
+        defer { heap.release() }
+        let rootBound = Self.bound(nodes[0], query)
+        if rootBound <= reach { heap.push(HeapEntry(bound: rootBound, node: 0)) }
+        while let top = heap.pop() {
+          if top.bound > reach { break }
+          let entry = nodes[Int(top.node)]
+          if entry.isLeaf {
+            let piece = entry.target
+            if !accept(Int(pieceFeature[piece])) { continue }
+            if scan(piece: piece, query: query, best: &best) { reach = best.chord.squareRoot() + Self.slack }
+            continue
+          }
+          let first = entry.target
+          for child in first..<(first + Int(entry.count)) {
+            let bound = Self.bound(nodes[child], query)
+            if bound <= reach { heap.push(HeapEntry(bound: bound, node: UInt32(child))) }
+          }
+        }
+        guard best.feature != Int.max else { return nil }
+        return BoundaryHit(
+          feature: best.feature, angle: SphereGeometry.angle(query, best.point), point: best.point)
+      }
     }
+  }
+
+  /// The best edge point so far: its squared chord, feature (`Int.max` before the first) and point.
+  private struct Best {
+    var chord: Double
+    var feature = Int.max
+    var point: SIMD3<Double>
+  }
+
+  /// A lower bound of the chord from `query` to anything in a node's ball: the distance to its centre
+  /// less its radius (negative inside, so that the ball the query is deepest in opens first).
+  @inline(__always) private static func bound(_ entry: Node, _ query: SIMD3<Double>) -> Double {
+    let dx = query.x - Double(entry.x)
+    let dy = query.y - Double(entry.y)
+    let dz = query.z - Double(entry.z)
+    return (dx * dx + dy * dy + dz * dz).squareRoot() - Double(entry.radius)
   }
 
   /// Measures a piece's edges; true when one of them is nearer than the best so far.
-  @inline(__always) private func scan(
-    piece: Int, query: SIMD3<Double>, bestChord: inout Double, bestFeature: inout Int,
-    bestPoint: inout SIMD3<Double>
-  ) -> Bool {
+  @inline(__always) private func scan(piece: Int, query: SIMD3<Double>, best: inout Best) -> Bool {
     let scale = 1 / Double(grid.cellUnits)
     let edge = Int(pieceFirstEdge[piece])
     let feature = Int(pieceFeature[piece])
+    let latitudes = grid.latitudes
+    let longitudes = grid.longitudes
     var improved = false
     var previous = SphereGeometry.unitVector(
-      latitude: Double(grid.latitudes[edge]) * scale, longitude: Double(grid.longitudes[edge]) * scale)
+      latitude: Double(latitudes[edge]) * scale, longitude: Double(longitudes[edge]) * scale)
     for vertex in (edge + 1)...(edge + Int(pieceEdgeCount[piece])) {
       let current = SphereGeometry.unitVector(
-        latitude: Double(grid.latitudes[vertex]) * scale, longitude: Double(grid.longitudes[vertex]) * scale)
+        latitude: Double(latitudes[vertex]) * scale, longitude: Double(longitudes[vertex]) * scale)
       let closest = SphereGeometry.closestPoint(on: previous, current, to: query)
       let chord = SphereGeometry.chordSquared(query, closest)
-      if chord < bestChord || (chord == bestChord && feature < bestFeature) {
-        bestChord = chord
-        bestFeature = feature
-        bestPoint = closest
+      if chord < best.chord || (chord == best.chord && feature < best.feature) {
+        best = Best(chord: chord, feature: feature, point: closest)
         improved = true
       }
       previous = current
@@ -217,40 +273,63 @@ final class ShoreIndex: @unchecked Sendable {
   }
 }
 
-/// A binary min-heap of (bound, node) pairs.
+/// An entry of a query's heap: a node and its bound.
+private struct HeapEntry {
+  var bound: Double
+  var node: UInt32
+}
+
+/// A binary min-heap of nodes by bound, in caller-provided storage that moves to the heap when it fills.
 private struct BoundHeap {
-  private var items: [(Double, Int)] = []
+  private var items: UnsafeMutableBufferPointer<HeapEntry>
+  private var owned = false
+  private var count = 0
 
-  init() { items.reserveCapacity(64) }
+  init(storage: UnsafeMutableBufferPointer<HeapEntry>) { items = storage }
 
-  @inline(__always) mutating func push(_ bound: Double, _ node: Int) {
-    items.append((bound, node))
-    var child = items.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard items[child].0 < items[parent].0 else { break }
-      items.swapAt(child, parent)
-      child = parent
-    }
+  /// Frees the storage this heap allocated, if any.
+  mutating func release() {
+    if owned { items.deallocate() }
   }
 
-  @inline(__always) mutating func pop() -> (Double, Int)? {
-    guard let top = items.first else { return nil }
-    let last = items.removeLast()
-    if !items.isEmpty {
-      items[0] = last
-      var parent = 0
-      while true {
-        let left = 2 * parent + 1
-        let right = left + 1
-        var smallest = parent
-        if left < items.count && items[left].0 < items[smallest].0 { smallest = left }
-        if right < items.count && items[right].0 < items[smallest].0 { smallest = right }
-        if smallest == parent { break }
-        items.swapAt(parent, smallest)
-        parent = smallest
-      }
+  @inline(__always) mutating func push(_ entry: HeapEntry) {
+    if count == items.count { grow() }
+    var child = count
+    count += 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard entry.bound < items[parent].bound else { break }
+      items[child] = items[parent]
+      child = parent
     }
+    items[child] = entry
+  }
+
+  @inline(__always) mutating func pop() -> HeapEntry? {
+    guard count > 0 else { return nil }
+    let top = items[0]
+    count -= 1
+    guard count > 0 else { return top }
+    let last = items[count]
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      guard left < count else { break }
+      var smaller = left
+      if left + 1 < count && items[left + 1].bound < items[left].bound { smaller = left + 1 }
+      guard items[smaller].bound < last.bound else { break }
+      items[parent] = items[smaller]
+      parent = smaller
+    }
+    items[parent] = last
     return top
+  }
+
+  private mutating func grow() {
+    let larger = UnsafeMutableBufferPointer<HeapEntry>.allocate(capacity: max(16, items.count * 2))
+    _ = larger.initialize(from: items[0..<count])
+    release()
+    items = larger
+    owned = true
   }
 }
