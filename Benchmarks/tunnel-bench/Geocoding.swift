@@ -8,6 +8,7 @@ struct BenchOptions {
   var wherePoint: Coordinate? = nil
   var batchMemoryPoints: Int? = nil
   var placemarkPoints: Int? = nil
+  var coldStartBinary: String? = nil
 
   init(_ arguments: ArraySlice<String>) {
     var rest = Array(arguments)
@@ -21,6 +22,13 @@ struct BenchOptions {
           exit(2)
         }
         batchMemoryPoints = count
+        rest.removeFirst()
+      case "--cold-start":
+        guard let binary = rest.first else {
+          print("--cold-start needs the path of a tunnel executable")
+          exit(2)
+        }
+        coldStartBinary = binary
         rest.removeFirst()
       case "--placemarks":
         guard let count = rest.first.flatMap({ Int($0) }), count > 0 else {
@@ -199,4 +207,38 @@ func benchmarkPlacemarks(directory: String, count: Int) throws {
     String(
       format: "placemark with the batch indexes, 1 core: %.0f points/s (%.2f µs each; %d of %d at sea)",
       Double(count) / elapsed * 1000, elapsed * 1000 / Double(count), atSea, count))
+}
+
+/// The wall time of whole `tunnel where 56 8.5` processes, each started afresh, output discarded.
+func benchmarkColdStart(binary: String, runs: Int = 31) throws {
+  func run(_ arguments: [String]) -> Double {
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else {
+      print("cannot start \(binary)")
+      exit(1)
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    if status != 0 {
+      print("\(binary) \(arguments.joined(separator: " ")) failed (status \(status))")
+      exit(1)
+    }
+    return elapsed
+  }
+  for arguments in [["--version"], ["where", "56", "8.5"], ["Skjern"]] {
+    _ = run(arguments)  // the files into the page cache
+    let times = (0..<runs).map { _ in run(arguments) }.sorted()
+    print(
+      String(
+        format: "tunnel %@: median %.1f ms, fastest %.1f ms, slowest %.1f ms (%d runs)",
+        arguments.joined(separator: " "), times[runs / 2], times[0], times[runs - 1], runs))
+  }
 }

@@ -12,6 +12,7 @@ import TunnelGeo
 ///     tunnel-bench --where LAT LON            one placemark, as a whole process would (time it outside)
 ///     tunnel-bench --batch-memory N           N placemarks in one batch: time and peak memory
 ///     tunnel-bench --placemarks N             N indexed placemarks on one core (to profile)
+///     tunnel-bench --cold-start BINARY        whole `BINARY where 56 8.5` processes: their wall time
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -20,6 +21,10 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
 }
 
 let options = BenchOptions(CommandLine.arguments.dropFirst())
+if let binary = options.coldStartBinary {
+  try benchmarkColdStart(binary: binary)
+  exit(0)
+}
 let directory = try PlaceDataLocation.find(explicit: options.directory)
 if let count = options.batchMemoryPoints {
   try benchmarkBatchMemory(directory: directory, count: count)
