@@ -7,6 +7,7 @@ struct BenchOptions {
   var geocodingOnly = false
   var wherePoint: Coordinate? = nil
   var batchMemoryPoints: Int? = nil
+  var batchWhole = false
   var placemarkPoints: Int? = nil
   var coldStartBinary: String? = nil
 
@@ -30,6 +31,7 @@ struct BenchOptions {
         }
         coldStartBinary = binary
         rest.removeFirst()
+      case "--whole": batchWhole = true
       case "--placemarks":
         guard let count = rest.first.flatMap({ Int($0) }), count > 0 else {
           print("--placemarks needs a number of points")
@@ -65,13 +67,18 @@ struct SplitMix64: RandomNumberGenerator {
   }
 }
 
-/// Points drawn uniformly over the sphere.
-func uniformPoints(_ count: Int, seed: UInt64) -> [Coordinate] {
-  var generator = SplitMix64(seed: seed)
-  return (0..<count).map { _ in
+extension Coordinate {
+  /// A point drawn uniformly over the sphere.
+  static func uniform(using generator: inout SplitMix64) -> Coordinate {
     let latitude = asin(Double.random(in: -1...1, using: &generator)) * 180 / .pi
     return try! Coordinate(latitude: latitude, longitude: Double.random(in: -180..<180, using: &generator))
   }
+}
+
+/// Points drawn uniformly over the sphere.
+func uniformPoints(_ count: Int, seed: UInt64) -> [Coordinate] {
+  var generator = SplitMix64(seed: seed)
+  return (0..<count).map { _ in Coordinate.uniform(using: &generator) }
 }
 
 /// The peak resident memory of this process in MB (VmHWM), or nil off Linux.
@@ -180,16 +187,36 @@ func benchmarkGeocoding(directory: String) throws {
   if sink < 0 { print(sink) }
 }
 
-/// A full-placemark batch in a fresh process: its time and the process's peak memory.
-func benchmarkBatchMemory(directory: String, count: Int) throws {
-  let points = uniformPoints(count, seed: 6)
+/// A full-placemark batch in a fresh process: its time and the process's peak memory, streamed a chunk
+/// at a time (`forEachPlacemark`), or held whole (`placemarks(for:)`) with `whole`.
+func benchmarkBatchMemory(directory: String, count: Int, whole: Bool) throws {
   let geocoder = ReverseGeocoder(data: PlaceData(uncheckedDirectory: directory))
-  var placemarks: [Placemark] = []
-  let elapsed = try milliseconds { placemarks = try geocoder.placemarks(for: points) }
+  var done = 0
+  var atSea = 0
+  let elapsed: Double
+  if whole {
+    let points = uniformPoints(count, seed: 6)
+    elapsed = try milliseconds {
+      let placemarks = try geocoder.placemarks(for: points)
+      done = placemarks.count
+      atSea = placemarks.filter { !$0.land }.count
+    }
+  } else {
+    // The points are drawn as they are needed, so that nothing grows with the count.
+    var generator = SplitMix64(seed: 6)
+    let points = (0..<count).lazy.map { _ in Coordinate.uniform(using: &generator) }
+    elapsed = try milliseconds {
+      try geocoder.forEachPlacemark(of: points) { chunk in
+        done += chunk.count
+        atSea += chunk.filter { !$0.land }.count
+      }
+    }
+  }
   print(
     String(
-      format: "%d placemarks (indexes built included): %.2f s, %.0f points/s on all cores",
-      placemarks.count, elapsed / 1000, Double(placemarks.count) / elapsed * 1000))
+      format: "%d placemarks (%d at sea) with %@, indexes built included: %.2f s, %.0f points/s on all cores",
+      done, atSea, whole ? "placemarks(for:), held whole" : "forEachPlacemark, streamed",
+      elapsed / 1000, Double(done) / elapsed * 1000))
   if let peak = peakResidentMB() { print(String(format: "peak resident memory: %.1f MB", peak)) }
 }
 

@@ -10,7 +10,7 @@ import TunnelGeo
 ///     tunnel-bench [data folder]              everything
 ///     tunnel-bench --geocoding [data folder]  the geocoder only
 ///     tunnel-bench --where LAT LON            one placemark, as a whole process would (time it outside)
-///     tunnel-bench --batch-memory N           N placemarks in one batch: time and peak memory
+///     tunnel-bench --batch-memory N [--whole] N placemarks streamed (or held whole): time, peak memory
 ///     tunnel-bench --placemarks N             N indexed placemarks on one core (to profile)
 ///     tunnel-bench --cold-start BINARY        whole `BINARY where 56 8.5` processes: their wall time
 
@@ -27,7 +27,7 @@ if let binary = options.coldStartBinary {
 }
 let directory = try PlaceDataLocation.find(explicit: options.directory)
 if let count = options.batchMemoryPoints {
-  try benchmarkBatchMemory(directory: directory, count: count)
+  try benchmarkBatchMemory(directory: directory, count: count, whole: options.batchWhole)
   exit(0)
 }
 if let count = options.placemarkPoints {

@@ -203,6 +203,31 @@ import Testing
     #expect(cleared > 500)
   }
 
+  /// The streamed batch hands over every placemark once, in order, in chunks of the size asked for.
+  @Test func streamedPlacemarksComeInOrderAndInChunks() throws {
+    var generator = SplitMix64(seed: 41)
+    let points = (0..<2_500).map { _ in Coordinate.random(using: &generator) }
+    var streamed: [Placemark] = []
+    var sizes: [Int] = []
+    try Self.indexed.forEachPlacemark(of: points, chunkSize: 1_000) { chunk in
+      sizes.append(chunk.count)
+      streamed += chunk
+    }
+    #expect(sizes == [1_000, 1_000, 500])
+    #expect(streamed == (try Self.indexed.placemarks(for: points)))
+    // An empty sequence calls nothing; a failing body stops the walk with its error.
+    try Self.indexed.forEachPlacemark(of: [Coordinate]()) { _ in Issue.record("called for nothing") }
+    struct Stop: Error {}
+    var calls = 0
+    #expect(throws: Stop.self) {
+      try Self.indexed.forEachPlacemark(of: points, chunkSize: 1_000) { _ in
+        calls += 1
+        throw Stop()
+      }
+    }
+    #expect(calls == 1)
+  }
+
   @Test func theAntipodeOfWesternJutlandFacesAntipodesIsland() throws {
     for geocoder in [Self.indexed, Self.plain] {
       let land = try #require(

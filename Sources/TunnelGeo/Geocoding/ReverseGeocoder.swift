@@ -345,7 +345,8 @@ public final class ReverseGeocoder: Sendable {
     }
   }
 
-  /// The placemarks of many coordinates, in order, computed on every core.
+  /// The placemarks of many coordinates, in order, computed on every core. The result holds every
+  /// placemark; for long inputs, ``forEachPlacemark(of:chunkSize:_:)`` keeps only a chunk at a time.
   ///
   /// The coordinates are cut into one contiguous run per worker; each worker writes its own slots of the
   /// result, so the loop takes no locks.
@@ -354,6 +355,35 @@ public final class ReverseGeocoder: Sendable {
     let indexes = coordinates.count > Self.batchIndexThreshold ? try preparedIndexes() : nil
     return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
       try self.placemark(for: coordinate, indexes: indexes)
+    }
+  }
+
+  /// The placemarks of a sequence of coordinates of any length, handed to `body` in order, one chunk at a
+  /// time, each chunk computed on every core.
+  ///
+  /// Only one chunk of coordinates and placemarks is held at a time, so the memory used is that of the
+  /// batch indexes (built when the first chunk is longer than ``batchIndexThreshold``) however many
+  /// coordinates there are. Errors from the data or from `body` stop the walk and are rethrown.
+  public func forEachPlacemark<Coordinates: Sequence<Coordinate>>(
+    of coordinates: Coordinates, chunkSize: Int = 8_192, _ body: ([Placemark]) throws -> Void
+  ) throws {
+    precondition(chunkSize > 0, "chunkSize must be positive")
+    try openLayers()
+    var iterator = coordinates.makeIterator()
+    var chunk: [Coordinate] = []
+    chunk.reserveCapacity(chunkSize)
+    var indexes = batchIndexes.withLock { $0 }
+    while true {
+      chunk.removeAll(keepingCapacity: true)
+      while chunk.count < chunkSize, let next = iterator.next() { chunk.append(next) }
+      if chunk.isEmpty { return }
+      if indexes == nil && chunk.count > Self.batchIndexThreshold { indexes = try preparedIndexes() }
+      let prepared = indexes
+      try body(
+        try parallelMap(chunk) { coordinate throws(PlaceDataError) in
+          try self.placemark(for: coordinate, indexes: prepared)
+        })
+      if chunk.count < chunkSize { return }
     }
   }
 
@@ -568,7 +598,9 @@ final class BatchIndexes: Sendable {
         for (latitude, longitude) in [
           (box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east),
         ] {
-          reach = max(reach, SphereGeometry.angle(middle, SphereGeometry.unitVector(latitude: latitude, longitude: longitude)))
+          reach = max(
+            reach,
+            SphereGeometry.angle(middle, SphereGeometry.unitVector(latitude: latitude, longitude: longitude)))
         }
         let nearest = borders.nearest(to: middle, within: reach + horizon)?.angle ?? (reach + horizon)
         // Rounded down, and a little more, so that it stays a lower bound.

@@ -66,16 +66,20 @@ final class ShoreIndex: Sendable {
     var pieceCentre: [SIMD3<Double>] = []
     var pieceSagitta: [Double] = []
     var nodes: [Node] = []
-    /// Per vertex of the grid: its unit vector.
-    var vectors: [SIMD3<Double>] = []
+    /// Per vertex of the grid: its unit vector in single precision (within ``vectorError`` of the exact
+    /// one), to keep the build's memory down.
+    var vectors: [SIMD3<Float>] = []
+    static let vectorError = 2e-7
 
     init(grid: PolygonGrid) { self.grid = grid }
 
     mutating func cutPieces(accept: (Int) -> Bool) {
       let scale = 1 / Double(grid.cellUnits)
       vectors = (0..<grid.latitudes.count).map { vertex in
-        SphereGeometry.unitVector(
-          latitude: Double(grid.latitudes[vertex]) * scale, longitude: Double(grid.longitudes[vertex]) * scale)
+        SIMD3<Float>(
+          SphereGeometry.unitVector(
+            latitude: Double(grid.latitudes[vertex]) * scale,
+            longitude: Double(grid.longitudes[vertex]) * scale))
       }
       for ring in 0..<(grid.ringStart.count - 1) where accept(Int(grid.ringFeature[ring])) {
         let start = Int(grid.ringStart[ring])
@@ -83,12 +87,15 @@ final class ShoreIndex: Sendable {
         var edge = start
         while edge < end {
           let edges = min(ShoreIndex.pieceEdges, end - edge)
-          var sum = vectors[edge]
+          var sum = SIMD3<Double>(vectors[edge])
           var sagitta = 0.0
           for vertex in (edge + 1)...(edge + edges) {
-            sum += vectors[vertex]
+            sum += SIMD3<Double>(vectors[vertex])
             // An arc of chord c leaves its chord by at most 1 − √(1 − c²/4) ≤ c²/4.
-            sagitta = max(sagitta, SphereGeometry.chordSquared(vectors[vertex - 1], vectors[vertex]) / 4)
+            let chord = SphereGeometry.chordSquared(
+              SIMD3<Double>(vectors[vertex - 1]), SIMD3<Double>(vectors[vertex]))
+            let longest = chord.squareRoot() + 2 * Self.vectorError
+            sagitta = max(sagitta, longest * longest / 4)
           }
           pieceFirstEdge.append(UInt32(edge))
           pieceEdgeCount.append(UInt8(edges))
@@ -101,8 +108,9 @@ final class ShoreIndex: Sendable {
     }
 
     /// The ball of pieces `order[range]`: the middle of their vertices' bounding box in single precision,
-    /// and the farthest vertex from it plus the largest sagitta, rounded up.
-    private func ball(_ order: UnsafeMutableBufferPointer<Int>, _ range: Range<Int>) -> (SIMD3<Float>, Float) {
+    /// and the farthest vertex from it plus the largest sagitta and the vectors' error, rounded up.
+    private func ball(_ order: UnsafeMutableBufferPointer<Int>, _ range: Range<Int>) -> (SIMD3<Float>, Float)
+    {
       var low = SIMD3<Double>(repeating: .infinity)
       var high = SIMD3<Double>(repeating: -.infinity)
       var sagitta = 0.0
@@ -110,8 +118,8 @@ final class ShoreIndex: Sendable {
         let piece = order[position]
         let first = Int(pieceFirstEdge[piece])
         for vertex in first...(first + Int(pieceEdgeCount[piece])) {
-          low = pointwiseMin(low, vectors[vertex])
-          high = pointwiseMax(high, vectors[vertex])
+          low = pointwiseMin(low, SIMD3<Double>(vectors[vertex]))
+          high = pointwiseMax(high, SIMD3<Double>(vectors[vertex]))
         }
         sagitta = max(sagitta, pieceSagitta[piece])
       }
@@ -122,10 +130,10 @@ final class ShoreIndex: Sendable {
         let piece = order[position]
         let first = Int(pieceFirstEdge[piece])
         for vertex in first...(first + Int(pieceEdgeCount[piece])) {
-          widest = max(widest, SphereGeometry.chordSquared(exact, vectors[vertex]))
+          widest = max(widest, SphereGeometry.chordSquared(exact, SIMD3<Double>(vectors[vertex])))
         }
       }
-      let radius = widest.squareRoot() * (1 + 1e-12) + sagitta + ShoreIndex.slack
+      let radius = widest.squareRoot() * (1 + 1e-12) + Self.vectorError + sagitta + ShoreIndex.slack
       var rounded = Float(radius)
       while Double(rounded) < radius { rounded = rounded.nextUp }
       return (centre, rounded)
@@ -154,13 +162,15 @@ final class ShoreIndex: Sendable {
         for (offset, group) in groups.enumerated() { build(node: first + offset, order, group) }
         (link, count) = (UInt32(first), groups.count)
       }
-      nodes[node] = Node(x: centre.x, y: centre.y, z: centre.z, radius: radius, link: link, count: UInt8(count))
+      nodes[node] = Node(
+        x: centre.x, y: centre.y, z: centre.z, radius: radius, link: link, count: UInt8(count))
     }
 
     /// Cuts `range` of `order` into `parts` groups (fewer for short ranges), halving at the median of the
     /// widest coordinate of the pieces' centres.
     private func split(
-      _ order: UnsafeMutableBufferPointer<Int>, _ range: Range<Int>, parts: Int, into groups: inout [Range<Int>]
+      _ order: UnsafeMutableBufferPointer<Int>, _ range: Range<Int>, parts: Int,
+      into groups: inout [Range<Int>]
     ) {
       if parts == 1 || range.count == 1 {
         groups.append(range)
