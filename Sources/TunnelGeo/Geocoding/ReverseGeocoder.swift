@@ -301,7 +301,7 @@ public final class ReverseGeocoder: Sendable {
 
   /// Builds, once per geocoder, the in-memory indexes that make batches fast (see the benchmark for their
   /// build time and size): a cube-map grid of nearest-place candidates, a point-in-polygon grid per
-  /// polygon layer (``PolygonGrid``), and bounding-cap trees over shorelines, country borders, named
+  /// polygon layer (``PolygonGrid``), and bounding-ball trees over shorelines, country borders, named
   /// seas and island outlines (``ShoreIndex``). Answers do not change: only their speed.
   ///
   /// ``placemarks(for:)`` and ``nearestPlaces(to:minimumPopulation:)`` call this for batches of more than
