@@ -13,32 +13,24 @@ struct BenchOptions {
 
   init(_ arguments: ArraySlice<String>) {
     var rest = Array(arguments)
+    /// The value after `flag`, read by `parse`, or a plain error and exit code 2.
+    func value<Value>(of flag: String, _ needs: String, _ parse: (String) -> Value?) -> Value {
+      guard let text = rest.first, let value = parse(text) else {
+        print("\(flag) needs \(needs)")
+        exit(2)
+      }
+      rest.removeFirst()
+      return value
+    }
+    let positive = { (text: String) in Int(text).flatMap { $0 > 0 ? $0 : nil } }
     while let argument = rest.first {
       rest.removeFirst()
       switch argument {
       case "--geocoding": geocodingOnly = true
-      case "--batch-memory":
-        guard let count = rest.first.flatMap({ Int($0) }), count > 0 else {
-          print("--batch-memory needs a number of points")
-          exit(2)
-        }
-        batchMemoryPoints = count
-        rest.removeFirst()
-      case "--cold-start":
-        guard let binary = rest.first else {
-          print("--cold-start needs the path of a tunnel executable")
-          exit(2)
-        }
-        coldStartBinary = binary
-        rest.removeFirst()
+      case "--batch-memory": batchMemoryPoints = value(of: argument, "a number of points", positive)
       case "--whole": batchWhole = true
-      case "--placemarks":
-        guard let count = rest.first.flatMap({ Int($0) }), count > 0 else {
-          print("--placemarks needs a number of points")
-          exit(2)
-        }
-        placemarkPoints = count
-        rest.removeFirst()
+      case "--placemarks": placemarkPoints = value(of: argument, "a number of points", positive)
+      case "--cold-start": coldStartBinary = value(of: argument, "the path of a tunnel executable") { $0 }
       case "--where":
         guard rest.count >= 2, let latitude = Double(rest[0]), let longitude = Double(rest[1]),
           let point = try? Coordinate(latitude: latitude, longitude: longitude)
