@@ -150,16 +150,7 @@ func benchmarkGeocoding(directory: String) throws {
       Double(batch.count) / gridAll / 1000))
 
   if let peak = peakResidentMB() { print(String(format: "peak resident memory so far: %.1f MB", peak)) }
-  let placemarkPoints = uniformPoints(200_000, seed: 3)
-  var atSea = 0
-  let single = try milliseconds {
-    for point in placemarkPoints where try !geocoder.placemark(for: point).land { atSea += 1 }
-  }
-  print(
-    String(
-      format: "placemark with the batch indexes, 1 core: %.0f points/s (%.2f µs each; %d of %d at sea)",
-      Double(placemarkPoints.count) / single * 1000, single * 1000 / Double(placemarkPoints.count), atSea,
-      placemarkPoints.count))
+  let placemarkPoints = try timeIndexedPlacemarks(geocoder, count: 200_000)
   let unindexed = ReverseGeocoder(data: data)
   let fewPoints = placemarkPoints.prefix(300)
   let slow = try milliseconds { for point in fewPoints { _ = try unindexed.placemark(for: point) } }
@@ -217,6 +208,12 @@ func benchmarkPlacemarks(directory: String, count: Int) throws {
   let geocoder = ReverseGeocoder(data: PlaceData(uncheckedDirectory: directory))
   let build = try milliseconds { try geocoder.prepareForBatch() }
   print(String(format: "batch indexes built: %.1f ms", build))
+  _ = try timeIndexedPlacemarks(geocoder, count: count)
+}
+
+/// Times `count` placemarks of uniform points (the same points every run) on one core with a geocoder
+/// whose batch indexes are built, prints the rate, and returns the points.
+func timeIndexedPlacemarks(_ geocoder: ReverseGeocoder, count: Int) throws -> [Coordinate] {
   let points = uniformPoints(count, seed: 3)
   var atSea = 0
   let elapsed = try milliseconds {
@@ -226,6 +223,7 @@ func benchmarkPlacemarks(directory: String, count: Int) throws {
     String(
       format: "placemark with the batch indexes, 1 core: %.0f points/s (%.2f µs each; %d of %d at sea)",
       Double(count) / elapsed * 1000, elapsed * 1000 / Double(count), atSea, count))
+  return points
 }
 
 /// The wall time of whole `tunnel where 56 8.5` processes, each started afresh, output discarded.
