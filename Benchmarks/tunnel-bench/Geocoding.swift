@@ -73,14 +73,25 @@ func uniformPoints(_ count: Int, seed: UInt64) -> [Coordinate] {
   return (0..<count).map { _ in Coordinate.uniform(using: &generator) }
 }
 
-/// The peak resident memory of this process in MB (VmHWM), or nil off Linux.
-func peakResidentMB() -> Double? {
+/// A line from /proc/self/status in MB (`VmHWM`, `RssAnon`, `RssFile`), or nil off Linux.
+func statusMB(_ key: String) -> Double? {
   guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-  for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+  for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
     let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first
     return kilobytes.map { $0 / 1024 }
   }
   return nil
+}
+
+/// The peak resident memory of this process, and what is resident now: allocated (anonymous) and
+/// mapped from files (the data and the libraries).
+func memoryReport(_ label: String) -> String? {
+  guard let peak = statusMB("VmHWM"), let anonymous = statusMB("RssAnon"), let file = statusMB("RssFile")
+  else {
+    return nil
+  }
+  return String(
+    format: "%@: %.1f MB (now %.1f MB allocated, %.1f MB mapped from files)", label, peak, anonymous, file)
 }
 
 /// One placemark from a cold start: what `tunnel where` does.
@@ -149,7 +160,7 @@ func benchmarkGeocoding(directory: String) throws {
       ProcessInfo.processInfo.activeProcessorCount,
       Double(batch.count) / gridAll / 1000))
 
-  if let peak = peakResidentMB() { print(String(format: "peak resident memory so far: %.1f MB", peak)) }
+  if let report = memoryReport("peak resident memory so far") { print(report) }
   let placemarkPoints = try timeIndexedPlacemarks(geocoder, count: 200_000)
   let unindexed = ReverseGeocoder(data: data)
   let fewPoints = placemarkPoints.prefix(300)
@@ -166,7 +177,7 @@ func benchmarkGeocoding(directory: String) throws {
       format: "placemarks, batch API, all cores: %.0f points/s; %d at sea",
       Double(placemarks.count) / all * 1000,
       placemarks.filter { !$0.land }.count))
-  if let peak = peakResidentMB() { print(String(format: "peak resident memory: %.1f MB", peak)) }
+  if let report = memoryReport("peak resident memory") { print(report) }
   if sink < 0 { print(sink) }
 }
 
@@ -200,7 +211,7 @@ func benchmarkBatchMemory(directory: String, count: Int, whole: Bool) throws {
       format: "%d placemarks (%d at sea) with %@, indexes built included: %.2f s, %.0f points/s on all cores",
       done, atSea, whole ? "placemarks(for:), held whole" : "forEachPlacemark, streamed",
       elapsed / 1000, Double(done) / elapsed * 1000))
-  if let peak = peakResidentMB() { print(String(format: "peak resident memory: %.1f MB", peak)) }
+  if let report = memoryReport("peak resident memory") { print(report) }
 }
 
 /// Indexed placemarks on one core, after the indexes are built: the loop to profile.

@@ -187,6 +187,47 @@ import Testing
     #expect(shared >= 10)
   }
 
+  /// The cache of shoreline descriptions holds at most one point per slot, whatever the batch, and gives
+  /// back what was kept for a point, or nothing: never another point's description.
+  @Test func shoreDescriptionCacheKeepsAFixedNumberOfPoints() {
+    var cache = ShoreDescriptionCache()
+    var generator = SplitMix64(seed: 43)
+    let points = (0..<(2 * ShoreDescriptionCache.slotCount)).map { _ in
+      SphereGeometry.unitVector(Coordinate.random(using: &generator))
+    }
+    func description(_ index: Int) -> ShoreDescription {
+      ShoreDescription(
+        country: index % 250, island: index % 3 == 0 ? nil : index, place: index % 7 == 0 ? nil : index)
+    }
+    for (index, point) in points.enumerated() { cache[ShorePoint(point)] = description(index) }
+    #expect(cache.count <= ShoreDescriptionCache.slotCount)
+    #expect(cache.count > ShoreDescriptionCache.slotCount / 2)
+    var found = 0
+    for (index, point) in points.enumerated() {
+      guard let kept = cache[ShorePoint(point)] else { continue }
+      found += 1
+      #expect(kept == description(index))
+    }
+    #expect(found == cache.count)
+    // The last point took its slot last.
+    #expect(cache[ShorePoint(points[points.count - 1])] == description(points.count - 1))
+  }
+
+  /// Building the indexes lets the vertex streams' pages go; reading a ring afterwards pages it back in,
+  /// unchanged.
+  @Test func releasedVertexStreamsReadTheSame() throws {
+    _ = try Self.indexed.preparedIndexes()
+    let released = try Self.data.coastline(.high).polygons
+    let reopened = try PlaceData().coastline(.high).polygons
+    for ring in stride(from: 0, to: released.ringCount, by: 4_999) {
+      var before: [FixedPoint] = []
+      var after: [FixedPoint] = []
+      reopened.forEachVertex(ofRing: ring) { before.append($0) }
+      released.forEachVertex(ofRing: ring) { after.append($0) }
+      #expect(!after.isEmpty && after == before)
+    }
+  }
+
   /// A country leaf's clearance never exceeds the distance from a point in it to the nearest border.
   @Test func countryClearanceIsALowerBound() throws {
     let indexes = try Self.indexed.preparedIndexes()

@@ -63,6 +63,7 @@ final class NearestPlaceGrid: @unchecked Sendable {
         }
       }
     }
+    (first, count, candidates) = (first.compacted(), count.compacted(), candidates.compacted())
   }
 
   private func fill(node: Int, cell: Cell, list: [UInt32], depth: Int) {

@@ -5,10 +5,12 @@ import Foundation
 /// does not grow with the layer.
 ///
 /// The grid decodes every ring once into flat arrays. The world is cut into 1° cells, and a cell whose
-/// list of edges is longer than ``leafCapacity`` is split into four, recursively. Every cell keeps the
+/// list of edges is longer than ``leafCapacity`` is split into four, recursively. Every leaf keeps the
 /// set of features containing its south-west corner (its reference point); a query starts from that set
 /// and toggles a feature for every edge of its rings that the segment from the corner to the query
-/// crosses. That segment lies inside the cell, so the cell's edges are the only ones it can cross.
+/// crosses. That segment lies inside the cell, so the cell's edges are the only ones it can cross. A
+/// leaf lists its edges as runs of consecutive edges of one ring: a few per leaf, where a list of edge
+/// indices would take four bytes per edge.
 ///
 /// Exactness: the scan's ray test counts an edge as if the query sat an infinitesimal step east and a
 /// far smaller step north of itself (a vertex level with the query counts as below it, a crossing exactly
@@ -36,17 +38,20 @@ final class PolygonGrid: @unchecked Sendable {
   let originLongitude: Int64
   static let rows = 180
   static let columns = 360
-  /// Per node: the index of its first child (inner node) or `UInt32.max` (leaf).
-  private(set) var firstChild: [UInt32] = []
-  /// Per node: the offset of its reference features in ``states`` and their count.
+  /// Per node: the index of its first child (inner node) or of its first run of edges (leaf).
+  private(set) var link: [UInt32] = []
+  /// Per node: how many runs of edges it lists (leaf), or ``innerNode``.
+  private(set) var runCount: [UInt32] = []
+  static let innerNode = UInt32.max
+  /// Per leaf: the offset of its reference features in ``states`` and their count (0 for inner nodes).
   private(set) var stateStart: [UInt32] = []
   private(set) var stateCount: [UInt8] = []
-  /// Per node: the offset of its edges in ``edges`` and their count (leaves only).
-  private(set) var edgeStart: [UInt32] = []
-  private(set) var edgeCount: [UInt32] = []
   private(set) var states: [Int32] = []
-  /// Edge indices (the index of the edge's first vertex), per leaf in ascending order.
-  private(set) var edges: [UInt32] = []
+  /// The edges of the leaves, as runs of consecutive edges (a shoreline crosses a cell in a few runs of
+  /// many edges): the first edge of each run (the index of its first vertex), and the run's length.
+  /// Runs never span two rings: a ring's closing vertex starts no edge.
+  private(set) var runStart: [UInt32] = []
+  private(set) var runLength: [UInt8] = []
 
   /// Builds the grid.
   init(layer: PolygonLayer) {
@@ -57,6 +62,7 @@ final class PolygonGrid: @unchecked Sendable {
     originLongitude = -180 * units
     decode()
     buildCells()
+    compact()
   }
 
   // MARK: Building
@@ -74,6 +80,18 @@ final class PolygonGrid: @unchecked Sendable {
       }
     }
     ringStart.append(Int32(latitudes.count))
+  }
+
+  /// Drops the room the arrays grew beyond their contents while they were built.
+  private func compact() {
+    ringFeature = ringFeature.compacted()
+    link = link.compacted()
+    runCount = runCount.compacted()
+    stateStart = stateStart.compacted()
+    stateCount = stateCount.compacted()
+    states = states.compacted()
+    runStart = runStart.compacted()
+    runLength = runLength.compacted()
   }
 
   /// The ring holding the edge that starts at vertex `edge` (a binary search over ``ringStart``).
@@ -154,11 +172,10 @@ final class PolygonGrid: @unchecked Sendable {
     // Reference states of the roots: one full ray test at the south-west corner of the world, then
     // north along the first column and east along every row.
     let rootCount = rows * columns
-    firstChild = [UInt32](repeating: UInt32.max, count: rootCount)
+    link = [UInt32](repeating: 0, count: rootCount)
+    runCount = [UInt32](repeating: 0, count: rootCount)
     stateStart = [UInt32](repeating: 0, count: rootCount)
     stateCount = [UInt8](repeating: 0, count: rootCount)
-    edgeStart = [UInt32](repeating: 0, count: rootCount)
-    edgeCount = [UInt32](repeating: 0, count: rootCount)
     var rowState = layer.features(
       containing: FixedPoint(latitude: Int32(originLatitude), longitude: Int32(originLongitude))
     ).map { Int32($0) }
@@ -201,24 +218,34 @@ final class PolygonGrid: @unchecked Sendable {
   }
 
   private func build(node: Int, box: Box, edges list: [UInt32], state: [Int32], depth: Int) {
-    stateStart[node] = UInt32(states.count)
-    stateCount[node] = UInt8(min(state.count, Int(UInt8.max)))
-    states.append(contentsOf: state.prefix(Int(UInt8.max)))
     let splittable = box.maxLatitude - box.minLatitude >= 2 && box.maxLongitude - box.minLongitude >= 2
     if list.count <= Self.leafCapacity || depth >= Self.maximumDepth || !splittable {
-      edgeStart[node] = UInt32(edges.count)
-      edgeCount[node] = UInt32(list.count)
-      edges.append(contentsOf: list)
+      stateStart[node] = UInt32(states.count)
+      stateCount[node] = UInt8(min(state.count, Int(UInt8.max)))
+      states.append(contentsOf: state.prefix(Int(UInt8.max)))
+      link[node] = UInt32(runStart.count)
+      // The list is ascending: cut it where it skips an edge, or where a run would outgrow its length.
+      for edge in list {
+        if let last = runStart.last, runStart.count > link[node], runLength[runLength.count - 1] < UInt8.max,
+          last + UInt32(runLength[runLength.count - 1]) == edge
+        {
+          runLength[runLength.count - 1] += 1
+        } else {
+          runStart.append(edge)
+          runLength.append(1)
+        }
+      }
+      runCount[node] = UInt32(runStart.count) - link[node]
       return
     }
-    let children = firstChild.count
-    firstChild[node] = UInt32(children)
+    let children = link.count
+    link[node] = UInt32(children)
+    runCount[node] = Self.innerNode
     for _ in 0..<4 {
-      firstChild.append(UInt32.max)
+      link.append(0)
+      runCount.append(0)
       stateStart.append(0)
       stateCount.append(0)
-      edgeStart.append(0)
-      edgeCount.append(0)
     }
     for quadrant in 0..<4 {
       let child = box.quarter(quadrant)
@@ -293,7 +320,7 @@ final class PolygonGrid: @unchecked Sendable {
     let column = min(Self.columns - 1, max(0, Int(floorDivide(x, cellUnits))))
     var node = row * Self.columns + column
     var box = rootBox(row: row, column: column)
-    while firstChild[node] != UInt32.max {
+    while runCount[node] == Self.innerNode {
       let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
       let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
       var quadrant = 0
@@ -309,7 +336,7 @@ final class PolygonGrid: @unchecked Sendable {
       } else {
         box.maxLongitude = middleLongitude
       }
-      node = Int(firstChild[node]) + quadrant
+      node = Int(link[node]) + quadrant
     }
     return (node, (box.minLatitude, box.minLongitude))
   }
@@ -327,8 +354,8 @@ final class PolygonGrid: @unchecked Sendable {
     var found: [(node: Int, box: DegreeBox)] = []
     let scale = 1 / Double(cellUnits)
     func visit(_ node: Int, _ box: Box) {
-      if firstChild[node] == UInt32.max {
-        if edgeCount[node] == 0 {
+      if runCount[node] != Self.innerNode {
+        if runCount[node] == 0 {
           found.append(
             (
               node,
@@ -339,7 +366,7 @@ final class PolygonGrid: @unchecked Sendable {
         }
         return
       }
-      for quadrant in 0..<4 { visit(Int(firstChild[node]) + quadrant, box.quarter(quadrant)) }
+      for quadrant in 0..<4 { visit(Int(link[node]) + quadrant, box.quarter(quadrant)) }
     }
     for row in 0..<Self.rows {
       for column in 0..<Self.columns { visit(row * Self.columns + column, rootBox(row: row, column: column)) }
@@ -354,10 +381,13 @@ final class PolygonGrid: @unchecked Sendable {
     let start = Int(stateStart[node])
     for index in start..<(start + Int(stateCount[node])) { result.toggle(states[index]) }
     let q = (Int64(point.latitude), Int64(point.longitude))
-    let first = Int(edgeStart[node])
-    for slot in first..<(first + Int(edgeCount[node])) {
-      let edge = Int(edges[slot])
-      if crosses(edge, corner, q) { result.toggle(feature(ofEdge: edge)) }
+    let first = Int(link[node])
+    for run in first..<(first + Int(runCount[node])) {
+      // The edges of a run share their ring, hence their feature: only the parity of crossings counts.
+      let start = Int(runStart[run])
+      var odd = false
+      for edge in start..<(start + Int(runLength[run])) where crosses(edge, corner, q) { odd.toggle() }
+      if odd { result.toggle(feature(ofEdge: start)) }
     }
     return result
   }
@@ -367,15 +397,16 @@ final class PolygonGrid: @unchecked Sendable {
     features(containing: layer.fixedPoint(coordinate))
   }
 
-  /// Nodes, edge entries and bytes held (vertices included).
-  var size: (nodes: Int, edgeEntries: Int, bytes: Int) {
-    let nodeBytes = firstChild.count * (4 + 4 + 1 + 4 + 4)
-    let vertexBytes = latitudes.count * (4 + 4)
-    return (firstChild.count, edges.count, nodeBytes + vertexBytes + 4 * (edges.count + states.count))
+  /// Nodes, runs of edges and bytes held (vertices included).
+  var size: (nodes: Int, runs: Int, bytes: Int) {
+    let nodeBytes = link.count * (4 + 4 + 4 + 1)
+    let vertexBytes = latitudes.count * (4 + 4) + ringStart.count * 4 + ringFeature.count * 4
+    return (link.count, runStart.count, nodeBytes + vertexBytes + 4 * states.count + 5 * runStart.count)
   }
 }
 
-/// A small set of features, kept sorted, that allocates only past eight members.
+/// A small set of features, kept in ascending order, that allocates only past eight members: iterating
+/// it yields the features in order and allocates nothing.
 struct FeatureSet: Sequence {
   private var inline: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
   private var inlineCount = 0
@@ -384,44 +415,65 @@ struct FeatureSet: Sequence {
   /// Adds `feature` if absent, removes it if present.
   mutating func toggle(_ feature: Int32) {
     if overflow == nil {
-      let found: Int? = withUnsafeBytes(of: &inline) { raw in
+      let count = inlineCount
+      let full = withUnsafeMutableBytes(of: &inline) { raw -> Bool? in
         let items = raw.bindMemory(to: Int32.self)
-        return (0..<inlineCount).first { items[$0] == feature }
-      }
-      if let found {
-        withUnsafeMutableBytes(of: &inline) { raw in
-          let items = raw.bindMemory(to: Int32.self)
-          for index in found..<(inlineCount - 1) { items[index] = items[index + 1] }
+        var position = 0
+        while position < count && items[position] < feature { position += 1 }
+        if position < count && items[position] == feature {
+          for index in position..<(count - 1) { items[index] = items[index + 1] }
+          return false
         }
-        inlineCount -= 1
-        return
+        guard count < 8 else { return nil }
+        var index = count
+        while index > position {
+          items[index] = items[index - 1]
+          index -= 1
+        }
+        items[position] = feature
+        return true
       }
-      if inlineCount < 8 {
-        let count = inlineCount
-        withUnsafeMutableBytes(of: &inline) { raw in raw.bindMemory(to: Int32.self)[count] = feature }
-        inlineCount += 1
-        return
+      switch full {
+      case true?: inlineCount += 1
+      case false?: inlineCount -= 1
+      case nil: overflow = map { Int32($0) }
       }
-      overflow = Array(self)
+      if full != nil { return }
     }
-    if let position = overflow!.firstIndex(of: feature) {
+    let position = overflow!.firstIndex { $0 >= feature } ?? overflow!.count
+    if position < overflow!.count && overflow![position] == feature {
       overflow!.remove(at: position)
     } else {
-      overflow!.append(feature)
+      overflow!.insert(feature, at: position)
     }
   }
 
-  /// The members in ascending order.
-  var sorted: [Int] { map { Int($0) }.sorted() }
-
   var isEmpty: Bool { overflow?.isEmpty ?? (inlineCount == 0) }
 
-  func makeIterator() -> IndexingIterator<[Int32]> {
-    if let overflow { return overflow.makeIterator() }
-    var copy = inline
-    let count = inlineCount
-    return withUnsafeBytes(of: &copy) { raw in Array(raw.bindMemory(to: Int32.self).prefix(count)) }
-      .makeIterator()
+  /// The smallest member.
+  var first: Int? {
+    var iterator = makeIterator()
+    return iterator.next()
+  }
+
+  /// The members in ascending order.
+  struct Iterator: IteratorProtocol {
+    fileprivate var inline: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32)
+    fileprivate let count: Int
+    fileprivate let overflow: [Int32]?
+    fileprivate var position = 0
+
+    mutating func next() -> Int? {
+      guard position < count else { return nil }
+      defer { position += 1 }
+      if let overflow { return Int(overflow[position]) }
+      let index = position
+      return withUnsafeBytes(of: &inline) { Int($0.bindMemory(to: Int32.self)[index]) }
+    }
+  }
+
+  func makeIterator() -> Iterator {
+    Iterator(inline: inline, count: overflow?.count ?? inlineCount, overflow: overflow)
   }
 }
 

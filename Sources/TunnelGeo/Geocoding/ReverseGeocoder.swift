@@ -117,7 +117,7 @@ public final class ReverseGeocoder: Sendable {
     let coast = try data.coastline(.high)
     let topLevel =
       indexes.map {
-        $0.coast.features(containing: coordinate).map { coast.polygons.level(of: Int($0)) }.max()
+        $0.coast.features(containing: coordinate).lazy.map { coast.polygons.level(of: $0) }.max()
       }
       ?? coast.polygons.features(containing: coordinate).map { coast.polygons.level(of: $0) }.max()
     let land = topLevel.map { $0 % 2 == 1 } ?? false
@@ -153,8 +153,8 @@ public final class ReverseGeocoder: Sendable {
     if !land {
       let marine = try data.marine()
       let containing =
-        (indexes?.marine.features(containing: coordinate).sorted
-        ?? marine.polygons.features(containing: coordinate)).lazy.compactMap(marine.name).first
+        indexes.map { $0.marine.features(containing: coordinate).lazy.compactMap(marine.name).first }
+        ?? marine.polygons.features(containing: coordinate).lazy.compactMap(marine.name).first
       if inLake {
         lake = containing
       } else {
@@ -180,8 +180,8 @@ public final class ReverseGeocoder: Sendable {
 
     let zones = try data.timeZones()
     let zone =
-      (indexes?.timeZones.features(containing: coordinate).sorted
-      ?? zones.polygons.features(containing: coordinate)).first.map(zones.identifier)
+      (indexes.map { $0.timeZones.features(containing: coordinate).first }
+      ?? zones.polygons.features(containing: coordinate).first).map(zones.identifier)
       ?? (land ? nil : Self.oceanZone(longitude: coordinate.longitude))
       ?? places.timeZone(at: nearest.index)
 
@@ -205,10 +205,11 @@ public final class ReverseGeocoder: Sendable {
       indexes?.remember(described, of: shore.point)
     }
     let countries = try data.countries()
+    let island = try described.island.map(data.islands().name)
     return Placemark.NearestLand(
       distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
       country: described.country.map { placemarkCountry(countries.country($0)) },
-      name: described.place.map(places.name) ?? described.island, island: described.island)
+      name: described.place.map(places.name) ?? island, island: island)
   }
 
   /// The country feature, named island and nearby place of a shoreline point (see ``placemark(for:)``).
@@ -219,7 +220,7 @@ public final class ReverseGeocoder: Sendable {
     let point = SphereGeometry.coordinate(vector)
     let countries = try data.countries()
     let feature = try countryFeature(at: point, toleranceKm: Self.landCountryToleranceKm, indexes: indexes)
-    let island = try islandName(at: point, indexes: indexes)
+    let island = try islandFeature(at: point, indexes: indexes)
     var found: Int? = nil
     if let code = feature.map({ placemarkCountry(countries.country($0)).code }), code.utf8.count == 2 {
       let value = Self.countryCodeValue(code)
@@ -240,20 +241,23 @@ public final class ReverseGeocoder: Sendable {
     return ShoreDescription(country: feature, island: island, place: found)
   }
 
-  /// The named island a shoreline point lies on: the island polygon containing it, else the one whose
-  /// outline is nearest within ``islandToleranceKm`` (the island outlines come from another survey than
-  /// the shorelines and are simplified).
-  func islandName(at point: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> String? {
+  /// The named island (its feature) a shoreline point lies on: the island polygon containing it, else the
+  /// one whose outline is nearest within ``islandToleranceKm`` (the island outlines come from another
+  /// survey than the shorelines and are simplified).
+  func islandFeature(at point: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> Int? {
     let islands = try data.islands()
-    let containing =
-      indexes?.islands.features(containing: point).sorted ?? islands.polygons.features(containing: point)
-    if let feature = containing.first { return islands.name(feature) }
+    if let feature =
+      indexes.map({ $0.islands.features(containing: point).first })
+      ?? islands.polygons.features(containing: point).first
+    {
+      return feature
+    }
     let limit = Self.islandToleranceKm / SphereGeometry.radiusKm
     let nearest =
       indexes.map { $0.islandShores.nearest(to: SphereGeometry.unitVector(point), within: limit) }
       ?? NearestBoundarySearch(layer: islands.polygons, coordinate: point).nearest(within: limit) { _ in true
       }
-    return nearest.map { islands.name($0.feature) }
+    return nearest?.feature
   }
 
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
@@ -262,11 +266,18 @@ public final class ReverseGeocoder: Sendable {
     at coordinate: Coordinate, toleranceKm: Double, indexes: BatchIndexes? = nil
   ) throws(PlaceDataError) -> Int? {
     let countries = try data.countries()
-    let containing =
-      indexes?.countries.features(containing: coordinate).sorted
-      ?? countries.polygons.features(containing: coordinate)
-    if let feature = containing.first(where: { countries.polygons.attribute(0, of: $0) != nil })
-      ?? containing.first
+    // The first feature with an ISO alpha-2 code, else the first.
+    func chosen<Features: Sequence<Int>>(_ containing: Features) -> Int? {
+      var first: Int? = nil
+      for feature in containing {
+        if countries.polygons.attribute(0, of: feature) != nil { return feature }
+        first = first ?? feature
+      }
+      return first
+    }
+    if let feature =
+      indexes.map({ chosen($0.countries.features(containing: coordinate)) })
+      ?? chosen(countries.polygons.features(containing: coordinate))
     {
       return feature
     }
@@ -544,42 +555,54 @@ final class BatchIndexes: Sendable {
   /// Per node of ``countries``: a lower bound, in radians, of the distance from any point of the node's
   /// box to the nearest country border (0 for a box with borders in it).
   let countryClearance: [Float]
-  /// The shoreline points described so far (the nearest point of land from open sea is most often a
-  /// vertex, the same for many queries), and how many are kept at most.
-  private let shoreDescriptions = Mutex<[ShorePoint: ShoreDescription]>([:])
-  static let rememberedShorePoints = 1 << 16
+  /// Shoreline points described lately: the nearest point of land from open sea is most often a vertex,
+  /// the same for many queries.
+  private let shoreDescriptions = Mutex(ShoreDescriptionCache())
 
-  /// Builds every index (but the nearest-place grid when one is given), one per core at a time.
+  /// Builds every index (but the nearest-place grid when one is given) in two chains, one per core.
+  ///
+  /// Each tree is built right after its grid, while few other indexes exist, and each layer's vertex
+  /// stream is let go as soon as its grid holds the vertices: the scratch space of the largest builds
+  /// never comes on top of all the finished indexes, which keeps the peak memory of a batch low.
   init(data: PlaceData, places placeGrid: NearestPlaceGrid?) throws(PlaceDataError) {
     let places = try data.places()
-    let marineLayer = try data.marine().polygons
-    let layers = [
-      try data.coastline(.high).polygons, try data.countries().polygons, marineLayer,
-      try data.timeZones().polygons,
-      try data.islands().polygons,
-    ]
-    // The place grid is built beside the polygon grids, as one more task.
-    let builtPlaces = Mutex<NearestPlaceGrid?>(placeGrid)
-    let grids = Self.concurrently(layers.count + 1) { task -> PolygonGrid? in
-      guard task < layers.count else {
-        if placeGrid == nil {
-          let grid = NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
-          builtPlaces.withLock { $0 = grid }
-        }
-        return nil
-      }
-      return PolygonGrid(layer: layers[task])
-    }.compactMap { $0 }
-    self.places = builtPlaces.withLock { $0! }
-    (coast, countries, marine, timeZones, islands) = (grids[0], grids[1], grids[2], grids[3], grids[4])
-    let outlines = [grids[0], grids[1], grids[2], grids[4]]
-    let trees = Self.concurrently(outlines.count) { task in
-      task == 2
-        ? ShoreIndex(grid: outlines[task]) { marineLayer.attribute(0, of: $0) != nil }
-        : ShoreIndex(grid: outlines[task]) { _ in true }
+    let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer) = (
+      try data.coastline(.high).polygons, try data.countries().polygons, try data.marine().polygons,
+      try data.timeZones().polygons, try data.islands().polygons
+    )
+    @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
+      let grid = PolygonGrid(layer: layer)
+      layer.releaseVertexStream()
+      return grid
     }
-    (shores, countryBorders, namedSeaBorders, islandShores) = (trees[0], trees[1], trees[2], trees[3])
-    countryClearance = Self.clearances(of: grids[1], borders: trees[1])
+    let (first, second) = Self.both(
+      { () -> (PolygonGrid, ShoreIndex, PolygonGrid) in
+        let coast = grid(coastLayer)
+        let shores = ShoreIndex(grid: coast) { _ in true }
+        return (coast, shores, grid(zoneLayer))
+      },
+      {
+        () -> (
+          PolygonGrid, ShoreIndex, [Float], PolygonGrid, ShoreIndex, PolygonGrid, ShoreIndex, NearestPlaceGrid
+        ) in
+        let countries = grid(countryLayer)
+        let borders = ShoreIndex(grid: countries) { _ in true }
+        let clearance = Self.clearances(of: countries, borders: borders)
+        let marine = grid(marineLayer)
+        let namedSeas = ShoreIndex(grid: marine) { marineLayer.attribute(0, of: $0) != nil }
+        let islands = grid(islandLayer)
+        let islandShores = ShoreIndex(grid: islands) { _ in true }
+        let placeGrid =
+          placeGrid ?? NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
+        return (countries, borders, clearance, marine, namedSeas, islands, islandShores, placeGrid)
+      })
+    (coast, shores, timeZones) = first
+    (
+      countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores, self.places
+    ) =
+      second
+    // The build's scratch space is free now: give it back.
+    MemoryRelease.trimAllocator()
   }
 
   /// Per node of `grid`: for a leaf without edges, how far its box is from the nearest border, found from
@@ -588,29 +611,22 @@ final class BatchIndexes: Sendable {
   private static func clearances(of grid: PolygonGrid, borders: ShoreIndex) -> [Float] {
     // Far enough for the coastal tolerance, with room to spare.
     let horizon = 100 / SphereGeometry.radiusKm
-    let leaves = grid.emptyLeaves()
-    let found = concurrently(2) { half in
-      stride(from: half, to: leaves.count, by: 2).map { position -> Float in
-        let (node, box) = leaves[position]
-        let middle = SphereGeometry.unitVector(
-          latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
-        var reach = 0.0
-        for (latitude, longitude) in [
-          (box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east),
-        ] {
-          reach = max(
-            reach,
-            SphereGeometry.angle(middle, SphereGeometry.unitVector(latitude: latitude, longitude: longitude)))
-        }
-        let nearest = borders.nearest(to: middle, within: reach + horizon)?.angle ?? (reach + horizon)
-        // Rounded down, and a little more, so that it stays a lower bound.
-        let clearance = (nearest - reach) * (1 - 1e-9) - 1e-12
-        return clearance > 0 ? Float(clearance).nextDown : 0
-      }
-    }
     var result = [Float](repeating: 0, count: grid.size.nodes)
-    for (half, values) in found.enumerated() {
-      for (offset, value) in values.enumerated() { result[leaves[half + 2 * offset].node] = value }
+    for (node, box) in grid.emptyLeaves() {
+      let middle = SphereGeometry.unitVector(
+        latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
+      var reach = 0.0
+      for (latitude, longitude) in [
+        (box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east),
+      ] {
+        reach = max(
+          reach,
+          SphereGeometry.angle(middle, SphereGeometry.unitVector(latitude: latitude, longitude: longitude)))
+      }
+      let nearest = borders.nearest(to: middle, within: reach + horizon)?.angle ?? (reach + horizon)
+      // Rounded down, and a little more, so that it stays a lower bound.
+      let clearance = (nearest - reach) * (1 - 1e-9) - 1e-12
+      result[node] = clearance > 0 ? Float(clearance).nextDown : 0
     }
     return result
   }
@@ -620,7 +636,7 @@ final class BatchIndexes: Sendable {
     Double(countryClearance[countries.leaf(countries.layer.fixedPoint(coordinate)).node])
   }
 
-  /// What was found for a shoreline point before, if it was.
+  /// What was found for a shoreline point before, if it is still remembered.
   func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription? {
     shoreDescriptions.withLock { $0[ShorePoint(point)] }
   }
@@ -628,29 +644,32 @@ final class BatchIndexes: Sendable {
   /// How many shoreline points are remembered.
   var rememberedShorePointCount: Int { shoreDescriptions.withLock { $0.count } }
 
-  /// Keeps what was found for a shoreline point (forgetting everything when the store is full).
+  /// Keeps what was found for a shoreline point, in place of the point remembered in its slot, if any.
   func remember(_ description: ShoreDescription, of point: SIMD3<Double>) {
-    shoreDescriptions.withLock { store in
-      if store.count >= Self.rememberedShorePoints { store.removeAll(keepingCapacity: true) }
-      store[ShorePoint(point)] = description
-    }
+    shoreDescriptions.withLock { $0[ShorePoint(point)] = description }
   }
 
-  /// `make(0) … make(count − 1)` on all cores, in order.
-  private static func concurrently<Result: Sendable>(
-    _ count: Int, _ make: @Sendable (Int) -> Result
-  ) -> [Result] {
-    let results = Mutex<[Result?]>(Array(repeating: nil, count: count))
-    DispatchQueue.concurrentPerform(iterations: count) { task in
-      let result = make(task)
-      results.withLock { $0[task] = result }
+  /// `first()` and `second()`, on two cores.
+  private static func both<First: Sendable, Second: Sendable>(
+    _ first: @Sendable () -> First, _ second: @Sendable () -> Second
+  ) -> (First, Second) {
+    let firstResult = Mutex<First?>(nil)
+    let secondResult = Mutex<Second?>(nil)
+    DispatchQueue.concurrentPerform(iterations: 2) { task in
+      if task == 0 {
+        let result = first()
+        firstResult.withLock { $0 = result }
+      } else {
+        let result = second()
+        secondResult.withLock { $0 = result }
+      }
     }
-    return results.withLock { $0.map { $0! } }
+    return (firstResult.withLock { $0! }, secondResult.withLock { $0! })
   }
 }
 
 /// A shoreline point by the exact bits of its unit vector.
-struct ShorePoint: Hashable {
+struct ShorePoint: Equatable {
   let x: UInt64
   let y: UInt64
   let z: UInt64
@@ -658,12 +677,61 @@ struct ShorePoint: Hashable {
   init(_ vector: SIMD3<Double>) {
     (x, y, z) = (vector.x.bitPattern, vector.y.bitPattern, vector.z.bitPattern)
   }
+
+  /// No unit vector: the key of an empty slot.
+  static let none = ShorePoint(.zero)
+
+  /// A well-mixed hash of the bits.
+  var hash: UInt64 {
+    var mixed = (x &* 0x9E37_79B9_7F4A_7C15) ^ (y &* 0xC2B2_AE3D_27D4_EB4F) ^ (z &* 0x1656_67B1_9E37_79F9)
+    mixed ^= mixed >> 29
+    return mixed &* 0xBF58_476D_1CE4_E5B9
+  }
 }
 
-/// What describes a shoreline point: its country feature, named island and nearby place (an index in the
-/// place layer).
-struct ShoreDescription: Sendable {
-  var country: Int?
-  var island: String?
-  var place: Int?
+/// What describes a shoreline point: its country feature, named island feature and nearby place (an index
+/// in the place layer), kept in 12 bytes.
+struct ShoreDescription: Sendable, Equatable {
+  private let countryValue: Int32
+  private let islandValue: Int32
+  private let placeValue: Int32
+
+  init(country: Int?, island: Int?, place: Int?) {
+    countryValue = country.map { Int32($0) } ?? -1
+    islandValue = island.map { Int32($0) } ?? -1
+    placeValue = place.map { Int32($0) } ?? -1
+  }
+
+  var country: Int? { countryValue < 0 ? nil : Int(countryValue) }
+  var island: Int? { islandValue < 0 ? nil : Int(islandValue) }
+  var place: Int? { placeValue < 0 ? nil : Int(placeValue) }
+}
+
+/// A fixed number of described shoreline points, each in the slot its bits hash to: a point takes the
+/// slot of the one before it, so the memory stays the same (1.3 MB) however many points a batch meets.
+struct ShoreDescriptionCache {
+  static let slotBits = 15
+  static let slotCount = 1 << slotBits
+  private var keys = [ShorePoint](repeating: .none, count: slotCount)
+  private var values = [ShoreDescription](
+    repeating: ShoreDescription(country: nil, island: nil, place: nil), count: slotCount)
+  /// How many slots hold a point.
+  private(set) var count = 0
+
+  private func slot(_ point: ShorePoint) -> Int {
+    Int(truncatingIfNeeded: point.hash >> (64 - Self.slotBits))
+  }
+
+  subscript(point: ShorePoint) -> ShoreDescription? {
+    get {
+      let slot = slot(point)
+      return keys[slot] == point ? values[slot] : nil
+    }
+    set {
+      guard let newValue, point != .none else { return }
+      let slot = slot(point)
+      if keys[slot] == .none { count += 1 }
+      (keys[slot], values[slot]) = (point, newValue)
+    }
+  }
 }

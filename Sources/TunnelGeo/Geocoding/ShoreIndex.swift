@@ -49,10 +49,10 @@ final class ShoreIndex: Sendable {
     var builder = Builder(grid: grid)
     builder.cutPieces(accept: accept)
     builder.buildTree()
-    pieceFirstEdge = builder.pieceFirstEdge
-    pieceEdgeCount = builder.pieceEdgeCount
-    pieceFeature = builder.pieceFeature
-    nodes = builder.nodes
+    pieceFirstEdge = builder.pieceFirstEdge.compacted()
+    pieceEdgeCount = builder.pieceEdgeCount.compacted()
+    pieceFeature = builder.pieceFeature.compacted()
+    nodes = builder.nodes.compacted()
   }
 
   /// The pieces and the tree while they are built.
@@ -63,23 +63,30 @@ final class ShoreIndex: Sendable {
     var pieceFeature: [Int32] = []
     /// Per piece: the sum of its vertices' unit vectors (a direction near its middle), and the largest
     /// sagitta of its edges.
-    var pieceCentre: [SIMD3<Double>] = []
+    var pieceCentre: [SIMD3<Float>] = []
     var pieceSagitta: [Double] = []
     var nodes: [Node] = []
     /// Per vertex of the grid: its unit vector in single precision (within ``vectorError`` of the exact
-    /// one), to keep the build's memory down.
-    var vectors: [SIMD3<Float>] = []
+    /// one), three floats each, to keep the build's memory down.
+    var vectors: [Float] = []
     static let vectorError = 2e-7
+
+    @inline(__always) func vector(_ vertex: Int) -> SIMD3<Double> {
+      SIMD3(Double(vectors[3 * vertex]), Double(vectors[3 * vertex + 1]), Double(vectors[3 * vertex + 2]))
+    }
 
     init(grid: PolygonGrid) { self.grid = grid }
 
     mutating func cutPieces(accept: (Int) -> Bool) {
       let scale = 1 / Double(grid.cellUnits)
-      vectors = (0..<grid.latitudes.count).map { vertex in
-        SIMD3<Float>(
-          SphereGeometry.unitVector(
-            latitude: Double(grid.latitudes[vertex]) * scale,
-            longitude: Double(grid.longitudes[vertex]) * scale))
+      vectors.reserveCapacity(3 * grid.latitudes.count)
+      for vertex in 0..<grid.latitudes.count {
+        let exact = SphereGeometry.unitVector(
+          latitude: Double(grid.latitudes[vertex]) * scale, longitude: Double(grid.longitudes[vertex]) * scale
+        )
+        vectors.append(Float(exact.x))
+        vectors.append(Float(exact.y))
+        vectors.append(Float(exact.z))
       }
       for ring in 0..<(grid.ringStart.count - 1) where accept(Int(grid.ringFeature[ring])) {
         let start = Int(grid.ringStart[ring])
@@ -87,20 +94,19 @@ final class ShoreIndex: Sendable {
         var edge = start
         while edge < end {
           let edges = min(ShoreIndex.pieceEdges, end - edge)
-          var sum = SIMD3<Double>(vectors[edge])
+          var sum = vector(edge)
           var sagitta = 0.0
           for vertex in (edge + 1)...(edge + edges) {
-            sum += SIMD3<Double>(vectors[vertex])
+            sum += vector(vertex)
             // An arc of chord c leaves its chord by at most 1 − √(1 − c²/4) ≤ c²/4.
-            let chord = SphereGeometry.chordSquared(
-              SIMD3<Double>(vectors[vertex - 1]), SIMD3<Double>(vectors[vertex]))
+            let chord = SphereGeometry.chordSquared(vector(vertex - 1), vector(vertex))
             let longest = chord.squareRoot() + 2 * Self.vectorError
             sagitta = max(sagitta, longest * longest / 4)
           }
           pieceFirstEdge.append(UInt32(edge))
           pieceEdgeCount.append(UInt8(edges))
           pieceFeature.append(grid.ringFeature[ring])
-          pieceCentre.append(sum)
+          pieceCentre.append(SIMD3<Float>(sum))
           pieceSagitta.append(sagitta)
           edge += edges
         }
@@ -118,8 +124,8 @@ final class ShoreIndex: Sendable {
         let piece = order[position]
         let first = Int(pieceFirstEdge[piece])
         for vertex in first...(first + Int(pieceEdgeCount[piece])) {
-          low = pointwiseMin(low, SIMD3<Double>(vectors[vertex]))
-          high = pointwiseMax(high, SIMD3<Double>(vectors[vertex]))
+          low = pointwiseMin(low, vector(vertex))
+          high = pointwiseMax(high, vector(vertex))
         }
         sagitta = max(sagitta, pieceSagitta[piece])
       }
@@ -130,7 +136,7 @@ final class ShoreIndex: Sendable {
         let piece = order[position]
         let first = Int(pieceFirstEdge[piece])
         for vertex in first...(first + Int(pieceEdgeCount[piece])) {
-          widest = max(widest, SphereGeometry.chordSquared(exact, SIMD3<Double>(vectors[vertex])))
+          widest = max(widest, SphereGeometry.chordSquared(exact, vector(vertex)))
         }
       }
       let radius = widest.squareRoot() * (1 + 1e-12) + Self.vectorError + sagitta + ShoreIndex.slack
@@ -176,15 +182,15 @@ final class ShoreIndex: Sendable {
         groups.append(range)
         return
       }
-      var low = SIMD3<Double>(repeating: .infinity)
-      var high = SIMD3<Double>(repeating: -.infinity)
+      var low = SIMD3<Float>(repeating: .infinity)
+      var high = SIMD3<Float>(repeating: -.infinity)
       for position in range {
         low = pointwiseMin(low, pieceCentre[order[position]])
         high = pointwiseMax(high, pieceCentre[order[position]])
       }
       let spread = high - low
       let axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : (spread.y >= spread.z ? 1 : 2)
-      var keyed: [(key: Double, piece: Int)] = range.map { (pieceCentre[order[$0]][axis], order[$0]) }
+      var keyed: [(key: Float, piece: Int)] = range.map { (pieceCentre[order[$0]][axis], order[$0]) }
       keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.piece < $1.piece) }
       for (offset, item) in keyed.enumerated() { order[range.lowerBound + offset] = item.piece }
       let middle = (range.lowerBound + range.upperBound) / 2

@@ -91,6 +91,10 @@ public final class PolygonLayer: Sendable {
     }
   }
 
+  /// Lets the system drop the resident pages of the vertex stream (see ``DataFile/releasePages(of:)``):
+  /// for a layer whose vertices have been decoded into an index.
+  func releaseVertexStream() { file.releasePages(of: stream) }
+
   /// The file the layer was read from.
   public var path: String { file.path }
 
