@@ -220,13 +220,32 @@ final class ShoreIndex: Sendable {
         var heap = BoundHeap(storage: storage)
         defer { heap.release() }
         let rootBound = Self.bound(nodes[0], query)
-        if rootBound <= reach { heap.push(HeapEntry(bound: rootBound, node: 0)) }
+        guard rootBound <= reach else { return nil }
+        // A first answer from the leaf reached by following the nearest ball down: it bounds the search
+        // from the start, so that the balls beyond it are never pushed.
+        var node = 0
+        while node >= 0 && !nodes[node].isLeaf {
+          let first = nodes[node].target
+          var nearest = (node: -1, bound: reach)
+          for child in first..<(first + Int(nodes[node].count)) {
+            let bound = Self.bound(nodes[child], query)
+            if bound <= nearest.bound { nearest = (child, bound) }
+          }
+          node = nearest.node
+        }
+        let dived = node
+        if node >= 0, accept(Int(pieceFeature[nodes[node].target])),
+          scan(piece: nodes[node].target, query: query, best: &best)
+        {
+          reach = best.chord.squareRoot() + Self.slack
+        }
+        heap.push(HeapEntry(bound: rootBound, node: 0))
         while let top = heap.pop() {
           if top.bound > reach { break }
           let entry = nodes[Int(top.node)]
           if entry.isLeaf {
             let piece = entry.target
-            if !accept(Int(pieceFeature[piece])) { continue }
+            if Int(top.node) == dived || !accept(Int(pieceFeature[piece])) { continue }
             if scan(piece: piece, query: query, best: &best) { reach = best.chord.squareRoot() + Self.slack }
             continue
           }

@@ -16,7 +16,19 @@ import Synchronization
 public final class PlaceData: Sendable {
   /// The folder the layers are read from.
   public let directory: String
-  private let opened = Mutex<[String: any Sendable]>([:])
+  /// The layers opened so far, one typed slot each: a geocoder asks for several layers per query, so
+  /// asking costs a lock and a field, no lookup by name and no cast.
+  private let opened = Mutex(OpenedLayers())
+
+  private struct OpenedLayers: Sendable {
+    var places: PlaceLayer?
+    var countries: CountryLayer?
+    var marine: MarineLayer?
+    var coastlineHigh: CoastlineLayer?
+    var coastlineLow: CoastlineLayer?
+    var timeZones: TimeZoneLayer?
+    var islands: IslandLayer?
+  }
 
   /// The layer files, in the order ``verify()`` checks them.
   public static let fileNames = [
@@ -37,54 +49,59 @@ public final class PlaceData: Sendable {
   }
 
   private func layer<Layer: Sendable>(
-    _ fileName: String, kind: String, _ make: (DataFile) throws(PlaceDataError) -> Layer
+    _ slot: WritableKeyPath<OpenedLayers, Layer?> & Sendable, _ fileName: String, kind: String,
+    _ make: (DataFile) throws(PlaceDataError) -> Layer
   ) throws(PlaceDataError) -> Layer {
-    if let cached = opened.withLock({ $0[fileName] }) as? Layer { return cached }
+    if let cached = opened.withLock({ $0[keyPath: slot] }) { return cached }
     let file = try DataFile(path: directory + "/" + fileName, expectedKind: kind)
     let layer = try make(file)
     return opened.withLock { cache in
-      if let existing = cache[fileName] as? Layer { return existing }
-      cache[fileName] = layer
+      if let existing = cache[keyPath: slot] { return existing }
+      cache[keyPath: slot] = layer
       return layer
     }
   }
 
   /// The populated places (`places.tunnel`).
   public func places() throws(PlaceDataError) -> PlaceLayer {
-    try layer("places.tunnel", kind: "PLCS") { file throws(PlaceDataError) in try PlaceLayer(file: file) }
+    try layer(\.places, "places.tunnel", kind: "PLCS") { file throws(PlaceDataError) in
+      try PlaceLayer(file: file)
+    }
   }
 
   /// The country polygons (`countries.tunnel`).
   public func countries() throws(PlaceDataError) -> CountryLayer {
-    try layer("countries.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+    try layer(\.countries, "countries.tunnel", kind: "POLY") { file throws(PlaceDataError) in
       CountryLayer(polygons: try PolygonLayer(file: file))
     }
   }
 
   /// The named oceans and seas (`marine.tunnel`).
   public func marine() throws(PlaceDataError) -> MarineLayer {
-    try layer("marine.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+    try layer(\.marine, "marine.tunnel", kind: "POLY") { file throws(PlaceDataError) in
       MarineLayer(polygons: try PolygonLayer(file: file))
     }
   }
 
   /// A coastline layer (`coastline-h.tunnel` or `coastline-l.tunnel`).
   public func coastline(_ resolution: CoastlineResolution) throws(PlaceDataError) -> CoastlineLayer {
-    try layer(resolution.fileName, kind: "POLY") { file throws(PlaceDataError) in
+    try layer(
+      resolution == .high ? \.coastlineHigh : \.coastlineLow, resolution.fileName, kind: "POLY"
+    ) { file throws(PlaceDataError) in
       CoastlineLayer(polygons: try PolygonLayer(file: file), resolution: resolution)
     }
   }
 
   /// The time zone polygons (`timezones.tunnel`).
   public func timeZones() throws(PlaceDataError) -> TimeZoneLayer {
-    try layer("timezones.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+    try layer(\.timeZones, "timezones.tunnel", kind: "POLY") { file throws(PlaceDataError) in
       TimeZoneLayer(polygons: try PolygonLayer(file: file))
     }
   }
 
   /// The named islands (`islands.tunnel`).
   public func islands() throws(PlaceDataError) -> IslandLayer {
-    try layer("islands.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+    try layer(\.islands, "islands.tunnel", kind: "POLY") { file throws(PlaceDataError) in
       IslandLayer(polygons: try PolygonLayer(file: file))
     }
   }
