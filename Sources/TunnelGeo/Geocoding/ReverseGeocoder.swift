@@ -708,7 +708,7 @@ struct ShoreDescription: Sendable, Equatable {
 }
 
 /// A fixed number of described shoreline points, each in the slot its bits hash to: a point takes the
-/// slot of the one before it, so the memory stays the same (1.3 MB) however many points a batch meets.
+/// slot of the one before it, so the memory stays the same (1.2 MB) however many points a batch meets.
 struct ShoreDescriptionCache {
   static let slotBits = 15
   static let slotCount = 1 << slotBits
