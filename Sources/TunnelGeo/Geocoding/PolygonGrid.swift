@@ -223,19 +223,19 @@ final class PolygonGrid: @unchecked Sendable {
       stateStart[node] = UInt32(states.count)
       stateCount[node] = UInt8(min(state.count, Int(UInt8.max)))
       states.append(contentsOf: state.prefix(Int(UInt8.max)))
-      link[node] = UInt32(runStart.count)
-      // The list is ascending: cut it where it skips an edge, or where a run would outgrow its length.
+      let firstRun = runStart.count
+      // The list is ascending: a run ends where the list skips an edge, or at the longest length.
       for edge in list {
-        if let last = runStart.last, runStart.count > link[node], runLength[runLength.count - 1] < UInt8.max,
-          last + UInt32(runLength[runLength.count - 1]) == edge
+        let last = runStart.count - 1
+        if last >= firstRun && runLength[last] < UInt8.max && runStart[last] + UInt32(runLength[last]) == edge
         {
-          runLength[runLength.count - 1] += 1
+          runLength[last] += 1
         } else {
           runStart.append(edge)
           runLength.append(1)
         }
       }
-      runCount[node] = UInt32(runStart.count) - link[node]
+      (link[node], runCount[node]) = (UInt32(firstRun), UInt32(runStart.count - firstRun))
       return
     }
     let children = link.count
@@ -416,13 +416,14 @@ struct FeatureSet: Sequence {
   mutating func toggle(_ feature: Int32) {
     if overflow == nil {
       let count = inlineCount
-      let full = withUnsafeMutableBytes(of: &inline) { raw -> Bool? in
+      // +1 when inserted, −1 when removed, nil when the inline storage is full.
+      let change = withUnsafeMutableBytes(of: &inline) { raw -> Int? in
         let items = raw.bindMemory(to: Int32.self)
         var position = 0
         while position < count && items[position] < feature { position += 1 }
         if position < count && items[position] == feature {
           for index in position..<(count - 1) { items[index] = items[index + 1] }
-          return false
+          return -1
         }
         guard count < 8 else { return nil }
         var index = count
@@ -431,14 +432,13 @@ struct FeatureSet: Sequence {
           index -= 1
         }
         items[position] = feature
-        return true
+        return 1
       }
-      switch full {
-      case true?: inlineCount += 1
-      case false?: inlineCount -= 1
-      case nil: overflow = map { Int32($0) }
+      if let change {
+        inlineCount += change
+        return
       }
-      if full != nil { return }
+      overflow = map { Int32($0) }
     }
     let position = overflow!.firstIndex { $0 >= feature } ?? overflow!.count
     if position < overflow!.count && overflow![position] == feature {
