@@ -99,6 +99,55 @@ import Testing
     }
   }
 
+  @Test func fixedPointVectorsMatchTheTrigonometricFunctions() {
+    var generator = SplitMix64(seed: 18)
+    for units in [10_000, 100_000, 10_000_000] {
+      let vectors = FixedPointVectors.shared(unitsPerDegree: units)
+      let limit = Int32(90 * units)
+      // Every angle of the layers, and a few beyond them (a damaged file), where `sin` and `cos` answer.
+      for _ in 0..<20_000 {
+        let latitude = Int32.random(in: -limit...limit, using: &generator)
+        let longitude = Int32.random(in: (-2 * limit)...(2 * limit), using: &generator)
+        for (lat, lon) in [(latitude, longitude), (latitude, longitude &* 8)] {
+          let found = vectors.unitVector(latitude: lat, longitude: lon)
+          let expected = SphereGeometry.unitVector(
+            latitude: Double(lat) / Double(units), longitude: Double(lon) / Double(units))
+          let difference = found - expected
+          let largest = max(abs(difference.x), abs(difference.y), abs(difference.z))
+          #expect(largest < 4e-15, "\(lat), \(lon) at \(units) units per degree: off by \(largest)")
+        }
+      }
+    }
+  }
+
+  @Test func seaShoreGridMatchesTheTree() throws {
+    // The low-resolution shoreline keeps the build short; the batch tests use the high one.
+    let coast = try Self.data.coastline(.low).polygons
+    let shores = ShoreIndex(grid: PolygonGrid(layer: coast)) { _ in true }
+    let land = { (feature: Int) in coast.level(of: feature) % 2 == 1 }
+    let seaShores = NearestShoreGrid(shores: shores, accept: land)
+    var generator = SplitMix64(seed: 17)
+    // Anywhere (inland too, where the grid asks the tree), and near the shore, where cells are small.
+    let points =
+      (0..<1_500).map { _ in Coordinate.random(using: &generator) }
+      + (0..<500).map { _ in coast.pointNearAVertex(within: 0.3, using: &generator) }
+    var mismatches = 0
+    for point in points {
+      let query = SphereGeometry.unitVector(point)
+      let expected = shores.nearest(to: query, accept: land)
+      let found = seaShores.nearest(to: query)
+      if expected?.feature != found?.feature || expected?.angle != found?.angle
+        || expected?.point != found?.point
+      {
+        mismatches += 1
+        if mismatches <= 5 {
+          Issue.record("\(point): tree \(String(describing: expected)), grid \(String(describing: found))")
+        }
+      }
+    }
+    #expect(mismatches == 0, "\(mismatches) of \(points.count) points differ")
+  }
+
   @Test func timeZoneGridMatchesTheScan() throws {
     let layer = try Self.data.timeZones().polygons
     Self.expectSameAnswers(layer, PolygonGrid(layer: layer), seed: 14)

@@ -22,6 +22,7 @@ struct NearestBoundarySearch {
   let longitude: Double
   private let cosLatitude: Double
   private let radiansPerUnit: Double
+  private let vectors: FixedPointVectors
 
   /// Bounds within this many radians of the best distance are still opened, so that rounding in a
   /// bound cannot hide a point at the same distance (ties go to the lower feature).
@@ -34,6 +35,7 @@ struct NearestBoundarySearch {
     longitude = coordinate.longitude * .pi / 180
     cosLatitude = cos(latitude)
     radiansPerUnit = .pi / 180 / Double(layer.unitsPerDegree)
+    vectors = FixedPointVectors.shared(unitsPerDegree: layer.unitsPerDegree)
   }
 
   /// A lower bound of the great-circle angle from the query to any point of a box.
@@ -105,7 +107,6 @@ struct NearestBoundarySearch {
   /// lower feature; `bestAngle` follows the best point.
   func scan(ring: Int, best: inout BoundaryHit?, bestAngle: inout Double) {
     let feature = layer.ring(ring).feature
-    let scale = 1 / Double(layer.unitsPerDegree)
     var bestChord =
       best.map { SphereGeometry.chordSquared(query, $0.point) }
       ?? SphereGeometry.chordSquared(angle: bestAngle)
@@ -113,8 +114,7 @@ struct NearestBoundarySearch {
       guard lowerBound(box) <= bestAngle + Self.slack else { return }
       var previous: SIMD3<Double>? = nil
       layer.decode(streamOffset: offset, count: count) { point in
-        let vector = SphereGeometry.unitVector(
-          latitude: Double(point.latitude) * scale, longitude: Double(point.longitude) * scale)
+        let vector = vectors.unitVector(point)
         defer { previous = vector }
         let closest = previous.map { SphereGeometry.closestPoint(on: $0, vector, to: query) } ?? vector
         let chord = SphereGeometry.chordSquared(query, closest)

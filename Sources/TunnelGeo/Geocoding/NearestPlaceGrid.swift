@@ -44,24 +44,16 @@ final class NearestPlaceGrid: @unchecked Sendable {
     first = [UInt32](repeating: 0, count: topCount)
     count = [UInt32](repeating: 0, count: topCount)
     var list: [UInt32] = []
-    for face in 0..<6 {
-      for j in 0..<topSize {
-        for i in 0..<topSize {
-          let node = (face * topSize + j) * topSize + i
-          let step = 2 / Double(topSize)
-          let u0 = -1 + Double(i) * step
-          let v0 = -1 + Double(j) * step
-          let cell = Cell(face: face, u0: u0, u1: u0 + step, v0: v0, v1: v0 + step)
-          let centre = cell.centre
-          let nearest = tree.nearest(to: centre)!.index
-          let limit = cell.candidateRadius(nearest: vectors.vector(nearest))
-          list.removeAll(keepingCapacity: true)
-          tree.forEach(within: SphereGeometry.chordSquared(angle: limit), of: centre) { index, _ in
-            list.append(UInt32(index))
-          }
-          fill(node: node, cell: cell, list: cell.keeping(list, nearest: nearest, vectors: vectors), depth: 0)
-        }
+    for node in 0..<topCount {
+      let cell = Cell(top: node, topSize: topSize)
+      let centre = cell.centre
+      let nearest = tree.nearest(to: centre)!.index
+      let limit = cell.candidateRadius(nearest: vectors.vector(nearest))
+      list.removeAll(keepingCapacity: true)
+      tree.forEach(within: SphereGeometry.chordSquared(angle: limit), of: centre) { index, _ in
+        list.append(UInt32(index))
       }
+      fill(node: node, cell: cell, list: cell.keeping(list, nearest: nearest, vectors: vectors), depth: 0)
     }
     (first, count, candidates) = (first.compacted(), count.compacted(), candidates.compacted())
   }
@@ -100,31 +92,10 @@ final class NearestPlaceGrid: @unchecked Sendable {
 
   /// The index and squared chord of the place nearest to a unit vector.
   @inline(__always) func nearest(to query: SIMD3<Double>) -> (index: Int, chordSquared: Double) {
-    let (face, u, v) = Self.faceCoordinates(query)
-    let size = Double(topSize)
-    let i = min(topSize - 1, max(0, Int((u + 1) * 0.5 * size)))
-    let j = min(topSize - 1, max(0, Int((v + 1) * 0.5 * size)))
-    let step = 2 / size
-    var u0 = -1 + Double(i) * step
-    var v0 = -1 + Double(j) * step
-    var width = step
-    return first.withUnsafeBufferPointer { first in
+    first.withUnsafeBufferPointer { first in
       count.withUnsafeBufferPointer { count in
         candidates.withUnsafeBufferPointer { candidates in
-          var node = (face * topSize + j) * topSize + i
-          while count[node] == UInt32.max {
-            width *= 0.5
-            var quadrant = 0
-            if u >= u0 + width {
-              quadrant |= 1
-              u0 += width
-            }
-            if v >= v0 + width {
-              quadrant |= 2
-              v0 += width
-            }
-            node = Int(first[node]) + quadrant
-          }
+          let node = Self.leaf(of: query, topSize: topSize, first: first, count: count)
           var best = -1
           var bestSquared = Double.infinity
           let start = Int(first[node])
@@ -140,6 +111,37 @@ final class NearestPlaceGrid: @unchecked Sendable {
         }
       }
     }
+  }
+
+  /// The leaf cell holding a unit vector, in a grid of `topSize × topSize` top cells per face whose nodes
+  /// hold, per node, the first of four children at `first` when `count` is `UInt32.max`.
+  @inline(__always) static func leaf(
+    of query: SIMD3<Double>, topSize: Int, first: UnsafeBufferPointer<UInt32>,
+    count: UnsafeBufferPointer<UInt32>
+  ) -> Int {
+    let (face, u, v) = faceCoordinates(query)
+    let size = Double(topSize)
+    let i = min(topSize - 1, max(0, Int((u + 1) * 0.5 * size)))
+    let j = min(topSize - 1, max(0, Int((v + 1) * 0.5 * size)))
+    let step = 2 / size
+    var u0 = -1 + Double(i) * step
+    var v0 = -1 + Double(j) * step
+    var width = step
+    var node = (face * topSize + j) * topSize + i
+    while count[node] == UInt32.max {
+      width *= 0.5
+      var quadrant = 0
+      if u >= u0 + width {
+        quadrant |= 1
+        u0 += width
+      }
+      if v >= v0 + width {
+        quadrant |= 2
+        v0 += width
+      }
+      node = Int(first[node]) + quadrant
+    }
+    return node
   }
 
   /// The cube face of a vector and its gnomonic coordinates on that face, each in -1...1.
@@ -218,5 +220,19 @@ final class NearestPlaceGrid: @unchecked Sendable {
       if farthest > 1.2 { farthest = SphereGeometry.angle(centre, nearest) + radius }
       return farthest + radius + 2 * NearestPlaceGrid.margin
     }
+  }
+}
+
+extension NearestPlaceGrid.Cell {
+  /// Top cell `node` of a grid of `topSize × topSize` top cells per face, numbered face by face, row by
+  /// row.
+  init(top node: Int, topSize: Int) {
+    let face = node / (topSize * topSize)
+    let j = node / topSize % topSize
+    let i = node % topSize
+    let step = 2 / Double(topSize)
+    let u0 = -1 + Double(i) * step
+    let v0 = -1 + Double(j) * step
+    self.init(face: face, u0: u0, u1: u0 + step, v0: v0, v1: v0 + step)
   }
 }

@@ -167,7 +167,7 @@ public final class ReverseGeocoder: Sendable {
       }
       let shore =
         indexes.map { indexes in
-          indexes.shores.nearest(to: query) { inLake || coast.polygons.level(of: $0) % 2 == 1 }
+          inLake ? indexes.shores.nearest(to: query) : indexes.seaShores.nearest(to: query)
         }
         ?? NearestBoundarySearch(layer: coast.polygons, coordinate: coordinate).nearest { feature in
           inLake || coast.polygons.level(of: feature) % 2 == 1
@@ -312,8 +312,9 @@ public final class ReverseGeocoder: Sendable {
 
   /// Builds, once per geocoder, the in-memory indexes that make batches fast (see the benchmark for their
   /// build time and size): a cube-map grid of nearest-place candidates, a point-in-polygon grid per
-  /// polygon layer (``PolygonGrid``), and bounding-ball trees over shorelines, country borders, named
-  /// seas and island outlines (``ShoreIndex``). Answers do not change: only their speed.
+  /// polygon layer (``PolygonGrid``), bounding-ball trees over shorelines, country borders, named
+  /// seas and island outlines (``ShoreIndex``), and a cube-map grid of nearest-shoreline candidates for
+  /// points at sea (``NearestShoreGrid``). Answers do not change: only their speed.
   ///
   /// ``placemarks(for:)`` and ``nearestPlaces(to:minimumPopulation:)`` call this for batches of more than
   /// ``batchIndexThreshold`` points; call it yourself to pay the cost up front.
@@ -343,6 +344,7 @@ public final class ReverseGeocoder: Sendable {
     ] {
       sizes.append((name, tree.size.nodes, tree.size.bytes))
     }
+    sizes.append(("sea shores", indexes.seaShores.size.nodes, indexes.seaShores.size.bytes))
     return sizes
   }
 
@@ -544,8 +546,10 @@ final class BatchIndexes: Sendable {
   let marine: PolygonGrid
   let timeZones: PolygonGrid
   let islands: PolygonGrid
-  /// The nearest shoreline at any distance (every GSHHG level; the query says which count).
+  /// The nearest shoreline at any distance (every GSHHG level), for points in lakes.
   let shores: ShoreIndex
+  /// The nearest shoreline of land or ice (odd GSHHG levels), for points at sea.
+  let seaShores: NearestShoreGrid
   /// The nearest country border (coastlines included), for the coastal tolerance.
   let countryBorders: ShoreIndex
   /// The nearest named marine polygon, for sea points in none.
@@ -576,10 +580,11 @@ final class BatchIndexes: Sendable {
       return grid
     }
     let (first, second) = Self.both(
-      { () -> (PolygonGrid, ShoreIndex, PolygonGrid) in
+      { () -> (PolygonGrid, ShoreIndex, NearestShoreGrid, PolygonGrid) in
         let coast = grid(coastLayer)
         let shores = ShoreIndex(grid: coast) { _ in true }
-        return (coast, shores, grid(zoneLayer))
+        let seaShores = NearestShoreGrid(shores: shores) { coastLayer.level(of: $0) % 2 == 1 }
+        return (coast, shores, seaShores, grid(zoneLayer))
       },
       {
         () -> (
@@ -596,7 +601,7 @@ final class BatchIndexes: Sendable {
           placeGrid ?? NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
         return (countries, borders, clearance, marine, namedSeas, islands, islandShores, placeGrid)
       })
-    (coast, shores, timeZones) = first
+    (coast, shores, seaShores, timeZones) = first
     (
       countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores, self.places
     ) =

@@ -21,12 +21,14 @@ final class ShoreIndex: Sendable {
   static let slack = 1e-12
 
   let grid: PolygonGrid
+  /// The unit vectors of the grid's vertices.
+  let vectors: FixedPointVectors
   /// Per piece: the vertex that starts its first edge, its edge count and its feature.
   private let pieceFirstEdge: [UInt32]
   private let pieceEdgeCount: [UInt8]
-  private let pieceFeature: [Int32]
+  let pieceFeature: [Int32]
   /// The tree, root first, the children of a node side by side.
-  private let nodes: [Node]
+  let nodes: [Node]
 
   /// A node: its ball, and its children (`count` nodes from `link`) or, for a leaf (``leafBit`` set), its
   /// piece.
@@ -46,7 +48,8 @@ final class ShoreIndex: Sendable {
   /// Builds the tree over the boundaries of the features that `accept` admits.
   init(grid: PolygonGrid, accept: (Int) -> Bool) {
     self.grid = grid
-    var builder = Builder(grid: grid)
+    vectors = FixedPointVectors.shared(unitsPerDegree: grid.layer.unitsPerDegree)
+    var builder = Builder(grid: grid, vectors: vectors)
     builder.cutPieces(accept: accept)
     builder.buildTree()
     pieceFirstEdge = builder.pieceFirstEdge.compacted()
@@ -70,20 +73,22 @@ final class ShoreIndex: Sendable {
     /// one), three floats each, to keep the build's memory down.
     var vectors: [Float] = []
     static let vectorError = 2e-7
+    let exactVectors: FixedPointVectors
 
     @inline(__always) func vector(_ vertex: Int) -> SIMD3<Double> {
       SIMD3(Double(vectors[3 * vertex]), Double(vectors[3 * vertex + 1]), Double(vectors[3 * vertex + 2]))
     }
 
-    init(grid: PolygonGrid) { self.grid = grid }
+    init(grid: PolygonGrid, vectors: FixedPointVectors) {
+      self.grid = grid
+      exactVectors = vectors
+    }
 
     mutating func cutPieces(accept: (Int) -> Bool) {
-      let scale = 1 / Double(grid.cellUnits)
       vectors.reserveCapacity(3 * grid.latitudes.count)
       for vertex in 0..<grid.latitudes.count {
-        let exact = SphereGeometry.unitVector(
-          latitude: Double(grid.latitudes[vertex]) * scale, longitude: Double(grid.longitudes[vertex]) * scale
-        )
+        let exact = exactVectors.unitVector(
+          latitude: grid.latitudes[vertex], longitude: grid.longitudes[vertex])
         vectors.append(Float(exact.x))
         vectors.append(Float(exact.y))
         vectors.append(Float(exact.z))
@@ -263,7 +268,7 @@ final class ShoreIndex: Sendable {
   }
 
   /// The best edge point so far: its squared chord, feature (`Int.max` before the first) and point.
-  private struct Best {
+  struct Best {
     var chord: Double
     var feature = Int.max
     var point: SIMD3<Double>
@@ -271,7 +276,7 @@ final class ShoreIndex: Sendable {
 
   /// A lower bound of the chord from `query` to anything in a node's ball: the distance to its centre
   /// less its radius (negative inside, so that the ball the query is deepest in opens first).
-  @inline(__always) private static func bound(_ entry: Node, _ query: SIMD3<Double>) -> Double {
+  @inline(__always) static func bound(_ entry: Node, _ query: SIMD3<Double>) -> Double {
     let dx = query.x - Double(entry.x)
     let dy = query.y - Double(entry.y)
     let dz = query.z - Double(entry.z)
@@ -279,27 +284,41 @@ final class ShoreIndex: Sendable {
   }
 
   /// Measures a piece's edges; true when one of them is nearer than the best so far.
-  @inline(__always) private func scan(piece: Int, query: SIMD3<Double>, best: inout Best) -> Bool {
-    let scale = 1 / Double(grid.cellUnits)
+  @inline(__always) func scan(piece: Int, query: SIMD3<Double>, best: inout Best) -> Bool {
     let edge = Int(pieceFirstEdge[piece])
     let feature = Int(pieceFeature[piece])
     let latitudes = grid.latitudes
     let longitudes = grid.longitudes
     var improved = false
-    var previous = SphereGeometry.unitVector(
-      latitude: Double(latitudes[edge]) * scale, longitude: Double(longitudes[edge]) * scale)
+    var reach = best.chord.squareRoot() + Self.slack
+    var previous = vectors.unitVector(latitude: latitudes[edge], longitude: longitudes[edge])
+    var toPrevious = SphereGeometry.chordSquared(query, previous).squareRoot()
     for vertex in (edge + 1)...(edge + Int(pieceEdgeCount[piece])) {
-      let current = SphereGeometry.unitVector(
-        latitude: Double(latitudes[vertex]) * scale, longitude: Double(longitudes[vertex]) * scale)
+      let current = vectors.unitVector(latitude: latitudes[vertex], longitude: longitudes[vertex])
+      let toCurrent = SphereGeometry.chordSquared(query, current).squareRoot()
+      defer { (previous, toPrevious) = (current, toCurrent) }
+      // Arcs that cannot come as near as the best point are not measured.
+      guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toCurrent, previous, current) <= reach
+      else { continue }
       let closest = SphereGeometry.closestPoint(on: previous, current, to: query)
       let chord = SphereGeometry.chordSquared(query, closest)
       if chord < best.chord || (chord == best.chord && feature < best.feature) {
         best = Best(chord: chord, feature: feature, point: closest)
+        reach = chord.squareRoot() + Self.slack
         improved = true
       }
-      previous = current
     }
     return improved
+  }
+
+  /// Appends the unit vectors of a piece's vertices (its edge count plus one), as ``scan(piece:query:best:)``
+  /// computes them.
+  func appendVectors(ofPiece piece: Int, to vectors: inout [SIMD3<Double>]) {
+    let edge = Int(pieceFirstEdge[piece])
+    for vertex in edge...(edge + Int(pieceEdgeCount[piece])) {
+      vectors.append(
+        self.vectors.unitVector(latitude: grid.latitudes[vertex], longitude: grid.longitudes[vertex]))
+    }
   }
 
   /// Pieces, nodes and bytes held.

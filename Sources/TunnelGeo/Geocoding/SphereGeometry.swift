@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Unit vectors and great-circle distances on the sphere of mean radius.
 ///
@@ -54,6 +55,21 @@ enum SphereGeometry {
     return atan2(sine, a.x * b.x + a.y * b.y + a.z * b.z)
   }
 
+  /// A lower bound of the chord from a point to every point of the great-circle arc between two unit
+  /// vectors `a` and `b`, from the chords `toA` and `toB` from the point to them.
+  ///
+  /// For `s` on the arc, `|p − s| ≥ |p − a| − |a − s|` and `|p − s| ≥ |p − b| − |s − b|`, and the two
+  /// chords from `s` add up to at most the arc's length, `2 asin(c / 2)` for its chord `c`: at most
+  /// `c (1 + c² / 20)` for `c ≤ 1`, at most `c π / 2` always. Measuring an arc costs far more than this
+  /// bound, which settles most arcs of a piece of shoreline.
+  @inline(__always) static func arcChordLowerBound(
+    toA: Double, toB: Double, _ a: SIMD3<Double>, _ b: SIMD3<Double>
+  ) -> Double {
+    let chord = chordSquared(a, b).squareRoot()
+    let length = chord <= 1 ? chord * (1 + chord * chord / 20) : chord * (.pi / 2)
+    return (toA + toB - length) / 2
+  }
+
   /// The cross product.
   @inline(__always) static func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
     SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
@@ -78,5 +94,80 @@ enum SphereGeometry {
       if (cross(a, foot) * n).sum() >= 0 && (cross(foot, b) * n).sum() >= 0 { return foot }
     }
     return chordSquared(p, a) <= chordSquared(p, b) ? a : b
+  }
+}
+
+/// Unit vectors of fixed-point coordinates (``PolygonLayer/unitsPerDegree`` per degree) without a call to
+/// `sin` or `cos`: an angle of `n` units is split into `a · 4096 + b`, and its sine and cosine come from
+/// tables of both parts by the angle-sum formulas, within about two units in the last place.
+///
+/// Every search that measures polygon edges (the one-off scans and the batch trees alike) takes its
+/// vertices' vectors from here, so they all measure the same points.
+final class FixedPointVectors: Sendable {
+  /// The units per degree of the coordinates.
+  let unitsPerDegree: Int
+  private static let fineBits = 12
+  private static let fineMask = Int32(1 << fineBits - 1)
+  /// Sine and cosine of `b` units, `b` in `0..<4096`.
+  private let fineSine: [Double]
+  private let fineCosine: [Double]
+  /// Sine and cosine of `a · 4096` units, `a` from `-coarseOffset` up.
+  private let coarseSine: [Double]
+  private let coarseCosine: [Double]
+  private let coarseOffset: Int
+
+  /// Coordinates of more units per degree than this use `sin` and `cos` (their tables would be large).
+  static let largestTabulated = 100_000
+
+  private static let made = Mutex<[Int: FixedPointVectors]>([:])
+
+  /// The tables for `unitsPerDegree`, made on first use and shared.
+  static func shared(unitsPerDegree: Int) -> FixedPointVectors {
+    made.withLock { made in
+      if let existing = made[unitsPerDegree] { return existing }
+      let tables = FixedPointVectors(unitsPerDegree: unitsPerDegree)
+      made[unitsPerDegree] = tables
+      return tables
+    }
+  }
+
+  private init(unitsPerDegree: Int) {
+    self.unitsPerDegree = unitsPerDegree
+    let radiansPerUnit = Double.pi / 180 / Double(unitsPerDegree)
+    let fine = (0..<(1 << Self.fineBits)).map { Double($0) * radiansPerUnit }
+    fineSine = fine.map { sin($0) }
+    fineCosine = fine.map { cos($0) }
+    let tabulated = unitsPerDegree <= Self.largestTabulated
+    let halfTurn = 180 * unitsPerDegree
+    coarseOffset = tabulated ? (halfTurn >> Self.fineBits) + 1 : 0
+    let coarse =
+      tabulated ? (-coarseOffset...coarseOffset).map { Double($0 << Self.fineBits) * radiansPerUnit } : []
+    coarseSine = coarse.map { sin($0) }
+    coarseCosine = coarse.map { cos($0) }
+  }
+
+  /// The sine and cosine of `units` units.
+  @inline(__always) private func sineCosine(_ units: Int32) -> (sine: Double, cosine: Double) {
+    let coarse = Int(units >> Int32(Self.fineBits)) + coarseOffset
+    guard coarse >= 0 && coarse < coarseSine.count else {
+      let angle = Double(units) / Double(unitsPerDegree) * .pi / 180
+      return (sin(angle), cos(angle))
+    }
+    let fine = Int(units & Self.fineMask)
+    let (s1, c1) = (coarseSine[coarse], coarseCosine[coarse])
+    let (s2, c2) = (fineSine[fine], fineCosine[fine])
+    return (s1 * c2 + c1 * s2, c1 * c2 - s1 * s2)
+  }
+
+  /// The unit vector of a fixed-point coordinate.
+  @inline(__always) func unitVector(_ point: FixedPoint) -> SIMD3<Double> {
+    unitVector(latitude: point.latitude, longitude: point.longitude)
+  }
+
+  /// The unit vector of a fixed-point latitude and longitude.
+  @inline(__always) func unitVector(latitude: Int32, longitude: Int32) -> SIMD3<Double> {
+    let phi = sineCosine(latitude)
+    let lambda = sineCosine(longitude)
+    return SIMD3(phi.cosine * lambda.cosine, phi.cosine * lambda.sine, phi.sine)
   }
 }

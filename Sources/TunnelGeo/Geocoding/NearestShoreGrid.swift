@@ -1,0 +1,316 @@
+import Foundation
+
+/// A cube-map grid whose cells list every shoreline piece of a ``ShoreIndex`` that can hold the nearest
+/// shoreline point of some point of the cell: the nearest shore at any distance from one short scan, for
+/// batches.
+///
+/// The cells are those of ``NearestPlaceGrid``. For a cell, let `t` be the shoreline point nearest to its
+/// centre. For any point `s` of a piece, `x ↦ x · (t − s)` is linear on the flat quadrilateral whose
+/// central projection is the cell, and its sign says whether `t` or `s` is nearer to `x`; so a piece can
+/// hold a point nearer than `t` somewhere in the cell only if it comes as near as `t` at one of the four
+/// corners (within ``ShoreIndex/slack``). The cell lists exactly those pieces, nearest to its centre
+/// first. A cell listing more than ``leafCapacity`` pieces is split into four: a child's pieces are among
+/// its parent's, and its `t` is the nearest point of them to its own centre.
+///
+/// A query finds its cell and measures the listed pieces with the tree's arithmetic and tie rule, skipping
+/// those whose ball is farther than the best edge so far, so it finds the same point as
+/// ``ShoreIndex/nearest(to:within:accept:)`` with the features the grid was built for.
+final class NearestShoreGrid: Sendable {
+  /// Cells are split while they list more pieces than this.
+  static let leafCapacity = 8
+  /// Cells stop splitting at this depth below the top level (about 40 km across): cells near the
+  /// shoreline list many pieces, but few queries at sea come so near it.
+  static let maximumDepth = 2
+  /// The `count` of a cell wholly inside the polygons of the admitted features, whose queries (from no
+  /// point outside them) go to the tree.
+  static let treeCell = UInt32.max - 1
+
+  let shores: ShoreIndex
+  let topSize: Int
+  /// Per node: offset into ``candidates`` (leaf) or index of the first of four children (inner node).
+  private let first: [UInt32]
+  /// Per node: number of candidates (leaf) or `UInt32.max` (inner node).
+  private let count: [UInt32]
+  /// Leaf nodes of the tree (each holding one piece), per cell nearest to the cell's centre first.
+  private let candidates: [UInt32]
+  /// Per feature: whether the grid was built for it.
+  private let accepted: [Bool]
+
+  /// Builds the grid over the pieces of `shores` whose feature `accept` admits.
+  init(shores: ShoreIndex, topSize: Int = 64, accept: (Int) -> Bool) {
+    self.shores = shores
+    self.topSize = topSize
+    let topCount = 6 * topSize * topSize
+    accepted = (0..<shores.grid.layer.featureCount).map(accept)
+    let built = withoutActuallyEscaping(accept) { accept in
+      var builder = Builder(shores: shores, accept: accept)
+      builder.first = [UInt32](repeating: 0, count: topCount)
+      builder.count = [UInt32](repeating: 0, count: topCount)
+      for node in 0..<topCount {
+        let cell = NearestPlaceGrid.Cell(top: node, topSize: topSize)
+        guard let rival = shores.nearest(to: cell.centre, accept: accept)?.point else { continue }
+        if builder.isInside(cell, rival: rival) {
+          builder.count[node] = NearestShoreGrid.treeCell
+          continue
+        }
+        builder.fill(node: node, cell: cell, list: builder.gather(cell, rival: rival), depth: 0)
+      }
+      return (builder.first, builder.count, builder.candidates)
+    }
+    first = built.0.compacted()
+    count = built.1.compacted()
+    candidates = built.2.compacted()
+  }
+
+  /// A piece being placed: its leaf in the tree, and where its vertices' unit vectors start in the
+  /// builder's ``Builder/vectors``.
+  private struct Candidate {
+    var node: UInt32
+    var start: Int
+    var edges: Int
+  }
+
+  private struct Builder {
+    let shores: ShoreIndex
+    let accept: (Int) -> Bool
+    var first: [UInt32] = []
+    var count: [UInt32] = []
+    var candidates: [UInt32] = []
+    /// The unit vectors of the pieces gathered for the current top cell, decoded once.
+    var vectors: [SIMD3<Double>] = []
+    /// Per node of the tree: its parent, -1 for the root.
+    let parent: [Int32]
+    /// Per node of the tree: whether every piece under it is of an admitted feature.
+    let admitted: [Bool]
+
+    init(shores: ShoreIndex, accept: @escaping (Int) -> Bool) {
+      self.shores = shores
+      self.accept = accept
+      var parent = [Int32](repeating: -1, count: shores.nodes.count)
+      for (node, entry) in shores.nodes.enumerated() where !entry.isLeaf {
+        for child in entry.target..<(entry.target + Int(entry.count)) { parent[child] = Int32(node) }
+      }
+      self.parent = parent
+      // Children come after their parents: a reverse walk sees every child before its parent.
+      var admitted = [Bool](repeating: true, count: shores.nodes.count)
+      for (node, entry) in shores.nodes.enumerated().reversed() {
+        admitted[node] =
+          entry.isLeaf
+          ? accept(Int(shores.pieceFeature[entry.target]))
+          : (entry.target..<(entry.target + Int(entry.count))).allSatisfy { admitted[$0] }
+      }
+      self.admitted = admitted
+    }
+
+    /// The squared chord from `point` to a piece, and the piece's nearest point, with the tree's
+    /// arithmetic.
+    /// With a `limit`, arcs farther than it are skipped, and the first arc within it ends the measure.
+    func measure(
+      _ piece: Candidate, from point: SIMD3<Double>, limit: Double = .infinity
+    ) -> (chord: Double, point: SIMD3<Double>) {
+      var best = (chord: Double.infinity, point: point)
+      var reach = limit
+      var toPrevious = SphereGeometry.chordSquared(point, vectors[piece.start]).squareRoot()
+      for edge in piece.start..<(piece.start + piece.edges) {
+        let (a, b) = (vectors[edge], vectors[edge + 1])
+        let toNext = SphereGeometry.chordSquared(point, b).squareRoot()
+        defer { toPrevious = toNext }
+        guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toNext, a, b) <= reach else { continue }
+        let closest = SphereGeometry.closestPoint(on: a, b, to: point)
+        let chord = SphereGeometry.chordSquared(point, closest)
+        if chord < best.chord {
+          best = (chord, closest)
+          if limit.isFinite && chord.squareRoot() <= limit { return best }
+          reach = min(reach, chord.squareRoot() + ShoreIndex.slack)
+        }
+      }
+      return best
+    }
+
+    /// Whether a piece comes as near to one of `corners` as their `reach`; unless `exact`, whether its
+    /// ball does (a cell the shoreline runs through lists nearly every piece its ball test keeps, and
+    /// measuring them would cost more than it saves).
+    func reaches(_ piece: Candidate, _ corners: [SIMD3<Double>], _ reach: [Double], exact: Bool) -> Bool {
+      let entry = shores.nodes[Int(piece.node)]
+      for (corner, limit) in zip(corners, reach) where ShoreIndex.bound(entry, corner) <= limit {
+        if !exact || measure(piece, from: corner, limit: limit).chord.squareRoot() <= limit { return true }
+      }
+      return false
+    }
+
+    /// Whether the nearest shoreline point to the centre of `cell` lies within the cell's radius: the
+    /// shoreline may run through the cell.
+    func isCrossed(_ cell: NearestPlaceGrid.Cell, rival: SIMD3<Double>) -> Bool {
+      let centre = cell.centre
+      let clearance = SphereGeometry.chordSquared(centre, rival)
+      return cell.corners.contains { SphereGeometry.chordSquared(centre, $0) >= clearance }
+    }
+
+    /// `nodes` with every group of siblings that holds at least half of its parent's children replaced
+    /// by the parent, if all of the parent's pieces are admitted, level after level: a stretch of
+    /// shoreline takes a few entries, not one per piece.
+    func merged(_ nodes: [UInt32]) -> [UInt32] {
+      var entries = nodes
+      while true {
+        var children: [Int32: Int] = [:]
+        for entry in entries where parent[Int(entry)] >= 0 { children[parent[Int(entry)], default: 0] += 1 }
+        let merging = Set(
+          children.filter {
+            $0.value >= 2 && 2 * $0.value >= Int(shores.nodes[Int($0.key)].count) && admitted[Int($0.key)]
+          }.keys)
+        if merging.isEmpty { return entries }
+        entries = entries.filter { !merging.contains(parent[Int($0)]) } + merging.map { UInt32($0) }
+      }
+    }
+
+    /// Whether `cell` lies wholly inside a polygon of an admitted feature, so that no query from outside
+    /// them comes to it: its centre is inside one, and `rival`, the nearest admitted shoreline point to
+    /// the centre, is farther than every corner.
+    func isInside(_ cell: NearestPlaceGrid.Cell, rival: SIMD3<Double>) -> Bool {
+      let centre = cell.centre
+      let clearance = SphereGeometry.angle(centre, rival)
+      guard cell.corners.allSatisfy({ SphereGeometry.angle(centre, $0) * (1 + 1e-9) + 1e-12 < clearance })
+      else { return false }
+      let point = SphereGeometry.coordinate(centre)
+      return shores.grid.features(containing: point).contains(where: accept)
+    }
+
+    /// The chord from each corner of `cell` to `rival`, plus the slack.
+    func reach(_ cell: NearestPlaceGrid.Cell, rival: SIMD3<Double>) -> [Double] {
+      cell.corners.map { SphereGeometry.chordSquared($0, rival).squareRoot() + ShoreIndex.slack }
+    }
+
+    /// The pieces that come as near to a corner of `cell` as `rival` does, their vectors decoded into
+    /// ``vectors`` (emptied first).
+    mutating func gather(_ cell: NearestPlaceGrid.Cell, rival: SIMD3<Double>) -> [Candidate] {
+      let corners = cell.corners
+      let reach = reach(cell, rival: rival)
+      let exact = !isCrossed(cell, rival: rival)
+      vectors.removeAll(keepingCapacity: true)
+      var found: [Candidate] = []
+      var stack: [Int] = [0]
+      while let node = stack.popLast() {
+        let entry = shores.nodes[node]
+        guard zip(corners, reach).contains(where: { ShoreIndex.bound(entry, $0) <= $1 }) else { continue }
+        if !entry.isLeaf {
+          stack.append(contentsOf: entry.target..<(entry.target + Int(entry.count)))
+          continue
+        }
+        guard accept(Int(shores.pieceFeature[entry.target])) else { continue }
+        let start = vectors.count
+        shores.appendVectors(ofPiece: entry.target, to: &vectors)
+        let piece = Candidate(node: UInt32(node), start: start, edges: vectors.count - start - 1)
+        if reaches(piece, corners, reach, exact: exact) {
+          found.append(piece)
+        } else {
+          vectors.removeSubrange(start...)
+        }
+      }
+      return found
+    }
+
+    /// The piece of `list` nearest to `point` (its position in the list) and its nearest point: the piece
+    /// with the nearest ball is measured first, and the others only when their ball is nearer than the
+    /// best so far.
+    func nearest(of list: [Candidate], to point: SIMD3<Double>) -> (position: Int, point: SIMD3<Double>)? {
+      let bounds = list.map { ShoreIndex.bound(shores.nodes[Int($0.node)], point) }
+      guard let opening = bounds.indices.min(by: { bounds[$0] < bounds[$1] }) else { return nil }
+      let measured = measure(list[opening], from: point)
+      var best = (position: opening, chord: measured.chord, point: measured.point)
+      for position in list.indices where position != opening {
+        guard bounds[position] <= best.chord.squareRoot() + ShoreIndex.slack else { continue }
+        let candidate = measure(list[position], from: point, limit: best.chord.squareRoot())
+        if candidate.chord < best.chord { best = (position, candidate.chord, candidate.point) }
+      }
+      return (best.position, best.point)
+    }
+
+    mutating func fill(node: Int, cell: NearestPlaceGrid.Cell, list: [Candidate], depth: Int) {
+      if list.count <= NearestShoreGrid.leafCapacity || depth >= NearestShoreGrid.maximumDepth {
+        let centre = cell.centre
+        var entries = merged(list.map(\.node)).map { (ShoreIndex.bound(shores.nodes[Int($0)], centre), $0) }
+          .sorted { $0 < $1 }.map(\.1)
+        // The entry holding the piece nearest to the centre opens first: it bounds the rest.
+        if let nearest = nearest(of: list, to: centre) {
+          var holder = Int32(list[nearest.position].node)
+          while !entries.contains(UInt32(holder)) { holder = parent[Int(holder)] }
+          entries.removeAll { $0 == UInt32(holder) }
+          entries.insert(UInt32(holder), at: 0)
+        }
+        first[node] = UInt32(candidates.count)
+        count[node] = UInt32(entries.count)
+        candidates.append(contentsOf: entries)
+        return
+      }
+      let children = first.count
+      first[node] = UInt32(children)
+      count[node] = UInt32.max
+      first.append(contentsOf: [0, 0, 0, 0])
+      count.append(contentsOf: [0, 0, 0, 0])
+      for quadrant in 0..<4 {
+        let child = cell.child(quadrant)
+        // A child's nearest pieces are among its parent's.
+        let rival = nearest(of: list, to: child.centre)!.point
+        if isInside(child, rival: rival) {
+          (first[children + quadrant], count[children + quadrant]) = (0, NearestShoreGrid.treeCell)
+          continue
+        }
+        let corners = child.corners
+        let reach = reach(child, rival: rival)
+        let exact = !isCrossed(child, rival: rival)
+        fill(
+          node: children + quadrant, cell: child,
+          list: list.filter { reaches($0, corners, reach, exact: exact) }, depth: depth + 1)
+      }
+    }
+  }
+
+  /// The nearest shoreline point of the admitted features to a unit vector; of points at the same
+  /// distance, the one of the lowest feature.
+  func nearest(to query: SIMD3<Double>) -> BoundaryHit? {
+    var best = ShoreIndex.Best(chord: SphereGeometry.chordSquared(angle: .pi), point: query)
+    var reach = best.chord.squareRoot() + ShoreIndex.slack
+    let answered = first.withUnsafeBufferPointer { first in
+      count.withUnsafeBufferPointer { count in
+        let cell = NearestPlaceGrid.leaf(of: query, topSize: topSize, first: first, count: count)
+        if count[cell] == Self.treeCell { return false }
+        let start = Int(first[cell])
+        shores.nodes.withUnsafeBufferPointer { nodes in
+          // Listed nodes and the children of inner ones still to open, depth first.
+          withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { stack in
+            for slot in start..<(start + Int(count[cell])) {
+              stack[0] = candidates[slot]
+              var depth = 1
+              while depth > 0 {
+                depth -= 1
+                let entry = nodes[Int(stack[depth])]
+                guard ShoreIndex.bound(entry, query) <= reach else { continue }
+                if entry.isLeaf {
+                  if shores.scan(piece: entry.target, query: query, best: &best) {
+                    reach = best.chord.squareRoot() + ShoreIndex.slack
+                  }
+                  continue
+                }
+                // A fanout of 8 over at most 7 levels stays well within 64 slots.
+                for child in entry.target..<(entry.target + Int(entry.count)) {
+                  stack[depth] = UInt32(child)
+                  depth += 1
+                }
+              }
+            }
+          }
+        }
+        return true
+      }
+    }
+    if !answered { return shores.nearest(to: query) { accepted[$0] } }
+    guard best.feature != Int.max else { return nil }
+    return BoundaryHit(
+      feature: best.feature, angle: SphereGeometry.angle(query, best.point), point: best.point)
+  }
+
+  /// Nodes (cells at every level), candidate entries, and bytes held.
+  var size: (nodes: Int, candidates: Int, bytes: Int) {
+    (first.count, candidates.count, 4 * (first.count + count.count + candidates.count))
+  }
+}
