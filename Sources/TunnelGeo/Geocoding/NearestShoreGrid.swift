@@ -2,18 +2,22 @@ import Foundation
 
 /// A cube-map grid whose cells list every shoreline piece of a ``ShoreIndex`` that can hold the nearest
 /// shoreline point of some point of the cell: the nearest shore at any distance from one short scan, for
-/// batches.
+/// batches of points at sea.
 ///
 /// The cells are those of ``NearestPlaceGrid``. For a cell, let `t` be the shoreline point nearest to its
 /// centre. For any point `s` of a piece, `x ↦ x · (t − s)` is linear on the flat quadrilateral whose
 /// central projection is the cell, and its sign says whether `t` or `s` is nearer to `x`; so a piece can
 /// hold a point nearer than `t` somewhere in the cell only if it comes as near as `t` at one of the four
-/// corners (within ``ShoreIndex/slack``). The cell lists exactly those pieces, nearest to its centre
-/// first. A cell listing more than ``leafCapacity`` pieces is split into four: a child's pieces are among
-/// its parent's, and its `t` is the nearest point of them to its own centre.
+/// corners (within ``ShoreIndex/slack``). A cell keeps those pieces: measured exactly, or, where the
+/// shoreline may run through the cell, by their balls alone (a few more, never fewer). A cell keeping more
+/// than ``leafCapacity`` pieces is split into four: a child's pieces are among its parent's, and its `t`
+/// is the nearest point of them to its own centre. A cell wholly inside a polygon of an admitted feature
+/// lists nothing: no point outside them falls in it, and the few queries that do go to the tree.
 ///
-/// A query finds its cell and measures the listed pieces with the tree's arithmetic and tie rule, skipping
-/// those whose ball is farther than the best edge so far, so it finds the same point as
+/// A leaf cell lists tree nodes: pieces, and inner nodes whose pieces are all admitted standing for them
+/// when it keeps at least half of their children. The node holding the piece nearest to the centre comes
+/// first, the others by their bound. A query measures the listed pieces with the tree's arithmetic and tie
+/// rule, skipping every node whose ball is farther than the best edge so far, so it finds the same point as
 /// ``ShoreIndex/nearest(to:within:accept:)`` with the features the grid was built for.
 final class NearestShoreGrid: Sendable {
   /// Cells are split while they list more pieces than this.
@@ -31,7 +35,7 @@ final class NearestShoreGrid: Sendable {
   private let first: [UInt32]
   /// Per node: number of candidates (leaf) or `UInt32.max` (inner node).
   private let count: [UInt32]
-  /// Leaf nodes of the tree (each holding one piece), per cell nearest to the cell's centre first.
+  /// Per leaf cell: nodes of the tree, the one holding the piece nearest to the cell's centre first.
   private let candidates: [UInt32]
   /// Per feature: whether the grid was built for it.
   private let accepted: [Bool]
