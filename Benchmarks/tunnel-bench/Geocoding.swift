@@ -11,6 +11,16 @@ struct BenchOptions {
   var placemarkPoints: Int? = nil
   var coldStartBinary: String? = nil
 
+  static let usage = """
+    usage: tunnel-bench [flags] [data folder]
+      (no flag)            everything
+      --geocoding          the geocoder only
+      --where LAT LON      one placemark, as a whole process would (time it outside)
+      --batch-memory N     N placemarks streamed (add --whole to hold them whole): time, peak memory
+      --placemarks N       N indexed placemarks on one core (to profile)
+      --cold-start BINARY  whole `BINARY where 56 8.5` processes: their wall time
+    """
+
   init(_ arguments: ArraySlice<String>) {
     var rest = Array(arguments)
     /// The value after `flag`, read by `parse`, or a plain error and exit code 2.
@@ -40,7 +50,15 @@ struct BenchOptions {
         }
         wherePoint = point
         rest.removeFirst(2)
-      default: directory = argument
+      case "--help", "-h":
+        print(Self.usage)
+        exit(0)
+      default:
+        guard !argument.hasPrefix("-") else {
+          print("unknown option \(argument)\n\(Self.usage)")
+          exit(2)
+        }
+        directory = argument
       }
     }
   }

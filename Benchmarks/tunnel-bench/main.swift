@@ -25,7 +25,13 @@ if let binary = options.coldStartBinary {
   try benchmarkColdStart(binary: binary)
   exit(0)
 }
-let directory = try PlaceDataLocation.find(explicit: options.directory)
+let directory: String
+do {
+  directory = try PlaceDataLocation.find(explicit: options.directory)
+} catch {
+  print(error)
+  exit(1)
+}
 if let count = options.batchMemoryPoints {
   try benchmarkBatchMemory(directory: directory, count: count, whole: options.batchWhole)
   exit(0)
