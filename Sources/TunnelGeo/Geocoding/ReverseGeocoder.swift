@@ -124,13 +124,16 @@ public final class ReverseGeocoder: Sendable {
     let inLake = topLevel.map { $0 % 2 == 0 } ?? false
 
     let countryFeature = try countryFeature(
-      at: coordinate, toleranceKm: Self.coastalToleranceKm, indexes: indexes)
+      at: coordinate, query, toleranceKm: Self.coastalToleranceKm, indexes: indexes)
     let countries = try data.countries()
-    let country = countryFeature.map { placemarkCountry(countries.country($0)) }
+    let names = indexes?.names
+    let country = countryFeature.map { names?.countries[$0] ?? PlacemarkNames.country(countries, $0) }
 
     var region: Placemark.Region? = nil
-    if let code = country?.code, code.utf8.count == 2 {
-      let value = Self.countryCodeValue(code)
+    if let countryFeature,
+      let value = names.map({ $0.countryCodeValues[countryFeature] })
+        ?? country.flatMap(PlacemarkNames.countryCodeValue)
+    {
       let regionPlace =
         places.countryCodeValue(at: nearest.index) == value
         ? nearest.index
@@ -139,11 +142,7 @@ public final class ReverseGeocoder: Sendable {
           within: SphereGeometry.chordSquared(angle: Self.regionSearchRadiusKm / SphereGeometry.radiusKm)
         ) { places.countryCodeValue(at: $0) == value }?.index
       if let regionPlace, let regionIndex = places.regionIndex(at: regionPlace) {
-        let found = places.region(regionIndex)
-        if !found.name.isEmpty {
-          region = Placemark.Region(
-            code: found.isoCode ?? "\(found.countryCode).\(found.code)", name: found.name)
-        }
+        region = names.map { $0.regions[regionIndex] } ?? PlacemarkNames.region(places, regionIndex)
       }
     }
 
@@ -152,9 +151,10 @@ public final class ReverseGeocoder: Sendable {
     var nearestLand: Placemark.NearestLand? = nil
     if !land {
       let marine = try data.marine()
+      let seaName = { (feature: Int) in names.map { $0.seas[feature] } ?? marine.name(feature) }
       let containing =
-        indexes.map { $0.marine.features(containing: coordinate).lazy.compactMap(marine.name).first }
-        ?? marine.polygons.features(containing: coordinate).lazy.compactMap(marine.name).first
+        indexes.map { $0.marine.features(containing: coordinate).lazy.compactMap(seaName).first }
+        ?? marine.polygons.features(containing: coordinate).lazy.compactMap(seaName).first
       if inLake {
         lake = containing
       } else {
@@ -163,7 +163,7 @@ public final class ReverseGeocoder: Sendable {
           ?? (indexes.map { $0.namedSeaBorders.nearest(to: query) }
           ?? NearestBoundarySearch(layer: marine.polygons, coordinate: coordinate).nearest {
             marine.name($0) != nil
-          }).flatMap { marine.name($0.feature) }
+          }).flatMap { seaName($0.feature) }
       }
       let shore =
         indexes.map { indexes in
@@ -181,7 +181,9 @@ public final class ReverseGeocoder: Sendable {
     let zones = try data.timeZones()
     let zone =
       (indexes.map { $0.timeZones.features(containing: coordinate).first }
-      ?? zones.polygons.features(containing: coordinate).first).map(zones.identifier)
+      ?? zones.polygons.features(containing: coordinate).first).map {
+        names?.zones[$0] ?? zones.identifier($0)
+      }
       ?? (land ? nil : Self.oceanZone(longitude: coordinate.longitude))
       ?? places.timeZone(at: nearest.index)
 
@@ -205,10 +207,12 @@ public final class ReverseGeocoder: Sendable {
       indexes?.remember(described, of: shore.point)
     }
     let countries = try data.countries()
-    let island = try described.island.map(data.islands().name)
+    let islands = try data.islands()
+    let names = indexes?.names
+    let island = described.island.map { names?.islands[$0] ?? islands.name($0) }
     return Placemark.NearestLand(
       distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
-      country: described.country.map { placemarkCountry(countries.country($0)) },
+      country: described.country.map { names?.countries[$0] ?? PlacemarkNames.country(countries, $0) },
       name: described.place.map(places.name) ?? island, island: island)
   }
 
@@ -219,11 +223,14 @@ public final class ReverseGeocoder: Sendable {
   ) throws(PlaceDataError) -> ShoreDescription {
     let point = SphereGeometry.coordinate(vector)
     let countries = try data.countries()
-    let feature = try countryFeature(at: point, toleranceKm: Self.landCountryToleranceKm, indexes: indexes)
-    let island = try islandFeature(at: point, indexes: indexes)
+    let feature = try countryFeature(
+      at: point, vector, toleranceKm: Self.landCountryToleranceKm, indexes: indexes)
+    let island = try islandFeature(at: point, vector, indexes: indexes)
     var found: Int? = nil
-    if let code = feature.map({ placemarkCountry(countries.country($0)).code }), code.utf8.count == 2 {
-      let value = Self.countryCodeValue(code)
+    if let feature,
+      let value = indexes.map({ $0.names.countryCodeValues[feature] })
+        ?? PlacemarkNames.countryCodeValue(PlacemarkNames.country(countries, feature))
+    {
       let limit = SphereGeometry.chordSquared(angle: Self.landNameRadiusKm / SphereGeometry.radiusKm)
       // The nearest place of all settles it when it is too far or of the same country.
       var settled = false
@@ -244,7 +251,9 @@ public final class ReverseGeocoder: Sendable {
   /// The named island (its feature) a shoreline point lies on: the island polygon containing it, else the
   /// one whose outline is nearest within ``islandToleranceKm`` (the island outlines come from another
   /// survey than the shorelines and are simplified).
-  func islandFeature(at point: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> Int? {
+  func islandFeature(
+    at point: Coordinate, _ vector: SIMD3<Double>, indexes: BatchIndexes?
+  ) throws(PlaceDataError) -> Int? {
     let islands = try data.islands()
     if let feature =
       indexes.map({ $0.islands.features(containing: point).first })
@@ -254,23 +263,23 @@ public final class ReverseGeocoder: Sendable {
     }
     let limit = Self.islandToleranceKm / SphereGeometry.radiusKm
     let nearest =
-      indexes.map { $0.islandShores.nearest(to: SphereGeometry.unitVector(point), within: limit) }
+      indexes.map { $0.islandShores.nearest(to: vector, within: limit) }
       ?? NearestBoundarySearch(layer: islands.polygons, coordinate: point).nearest(within: limit) { _ in true
       }
     return nearest?.feature
   }
 
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
-  /// (ties to the lower feature).
+  /// (ties to the lower feature). `vector` is the point's unit vector.
   func countryFeature(
-    at coordinate: Coordinate, toleranceKm: Double, indexes: BatchIndexes? = nil
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double, indexes: BatchIndexes? = nil
   ) throws(PlaceDataError) -> Int? {
     let countries = try data.countries()
     // The first feature with an ISO alpha-2 code, else the first.
     func chosen<Features: Sequence<Int>>(_ containing: Features) -> Int? {
       var first: Int? = nil
       for feature in containing {
-        if countries.polygons.attribute(0, of: feature) != nil { return feature }
+        if countries.polygons.hasAttribute(0, of: feature) { return feature }
         first = first ?? feature
       }
       return first
@@ -284,21 +293,11 @@ public final class ReverseGeocoder: Sendable {
     if let indexes {
       let limit = toleranceKm / SphereGeometry.radiusKm
       if indexes.countryClearance(at: coordinate) > limit { return nil }
-      return indexes.countryBorders.nearest(to: SphereGeometry.unitVector(coordinate), within: limit)?.feature
+      return indexes.countryBorders.nearest(to: vector, within: limit)?.feature
     }
     return NearestBoundarySearch(layer: countries.polygons, coordinate: coordinate).nearest(
       within: toleranceKm / SphereGeometry.radiusKm
     ) { _ in true }?.feature
-  }
-
-  func placemarkCountry(_ country: Country) -> Placemark.Country {
-    Placemark.Country(code: country.isoAlpha2 ?? country.naturalEarthCode, name: country.name)
-  }
-
-  /// The two ASCII bytes of a country code as ``PlaceLayer`` stores them.
-  static func countryCodeValue(_ code: String) -> UInt16 {
-    let bytes = Array(code.utf8)
-    return UInt16(bytes.first ?? 0) | UInt16(bytes.count > 1 ? bytes[1] : 0) << 8
   }
 
   /// The nautical time zone of a longitude: `Etc/GMT+11` for 165–180° W (the sign is POSIX's, inverted).
@@ -559,6 +558,8 @@ final class BatchIndexes: Sendable {
   /// Per node of ``countries``: a lower bound, in radians, of the distance from any point of the node's
   /// box to the nearest country border (0 for a box with borders in it).
   let countryClearance: [Float]
+  /// The names placemarks quote, decoded.
+  let names: PlacemarkNames
   /// Shoreline points described lately: the nearest point of land from open sea is most often a vertex,
   /// the same for many queries.
   private let shoreDescriptions = Mutex(ShoreDescriptionCache())
@@ -570,6 +571,9 @@ final class BatchIndexes: Sendable {
   /// never comes on top of all the finished indexes, which keeps the peak memory of a batch low.
   init(data: PlaceData, places placeGrid: NearestPlaceGrid?) throws(PlaceDataError) {
     let places = try data.places()
+    names = PlacemarkNames(
+      places: places, countries: try data.countries(), marine: try data.marine(), zones: try data.timeZones(),
+      islands: try data.islands())
     let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer) = (
       try data.coastline(.high).polygons, try data.countries().polygons, try data.marine().polygons,
       try data.timeZones().polygons, try data.islands().polygons
@@ -594,7 +598,7 @@ final class BatchIndexes: Sendable {
         let borders = ShoreIndex(grid: countries) { _ in true }
         let clearance = Self.clearances(of: countries, borders: borders)
         let marine = grid(marineLayer)
-        let namedSeas = ShoreIndex(grid: marine) { marineLayer.attribute(0, of: $0) != nil }
+        let namedSeas = ShoreIndex(grid: marine) { marineLayer.hasAttribute(0, of: $0) }
         let islands = grid(islandLayer)
         let islandShores = ShoreIndex(grid: islands) { _ in true }
         let placeGrid =

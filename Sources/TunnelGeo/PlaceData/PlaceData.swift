@@ -48,60 +48,72 @@ public final class PlaceData: Sendable {
     self.directory = directory
   }
 
+  /// The layer in a slot, opening it with `make` first if no one has yet. `read` and `store` name the slot:
+  /// plain closures, which the compiler inlines, where a key path would be looked up on every call.
   private func layer<Layer: Sendable>(
-    _ slot: WritableKeyPath<OpenedLayers, Layer?> & Sendable, _ fileName: String, kind: String,
-    _ make: (DataFile) throws(PlaceDataError) -> Layer
+    _ read: (borrowing OpenedLayers) -> Layer?, _ store: (inout OpenedLayers, Layer) -> Void,
+    _ fileName: @autoclosure () -> String, kind: String, _ make: (DataFile) throws(PlaceDataError) -> Layer
   ) throws(PlaceDataError) -> Layer {
-    if let cached = opened.withLock({ $0[keyPath: slot] }) { return cached }
-    let file = try DataFile(path: directory + "/" + fileName, expectedKind: kind)
+    if let cached = opened.withLock({ read($0) }) { return cached }
+    let file = try DataFile(path: directory + "/" + fileName(), expectedKind: kind)
     let layer = try make(file)
     return opened.withLock { cache in
-      if let existing = cache[keyPath: slot] { return existing }
-      cache[keyPath: slot] = layer
+      if let existing = read(cache) { return existing }
+      store(&cache, layer)
       return layer
     }
   }
 
   /// The populated places (`places.tunnel`).
   public func places() throws(PlaceDataError) -> PlaceLayer {
-    try layer(\.places, "places.tunnel", kind: "PLCS") { file throws(PlaceDataError) in
+    try layer({ $0.places }, { $0.places = $1 }, "places.tunnel", kind: "PLCS") {
+      file throws(PlaceDataError) in
       try PlaceLayer(file: file)
     }
   }
 
   /// The country polygons (`countries.tunnel`).
   public func countries() throws(PlaceDataError) -> CountryLayer {
-    try layer(\.countries, "countries.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+    try layer({ $0.countries }, { $0.countries = $1 }, "countries.tunnel", kind: "POLY") {
+      file throws(PlaceDataError) in
       CountryLayer(polygons: try PolygonLayer(file: file))
     }
   }
 
   /// The named oceans and seas (`marine.tunnel`).
   public func marine() throws(PlaceDataError) -> MarineLayer {
-    try layer(\.marine, "marine.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+    try layer({ $0.marine }, { $0.marine = $1 }, "marine.tunnel", kind: "POLY") {
+      file throws(PlaceDataError) in
       MarineLayer(polygons: try PolygonLayer(file: file))
     }
   }
 
   /// A coastline layer (`coastline-h.tunnel` or `coastline-l.tunnel`).
   public func coastline(_ resolution: CoastlineResolution) throws(PlaceDataError) -> CoastlineLayer {
-    try layer(
-      resolution == .high ? \.coastlineHigh : \.coastlineLow, resolution.fileName, kind: "POLY"
-    ) { file throws(PlaceDataError) in
+    let make = { (file: DataFile) throws(PlaceDataError) in
       CoastlineLayer(polygons: try PolygonLayer(file: file), resolution: resolution)
+    }
+    switch resolution {
+    case .high:
+      return try layer(
+        { $0.coastlineHigh }, { $0.coastlineHigh = $1 }, resolution.fileName, kind: "POLY", make)
+    case .low:
+      return try layer({ $0.coastlineLow }, { $0.coastlineLow = $1 }, resolution.fileName, kind: "POLY", make)
     }
   }
 
   /// The time zone polygons (`timezones.tunnel`).
   public func timeZones() throws(PlaceDataError) -> TimeZoneLayer {
-    try layer(\.timeZones, "timezones.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+    try layer({ $0.timeZones }, { $0.timeZones = $1 }, "timezones.tunnel", kind: "POLY") {
+      file throws(PlaceDataError) in
       TimeZoneLayer(polygons: try PolygonLayer(file: file))
     }
   }
 
   /// The named islands (`islands.tunnel`).
   public func islands() throws(PlaceDataError) -> IslandLayer {
-    try layer(\.islands, "islands.tunnel", kind: "POLY") { file throws(PlaceDataError) in
+    try layer({ $0.islands }, { $0.islands = $1 }, "islands.tunnel", kind: "POLY") {
+      file throws(PlaceDataError) in
       IslandLayer(polygons: try PolygonLayer(file: file))
     }
   }

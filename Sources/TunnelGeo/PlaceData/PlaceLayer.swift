@@ -146,8 +146,12 @@ public final class PlaceLayer: Sendable {
 
   /// ISO 3166-1 alpha-2 country code of a place.
   public func countryCode(at index: Int) -> String {
-    let offset = record(index) + 20
-    return String(decoding: [file.u8(offset), file.u8(offset + 1)].filter { $0 != 0 }, as: UTF8.self)
+    Self.countryCode(countryCodeValue(at: index))
+  }
+
+  /// The country code whose two ASCII bytes are `value` (first byte low), without its NUL padding.
+  static func countryCode(_ value: UInt16) -> String {
+    withUnsafeBytes(of: value.littleEndian) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
   }
 
   /// The two ASCII bytes of a place's country code as one number (first byte low), for quick comparison.
@@ -183,7 +187,7 @@ public final class PlaceLayer: Sendable {
   public func region(_ index: Int) -> Region {
     precondition(index >= 0 && index < regionCount, "region \(index) out of range")
     let offset = regionRecords.offset + 16 * index
-    let country = String(decoding: [file.u8(offset), file.u8(offset + 1)].filter { $0 != 0 }, as: UTF8.self)
+    let country = Self.countryCode(file.u16(offset))
     let iso = strings.string(Int(file.u32(offset + 12)))
     return Region(
       index: index, countryCode: country, code: strings.string(Int(file.u32(offset + 4))),

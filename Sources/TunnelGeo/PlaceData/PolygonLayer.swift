@@ -140,6 +140,14 @@ public final class PolygonLayer: Sendable {
     return index == UInt32.max ? nil : strings.string(Int(index))
   }
 
+  /// Whether a feature has the attribute at `position` (as ``attribute(_:of:)`` would say), without
+  /// reading it.
+  public func hasAttribute(_ position: Int, of feature: Int) -> Bool {
+    precondition(feature >= 0 && feature < featureCount, "feature \(feature) out of range")
+    precondition(position >= 0 && position < attributeNames.count, "attribute \(position) out of range")
+    return file.u32(attributes.offset + 4 * (feature * attributeNames.count + position)) != UInt32.max
+  }
+
   // MARK: Rings
 
   /// A ring's box, size and feature.
