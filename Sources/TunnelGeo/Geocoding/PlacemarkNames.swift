@@ -3,7 +3,7 @@
 /// every point took a tenth of a placemark's time.
 ///
 /// The static functions are the rules; a one-off query applies them to the one feature it needs.
-struct PlacemarkNames: Sendable {
+final class PlacemarkNames: Sendable {
   /// Per country feature.
   let countries: [Placemark.Country]
   /// Per country feature: its code as ``PlaceLayer`` stores a place's (see ``countryCodeValue(_:)``).
@@ -17,16 +17,14 @@ struct PlacemarkNames: Sendable {
   /// Per island feature.
   let islands: [String]
 
-  init(
-    places: PlaceLayer, countries: CountryLayer, marine: MarineLayer, zones: TimeZoneLayer,
-    islands: IslandLayer
-  ) {
-    self.countries = (0..<countries.polygons.featureCount).map { Self.country(countries, $0) }
-    countryCodeValues = self.countries.map(Self.countryCodeValue)
-    regions = (0..<places.regionCount).map { Self.region(places, $0) }
-    seas = (0..<marine.polygons.featureCount).map(marine.name)
-    self.zones = (0..<zones.polygons.featureCount).map(zones.identifier)
-    self.islands = (0..<islands.polygons.featureCount).map(islands.name)
+  init(_ layers: PlacemarkLayers) {
+    let countries = (0..<layers.countries.polygons.featureCount).map { Self.country(layers.countries, $0) }
+    self.countries = countries
+    countryCodeValues = countries.map(Self.countryCodeValue)
+    regions = (0..<layers.places.regionCount).map { Self.region(layers.places, $0) }
+    seas = (0..<layers.marine.polygons.featureCount).map(layers.marine.name)
+    zones = (0..<layers.zones.polygons.featureCount).map(layers.zones.identifier)
+    islands = (0..<layers.islands.polygons.featureCount).map(layers.islands.name)
   }
 
   /// A country feature as a placemark names it: its ISO alpha-2 code (Natural Earth's own code where it
@@ -50,5 +48,25 @@ struct PlacemarkNames: Sendable {
     let found = places.region(index)
     guard !found.name.isEmpty else { return nil }
     return Placemark.Region(code: found.isoCode ?? "\(found.countryCode).\(found.code)", name: found.name)
+  }
+}
+
+/// The layers a placemark reads, opened together once per geocoder.
+final class PlacemarkLayers: Sendable {
+  let places: PlaceLayer
+  /// The high-resolution coastline.
+  let coast: CoastlineLayer
+  let countries: CountryLayer
+  let marine: MarineLayer
+  let zones: TimeZoneLayer
+  let islands: IslandLayer
+
+  init(data: PlaceData) throws(PlaceDataError) {
+    places = try data.places()
+    coast = try data.coastline(.high)
+    countries = try data.countries()
+    marine = try data.marine()
+    zones = try data.timeZones()
+    islands = try data.islands()
   }
 }

@@ -19,6 +19,7 @@ public final class ReverseGeocoder: Sendable {
   public let data: PlaceData
   private let batchIndexes = Mutex<BatchIndexes?>(nil)
   private let placeGrid = Mutex<NearestPlaceGrid?>(nil)
+  private let openedLayers = Mutex<PlacemarkLayers?>(nil)
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   public init(data: PlaceData) {
@@ -105,7 +106,9 @@ public final class ReverseGeocoder: Sendable {
   }
 
   func placemark(for coordinate: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> Placemark {
-    let places = try data.places()
+    let layers: PlacemarkLayers
+    if let indexes { layers = indexes.layers } else { layers = try placemarkLayers() }
+    let places = layers.places
     let query = SphereGeometry.unitVector(coordinate)
     let search = NearestPlaceSearch(places: places, vectors: MappedPlaceVectors(places: places))
     let found = indexes.map { $0.places.nearest(to: query) } ?? search.nearest(to: query)
@@ -114,7 +117,7 @@ public final class ReverseGeocoder: Sendable {
     }
     let nearest = nearestPlace(places, nearestIndex.index, chordSquared: nearestIndex.chordSquared)
 
-    let coast = try data.coastline(.high)
+    let coast = layers.coast
     let topLevel =
       indexes.map {
         $0.coast.features(containing: coordinate).lazy.map { coast.polygons.level(of: $0) }.max()
@@ -123,9 +126,9 @@ public final class ReverseGeocoder: Sendable {
     let land = topLevel.map { $0 % 2 == 1 } ?? false
     let inLake = topLevel.map { $0 % 2 == 0 } ?? false
 
-    let countryFeature = try countryFeature(
-      at: coordinate, query, toleranceKm: Self.coastalToleranceKm, indexes: indexes)
-    let countries = try data.countries()
+    let countryFeature = countryFeature(
+      at: coordinate, query, toleranceKm: Self.coastalToleranceKm, layers: layers, indexes: indexes)
+    let countries = layers.countries
     let names = indexes?.names
     let country = countryFeature.map { names?.countries[$0] ?? PlacemarkNames.country(countries, $0) }
 
@@ -150,7 +153,7 @@ public final class ReverseGeocoder: Sendable {
     var lake: String? = nil
     var nearestLand: Placemark.NearestLand? = nil
     if !land {
-      let marine = try data.marine()
+      let marine = layers.marine
       let seaName = { (feature: Int) in names.map { $0.seas[feature] } ?? marine.name(feature) }
       let containing =
         indexes.map { $0.marine.features(containing: coordinate).lazy.compactMap(seaName).first }
@@ -173,12 +176,11 @@ public final class ReverseGeocoder: Sendable {
           inLake || coast.polygons.level(of: feature) % 2 == 1
         }
       if let shore {
-        nearestLand = try self.nearestLand(
-          shore, places: places, search: search, indexes: indexes)
+        nearestLand = nearestLandDescription(shore, layers: layers, search: search, indexes: indexes)
       }
     }
 
-    let zones = try data.timeZones()
+    let zones = layers.zones
     let zone =
       (indexes.map { $0.timeZones.features(containing: coordinate).first }
       ?? zones.polygons.features(containing: coordinate).first).map {
@@ -194,42 +196,40 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// Describes a shoreline point: its country and, where a place is near, its name.
-  private func nearestLand(
-    _ shore: BoundaryHit, places: PlaceLayer, search: NearestPlaceSearch<MappedPlaceVectors>,
+  private func nearestLandDescription(
+    _ shore: BoundaryHit, layers: PlacemarkLayers, search: NearestPlaceSearch<MappedPlaceVectors>,
     indexes: BatchIndexes?
-  ) throws(PlaceDataError) -> Placemark.NearestLand {
+  ) -> Placemark.NearestLand {
     let point = SphereGeometry.coordinate(shore.point)
     let described: ShoreDescription
     if let remembered = indexes?.shoreDescription(of: shore.point) {
       described = remembered
     } else {
-      described = try describeShore(shore.point, places: places, search: search, indexes: indexes)
+      described = describeShore(shore.point, layers: layers, search: search, indexes: indexes)
       indexes?.remember(described, of: shore.point)
     }
-    let countries = try data.countries()
-    let islands = try data.islands()
     let names = indexes?.names
-    let island = described.island.map { names?.islands[$0] ?? islands.name($0) }
+    let island = described.island.map { names?.islands[$0] ?? layers.islands.name($0) }
     return Placemark.NearestLand(
       distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
-      country: described.country.map { names?.countries[$0] ?? PlacemarkNames.country(countries, $0) },
-      name: described.place.map(places.name) ?? island, island: island)
+      country: described.country.map { names?.countries[$0] ?? PlacemarkNames.country(layers.countries, $0) },
+      name: described.place.map(layers.places.name) ?? island, island: island)
   }
 
   /// The country feature, named island and nearby place of a shoreline point (see ``placemark(for:)``).
   private func describeShore(
-    _ vector: SIMD3<Double>, places: PlaceLayer, search: NearestPlaceSearch<MappedPlaceVectors>,
+    _ vector: SIMD3<Double>, layers: PlacemarkLayers, search: NearestPlaceSearch<MappedPlaceVectors>,
     indexes: BatchIndexes?
-  ) throws(PlaceDataError) -> ShoreDescription {
+  ) -> ShoreDescription {
     let point = SphereGeometry.coordinate(vector)
-    let countries = try data.countries()
-    let feature = try countryFeature(
-      at: point, vector, toleranceKm: Self.landCountryToleranceKm, indexes: indexes)
-    let island = try islandFeature(at: point, vector, indexes: indexes)
+    let places = layers.places
+    let feature = countryFeature(
+      at: point, vector, toleranceKm: Self.landCountryToleranceKm, layers: layers, indexes: indexes)
+    let island = islandFeature(at: point, vector, layers: layers, indexes: indexes)
     var found: Int? = nil
     if let feature,
       let value = indexes.map({ $0.names.countryCodeValues[feature] })
-        ?? PlacemarkNames.countryCodeValue(PlacemarkNames.country(countries, feature))
+        ?? PlacemarkNames.countryCodeValue(PlacemarkNames.country(layers.countries, feature))
     {
       let limit = SphereGeometry.chordSquared(angle: Self.landNameRadiusKm / SphereGeometry.radiusKm)
       // The nearest place of all settles it when it is too far or of the same country.
@@ -252,9 +252,9 @@ public final class ReverseGeocoder: Sendable {
   /// one whose outline is nearest within ``islandToleranceKm`` (the island outlines come from another
   /// survey than the shorelines and are simplified).
   func islandFeature(
-    at point: Coordinate, _ vector: SIMD3<Double>, indexes: BatchIndexes?
-  ) throws(PlaceDataError) -> Int? {
-    let islands = try data.islands()
+    at point: Coordinate, _ vector: SIMD3<Double>, layers: PlacemarkLayers, indexes: BatchIndexes?
+  ) -> Int? {
+    let islands = layers.islands
     if let feature =
       indexes.map({ $0.islands.features(containing: point).first })
       ?? islands.polygons.features(containing: point).first
@@ -272,9 +272,10 @@ public final class ReverseGeocoder: Sendable {
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
   /// (ties to the lower feature). `vector` is the point's unit vector.
   func countryFeature(
-    at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double, indexes: BatchIndexes? = nil
-  ) throws(PlaceDataError) -> Int? {
-    let countries = try data.countries()
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double, layers: PlacemarkLayers,
+    indexes: BatchIndexes?
+  ) -> Int? {
+    let countries = layers.countries
     // The first feature with an ISO alpha-2 code, else the first.
     func chosen<Features: Sequence<Int>>(_ containing: Features) -> Int? {
       var first: Int? = nil
@@ -349,7 +350,7 @@ public final class ReverseGeocoder: Sendable {
 
   func preparedIndexes() throws(PlaceDataError) -> BatchIndexes {
     if let built = batchIndexes.withLock({ $0 }) { return built }
-    let built = try BatchIndexes(data: data, places: placeGrid.withLock { $0 })
+    let built = try BatchIndexes(layers: placemarkLayers(), places: placeGrid.withLock { $0 })
     return batchIndexes.withLock { slot in
       if let existing = slot { return existing }
       slot = built
@@ -363,7 +364,7 @@ public final class ReverseGeocoder: Sendable {
   /// The coordinates are cut into one contiguous run per worker; each worker writes its own slots of the
   /// result, so the loop takes no locks.
   public func placemarks(for coordinates: [Coordinate]) throws(PlaceDataError) -> [Placemark] {
-    try openLayers()
+    _ = try placemarkLayers()
     let indexes = coordinates.count > Self.batchIndexThreshold ? try preparedIndexes() : nil
     return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
       try self.placemark(for: coordinate, indexes: indexes)
@@ -380,7 +381,7 @@ public final class ReverseGeocoder: Sendable {
     of coordinates: Coordinates, chunkSize: Int = 8_192, _ body: ([Placemark]) throws -> Void
   ) throws {
     precondition(chunkSize > 0, "chunkSize must be positive")
-    try openLayers()
+    _ = try placemarkLayers()
     var iterator = coordinates.makeIterator()
     var chunk: [Coordinate] = []
     chunk.reserveCapacity(chunkSize)
@@ -439,14 +440,16 @@ public final class ReverseGeocoder: Sendable {
     }
   }
 
-  /// Opens every layer a placemark reads, so that errors surface before a batch starts.
-  private func openLayers() throws(PlaceDataError) {
-    _ = try data.places()
-    _ = try data.countries()
-    _ = try data.marine()
-    _ = try data.coastline(.high)
-    _ = try data.timeZones()
-    _ = try data.islands()
+  /// Every layer a placemark reads, opened on first use: opening them before a batch starts makes their
+  /// errors surface first.
+  func placemarkLayers() throws(PlaceDataError) -> PlacemarkLayers {
+    if let opened = openedLayers.withLock({ $0 }) { return opened }
+    let opened = try PlacemarkLayers(data: data)
+    return openedLayers.withLock { slot in
+      if let existing = slot { return existing }
+      slot = opened
+      return opened
+    }
   }
 
   /// Applies `transform` to every element on all cores, keeping the order; the first error wins.
@@ -558,6 +561,8 @@ final class BatchIndexes: Sendable {
   /// Per node of ``countries``: a lower bound, in radians, of the distance from any point of the node's
   /// box to the nearest country border (0 for a box with borders in it).
   let countryClearance: [Float]
+  /// The layers the indexes were built from.
+  let layers: PlacemarkLayers
   /// The names placemarks quote, decoded.
   let names: PlacemarkNames
   /// Shoreline points described lately: the nearest point of land from open sea is most often a vertex,
@@ -569,14 +574,13 @@ final class BatchIndexes: Sendable {
   /// Each tree is built right after its grid, while few other indexes exist, and each layer's vertex
   /// stream is let go as soon as its grid holds the vertices: the scratch space of the largest builds
   /// never comes on top of all the finished indexes, which keeps the peak memory of a batch low.
-  init(data: PlaceData, places placeGrid: NearestPlaceGrid?) throws(PlaceDataError) {
-    let places = try data.places()
-    names = PlacemarkNames(
-      places: places, countries: try data.countries(), marine: try data.marine(), zones: try data.timeZones(),
-      islands: try data.islands())
+  init(layers: PlacemarkLayers, places placeGrid: NearestPlaceGrid?) {
+    self.layers = layers
+    names = PlacemarkNames(layers)
+    let places = layers.places
     let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer) = (
-      try data.coastline(.high).polygons, try data.countries().polygons, try data.marine().polygons,
-      try data.timeZones().polygons, try data.islands().polygons
+      layers.coast.polygons, layers.countries.polygons, layers.marine.polygons, layers.zones.polygons,
+      layers.islands.polygons
     )
     @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
       let grid = PolygonGrid(layer: layer)
