@@ -27,8 +27,7 @@ final class PolygonGrid: @unchecked Sendable {
 
   let layer: PolygonLayer
   /// The decoded vertices of every ring, ring after ring, each ring closed.
-  private(set) var latitudes: [Int32] = []
-  private(set) var longitudes: [Int32] = []
+  private(set) var vertices: [FixedPoint] = []
   /// Per ring: the index of its first vertex; one more entry holds the vertex count.
   private(set) var ringStart: [Int32] = []
   /// Per ring: its feature.
@@ -38,20 +37,61 @@ final class PolygonGrid: @unchecked Sendable {
   let originLongitude: Int64
   static let rows = 180
   static let columns = 360
-  /// Per node: the index of its first child (inner node) or of its first run of edges (leaf).
-  private(set) var link: [UInt32] = []
-  /// Per node: how many runs of edges it lists (leaf), or ``innerNode``.
-  private(set) var runCount: [UInt32] = []
-  static let innerNode = UInt32.max
-  /// Per leaf: the offset of its reference features in ``states`` and their count (0 for inner nodes).
-  private(set) var stateStart: [UInt32] = []
-  private(set) var stateCount: [UInt8] = []
+  /// The cells: a query reads one node per level, in one place.
+  private(set) var nodes: [Node] = []
+  /// The reference features of the leaves, leaf after leaf.
   private(set) var states: [Int32] = []
-  /// The edges of the leaves, as runs of consecutive edges (a shoreline crosses a cell in a few runs of
-  /// many edges): the first edge of each run (the index of its first vertex), and the run's length.
-  /// Runs never span two rings: a ring's closing vertex starts no edge.
-  private(set) var runStart: [UInt32] = []
-  private(set) var runLength: [UInt8] = []
+  /// The edges of the leaves, as runs of consecutive edges of one ring (a shoreline crosses a cell in a
+  /// few runs of many edges). Runs never span two rings: a ring's closing vertex starts no edge.
+  private(set) var runs: [Run] = []
+
+  /// A cell of the grid, in 12 bytes.
+  struct Node {
+    /// The index of its first child (inner node) or of its first run of edges (leaf).
+    var link: UInt32 = 0
+    /// The offset of its reference features in ``PolygonGrid/states`` (leaf).
+    var stateStart: UInt32 = 0
+    /// How many runs of edges it lists (low 24 bits) and how many reference features (high 8), or
+    /// ``innerNode``.
+    private var counts: UInt32 = 0
+    static let innerNode = UInt32.max
+
+    var isInner: Bool { counts == Self.innerNode }
+    var runCount: Int { Int(counts & 0xFF_FFFF) }
+    var stateCount: Int { Int(counts >> 24) }
+
+    /// Makes the node an inner node whose children start at `firstChild`.
+    mutating func split(firstChild: Int) {
+      (link, counts) = (UInt32(firstChild), Self.innerNode)
+    }
+
+    /// Makes the node a leaf.
+    mutating func makeLeaf(firstRun: Int, runCount: Int, stateStart: Int, stateCount: Int) {
+      // Below the inner-node marker's all-ones.
+      precondition(runCount < 0xFF_FFFF && stateCount <= 0xFF, "leaf too large")
+      (link, self.stateStart) = (UInt32(firstRun), UInt32(stateStart))
+      counts = UInt32(runCount) | UInt32(stateCount) << 24
+    }
+  }
+
+  /// A run of edges: its first edge (the index of its first vertex), its length (low 8 bits) and the
+  /// feature of its ring (high 24), in 8 bytes.
+  struct Run {
+    let start: UInt32
+    private var lengthAndFeature: UInt32
+
+    init(start: UInt32, feature: Int32) {
+      precondition(feature >= 0 && feature < 1 << 24, "feature \(feature) out of range")
+      self.start = start
+      lengthAndFeature = 1 | UInt32(feature) << 8
+    }
+
+    var length: Int { Int(lengthAndFeature & 0xFF) }
+    var feature: Int32 { Int32(lengthAndFeature >> 8) }
+    /// Whether the run can take the next edge.
+    var canGrow: Bool { lengthAndFeature & 0xFF < 0xFF }
+    mutating func grow() { lengthAndFeature += 1 }
+  }
 
   /// Builds the grid.
   init(layer: PolygonLayer) {
@@ -68,30 +108,22 @@ final class PolygonGrid: @unchecked Sendable {
   // MARK: Building
 
   private func decode() {
-    latitudes.reserveCapacity(layer.vertexCount)
-    longitudes.reserveCapacity(layer.vertexCount)
+    vertices.reserveCapacity(layer.vertexCount)
     ringStart.reserveCapacity(layer.ringCount + 1)
     for ring in 0..<layer.ringCount {
-      ringStart.append(Int32(latitudes.count))
+      ringStart.append(Int32(vertices.count))
       ringFeature.append(Int32(layer.ring(ring).feature))
-      layer.forEachVertex(ofRing: ring) { point in
-        latitudes.append(point.latitude)
-        longitudes.append(point.longitude)
-      }
+      layer.forEachVertex(ofRing: ring) { vertices.append($0) }
     }
-    ringStart.append(Int32(latitudes.count))
+    ringStart.append(Int32(vertices.count))
   }
 
   /// Drops the room the arrays grew beyond their contents while they were built.
   private func compact() {
     ringFeature = ringFeature.compacted()
-    link = link.compacted()
-    runCount = runCount.compacted()
-    stateStart = stateStart.compacted()
-    stateCount = stateCount.compacted()
+    nodes = nodes.compacted()
     states = states.compacted()
-    runStart = runStart.compacted()
-    runLength = runLength.compacted()
+    runs = runs.compacted()
   }
 
   /// The ring holding the edge that starts at vertex `edge` (a binary search over ``ringStart``).
@@ -129,11 +161,12 @@ final class PolygonGrid: @unchecked Sendable {
 
   /// Whether edge `edge` has a vertex box meeting `box` (both closed).
   @inline(__always) private func edgeMeets(_ edge: Int, _ box: Box) -> Bool {
-    let ay = Int64(latitudes[edge])
-    let by = Int64(latitudes[edge + 1])
+    let (a, b) = (vertices[edge], vertices[edge + 1])
+    let ay = Int64(a.latitude)
+    let by = Int64(b.latitude)
     guard max(ay, by) >= box.minLatitude, min(ay, by) <= box.maxLatitude else { return false }
-    let ax = Int64(longitudes[edge])
-    let bx = Int64(longitudes[edge + 1])
+    let ax = Int64(a.longitude)
+    let bx = Int64(b.longitude)
     return max(ax, bx) >= box.minLongitude && min(ax, bx) <= box.maxLongitude
   }
 
@@ -151,9 +184,9 @@ final class PolygonGrid: @unchecked Sendable {
     // Root lists by counting sort: edges arrive in ascending order, so every list is sorted.
     var counts = [Int](repeating: 0, count: rows * columns + 1)
     var roots: [Int] = []
-    var isEdge = [Bool](repeating: true, count: latitudes.count)
+    var isEdge = [Bool](repeating: true, count: vertices.count)
     for ring in 1..<ringStart.count where ringStart[ring] > 0 { isEdge[Int(ringStart[ring]) - 1] = false }
-    let edgeTotal = max(0, latitudes.count - 1)
+    let edgeTotal = max(0, vertices.count - 1)
     for edge in 0..<edgeTotal where isEdge[edge] {
       self.roots(ofEdge: edge, into: &roots)
       for root in roots { counts[root + 1] += 1 }
@@ -172,10 +205,7 @@ final class PolygonGrid: @unchecked Sendable {
     // Reference states of the roots: one full ray test at the south-west corner of the world, then
     // north along the first column and east along every row.
     let rootCount = rows * columns
-    link = [UInt32](repeating: 0, count: rootCount)
-    runCount = [UInt32](repeating: 0, count: rootCount)
-    stateStart = [UInt32](repeating: 0, count: rootCount)
-    stateCount = [UInt8](repeating: 0, count: rootCount)
+    nodes = [Node](repeating: Node(), count: rootCount)
     var rowState = layer.features(
       containing: FixedPoint(latitude: Int32(originLatitude), longitude: Int32(originLongitude))
     ).map { Int32($0) }
@@ -203,10 +233,11 @@ final class PolygonGrid: @unchecked Sendable {
   /// The 1° cells whose boxes meet an edge's box.
   private func roots(ofEdge edge: Int, into roots: inout [Int]) {
     roots.removeAll(keepingCapacity: true)
-    let ay = Int64(latitudes[edge])
-    let by = Int64(latitudes[edge + 1])
-    let ax = Int64(longitudes[edge])
-    let bx = Int64(longitudes[edge + 1])
+    let (a, b) = (vertices[edge], vertices[edge + 1])
+    let ay = Int64(a.latitude)
+    let by = Int64(b.latitude)
+    let ax = Int64(a.longitude)
+    let bx = Int64(b.longitude)
     let firstRow = max(0, Int(floorDivide(min(ay, by) - originLatitude + cellUnits - 1, cellUnits)) - 1)
     let lastRow = min(Self.rows - 1, Int(floorDivide(max(ay, by) - originLatitude, cellUnits)))
     let firstColumn = max(0, Int(floorDivide(min(ax, bx) - originLongitude + cellUnits - 1, cellUnits)) - 1)
@@ -220,33 +251,26 @@ final class PolygonGrid: @unchecked Sendable {
   private func build(node: Int, box: Box, edges list: [UInt32], state: [Int32], depth: Int) {
     let splittable = box.maxLatitude - box.minLatitude >= 2 && box.maxLongitude - box.minLongitude >= 2
     if list.count <= Self.leafCapacity || depth >= Self.maximumDepth || !splittable {
-      stateStart[node] = UInt32(states.count)
-      stateCount[node] = UInt8(min(state.count, Int(UInt8.max)))
+      let stateStart = states.count
       states.append(contentsOf: state.prefix(Int(UInt8.max)))
-      let firstRun = runStart.count
+      let firstRun = runs.count
       // The list is ascending: a run ends where the list skips an edge, or at the longest length.
       for edge in list {
-        let last = runStart.count - 1
-        if last >= firstRun && runLength[last] < UInt8.max && runStart[last] + UInt32(runLength[last]) == edge
-        {
-          runLength[last] += 1
+        let last = runs.count - 1
+        if last >= firstRun && runs[last].canGrow && runs[last].start + UInt32(runs[last].length) == edge {
+          runs[last].grow()
         } else {
-          runStart.append(edge)
-          runLength.append(1)
+          runs.append(Run(start: edge, feature: feature(ofEdge: Int(edge))))
         }
       }
-      (link[node], runCount[node]) = (UInt32(firstRun), UInt32(runStart.count - firstRun))
+      nodes[node].makeLeaf(
+        firstRun: firstRun, runCount: runs.count - firstRun, stateStart: stateStart,
+        stateCount: states.count - stateStart)
       return
     }
-    let children = link.count
-    link[node] = UInt32(children)
-    runCount[node] = Self.innerNode
-    for _ in 0..<4 {
-      link.append(0)
-      runCount.append(0)
-      stateStart.append(0)
-      stateCount.append(0)
-    }
+    let children = nodes.count
+    nodes[node].split(firstChild: children)
+    nodes.append(contentsOf: repeatElement(Node(), count: 4))
     for quadrant in 0..<4 {
       let child = box.quarter(quadrant)
       let sublist = list.filter { edgeMeets(Int($0), child) }
@@ -279,11 +303,12 @@ final class PolygonGrid: @unchecked Sendable {
   /// Whether the segment from `r` to `q` (latitude, longitude), both moved by the scan's infinitesimal
   /// step, crosses edge `edge`.
   @inline(__always) func crosses(_ edge: Int, _ r: (Int64, Int64), _ q: (Int64, Int64)) -> Bool {
-    let ay = Int64(latitudes[edge])
-    let by = Int64(latitudes[edge + 1])
+    let (a, b) = (vertices[edge], vertices[edge + 1])
+    let ay = Int64(a.latitude)
+    let by = Int64(b.latitude)
     if max(ay, by) < min(r.0, q.0) || min(ay, by) > max(r.0, q.0) { return false }
-    let ax = Int64(longitudes[edge])
-    let bx = Int64(longitudes[edge + 1])
+    let ax = Int64(a.longitude)
+    let bx = Int64(b.longitude)
     if max(ax, bx) < min(r.1, q.1) || min(ax, bx) > max(r.1, q.1) { return false }
     if ax == bx && ay == by { return false }
     if r == q { return false }
@@ -320,7 +345,7 @@ final class PolygonGrid: @unchecked Sendable {
     let column = min(Self.columns - 1, max(0, Int(floorDivide(x, cellUnits))))
     var node = row * Self.columns + column
     var box = rootBox(row: row, column: column)
-    while runCount[node] == Self.innerNode {
+    while nodes[node].isInner {
       let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
       let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
       var quadrant = 0
@@ -336,7 +361,7 @@ final class PolygonGrid: @unchecked Sendable {
       } else {
         box.maxLongitude = middleLongitude
       }
-      node = Int(link[node]) + quadrant
+      node = Int(nodes[node].link) + quadrant
     }
     return (node, (box.minLatitude, box.minLongitude))
   }
@@ -354,8 +379,8 @@ final class PolygonGrid: @unchecked Sendable {
     var found: [(node: Int, box: DegreeBox)] = []
     let scale = 1 / Double(cellUnits)
     func visit(_ node: Int, _ box: Box) {
-      if runCount[node] != Self.innerNode {
-        if runCount[node] == 0 {
+      if !nodes[node].isInner {
+        if nodes[node].runCount == 0 {
           found.append(
             (
               node,
@@ -366,7 +391,7 @@ final class PolygonGrid: @unchecked Sendable {
         }
         return
       }
-      for quadrant in 0..<4 { visit(Int(link[node]) + quadrant, box.quarter(quadrant)) }
+      for quadrant in 0..<4 { visit(Int(nodes[node].link) + quadrant, box.quarter(quadrant)) }
     }
     for row in 0..<Self.rows {
       for column in 0..<Self.columns { visit(row * Self.columns + column, rootBox(row: row, column: column)) }
@@ -376,18 +401,19 @@ final class PolygonGrid: @unchecked Sendable {
 
   /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
   func features(containing point: FixedPoint) -> FeatureSet {
-    let (node, corner) = leaf(point)
+    let (index, corner) = leaf(point)
+    let node = nodes[index]
     var result = FeatureSet()
-    let start = Int(stateStart[node])
-    for index in start..<(start + Int(stateCount[node])) { result.toggle(states[index]) }
+    let start = Int(node.stateStart)
+    for index in start..<(start + node.stateCount) { result.toggle(states[index]) }
     let q = (Int64(point.latitude), Int64(point.longitude))
-    let first = Int(link[node])
-    for run in first..<(first + Int(runCount[node])) {
+    let first = Int(node.link)
+    for run in runs[first..<(first + node.runCount)] {
       // The edges of a run share their ring, hence their feature: only the parity of crossings counts.
-      let start = Int(runStart[run])
+      let start = Int(run.start)
       var odd = false
-      for edge in start..<(start + Int(runLength[run])) where crosses(edge, corner, q) { odd.toggle() }
-      if odd { result.toggle(feature(ofEdge: start)) }
+      for edge in start..<(start + run.length) where crosses(edge, corner, q) { odd.toggle() }
+      if odd { result.toggle(run.feature) }
     }
     return result
   }
@@ -399,9 +425,13 @@ final class PolygonGrid: @unchecked Sendable {
 
   /// Nodes, runs of edges and bytes held (vertices included).
   var size: (nodes: Int, runs: Int, bytes: Int) {
-    let nodeBytes = link.count * (4 + 4 + 4 + 1)
-    let vertexBytes = latitudes.count * (4 + 4) + ringStart.count * 4 + ringFeature.count * 4
-    return (link.count, runStart.count, nodeBytes + vertexBytes + 4 * states.count + 5 * runStart.count)
+    let nodeBytes = nodes.count * MemoryLayout<Node>.stride
+    let vertexBytes =
+      vertices.count * MemoryLayout<FixedPoint>.stride + ringStart.count * 4 + ringFeature.count * 4
+    return (
+      nodes.count, runs.count,
+      nodeBytes + vertexBytes + 4 * states.count + runs.count * MemoryLayout<Run>.stride
+    )
   }
 }
 

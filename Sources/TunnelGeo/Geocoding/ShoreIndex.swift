@@ -85,10 +85,9 @@ final class ShoreIndex: Sendable {
     }
 
     mutating func cutPieces(accept: (Int) -> Bool) {
-      vectors.reserveCapacity(3 * grid.latitudes.count)
-      for vertex in 0..<grid.latitudes.count {
-        let exact = exactVectors.unitVector(
-          latitude: grid.latitudes[vertex], longitude: grid.longitudes[vertex])
+      vectors.reserveCapacity(3 * grid.vertices.count)
+      for vertex in 0..<grid.vertices.count {
+        let exact = exactVectors.unitVector(grid.vertices[vertex])
         vectors.append(Float(exact.x))
         vectors.append(Float(exact.y))
         vectors.append(Float(exact.z))
@@ -287,14 +286,13 @@ final class ShoreIndex: Sendable {
   @inline(__always) func scan(piece: Int, query: SIMD3<Double>, best: inout Best) -> Bool {
     let edge = Int(pieceFirstEdge[piece])
     let feature = Int(pieceFeature[piece])
-    let latitudes = grid.latitudes
-    let longitudes = grid.longitudes
+    let vertices = grid.vertices
     var improved = false
     var reach = best.chord.squareRoot() + Self.slack
-    var previous = vectors.unitVector(latitude: latitudes[edge], longitude: longitudes[edge])
+    var previous = vectors.unitVector(vertices[edge])
     var toPrevious = SphereGeometry.chordSquared(query, previous).squareRoot()
     for vertex in (edge + 1)...(edge + Int(pieceEdgeCount[piece])) {
-      let current = vectors.unitVector(latitude: latitudes[vertex], longitude: longitudes[vertex])
+      let current = vectors.unitVector(vertices[vertex])
       let toCurrent = SphereGeometry.chordSquared(query, current).squareRoot()
       defer { (previous, toPrevious) = (current, toCurrent) }
       // Arcs that cannot come as near as the best point are not measured.
@@ -316,8 +314,7 @@ final class ShoreIndex: Sendable {
   func appendVectors(ofPiece piece: Int, to vectors: inout [SIMD3<Double>]) {
     let edge = Int(pieceFirstEdge[piece])
     for vertex in edge...(edge + Int(pieceEdgeCount[piece])) {
-      vectors.append(
-        self.vectors.unitVector(latitude: grid.latitudes[vertex], longitude: grid.longitudes[vertex]))
+      vectors.append(self.vectors.unitVector(grid.vertices[vertex]))
     }
   }
 
