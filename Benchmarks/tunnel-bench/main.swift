@@ -11,7 +11,7 @@ import TunnelGeo
 ///     tunnel-bench --geocoding [data folder]  the geocoder only
 ///     tunnel-bench --where LAT LON            one placemark, as a whole process would (time it outside)
 ///     tunnel-bench --batch-memory N [--whole] N placemarks streamed (or held whole): time, peak memory
-///     tunnel-bench --placemarks N             N indexed placemarks on one core (to profile)
+///     tunnel-bench --placemarks N             N indexed placemarks on one core: as a batch, then one at a time
 ///     tunnel-bench --cold-start BINARY        whole `BINARY where 56 8.5` processes: their wall time
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {

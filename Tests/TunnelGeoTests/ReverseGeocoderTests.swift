@@ -244,6 +244,18 @@ import Testing
     #expect(cleared > 500)
   }
 
+  /// A batch long enough to be answered in spatial order still hands back the placemarks in input
+  /// order, on one thread or several.
+  @Test func batchesInSpatialOrderKeepTheInputOrder() throws {
+    var generator = SplitMix64(seed: 43)
+    let points = (0..<(SpatialOrder.threshold + 500)).map { _ in Coordinate.random(using: &generator) }
+    let single = try points.map { try Self.indexed.placemark(for: $0) }
+    #expect(try Self.indexed.placemarks(for: points, threads: 1) == single)
+    #expect(try Self.indexed.placemarks(for: points, threads: 3) == single)
+    let places = try Self.indexed.nearestPlaces(to: points, threads: 2)
+    #expect(places == single.map(\.nearestPlace))
+  }
+
   /// The streamed batch hands over every placemark once, in order, in chunks of the size asked for.
   @Test func streamedPlacemarksComeInOrderAndInChunks() throws {
     var generator = SplitMix64(seed: 41)

@@ -358,27 +358,31 @@ public final class ReverseGeocoder: Sendable {
     }
   }
 
-  /// The placemarks of many coordinates, in order, computed on every core. The result holds every
-  /// placemark; for long inputs, ``forEachPlacemark(of:chunkSize:_:)`` keeps only a chunk at a time.
+  /// The placemarks of many coordinates, in order, computed on every core, or on `threads` threads.
+  /// The result holds every placemark; for long inputs, ``forEachPlacemark(of:chunkSize:threads:_:)``
+  /// keeps only a chunk at a time.
   ///
-  /// The coordinates are cut into one contiguous run per worker; each worker writes its own slots of the
-  /// result, so the loop takes no locks.
-  public func placemarks(for coordinates: [Coordinate]) throws(PlaceDataError) -> [Placemark] {
+  /// The coordinates are answered in a spatial order (``SpatialOrder``), cut into one run per thread;
+  /// each thread writes its own slots of the result, so the loop takes no locks.
+  public func placemarks(
+    for coordinates: [Coordinate], threads: Int? = nil
+  ) throws(PlaceDataError) -> [Placemark] {
     _ = try placemarkLayers()
     let indexes = coordinates.count > Self.batchIndexThreshold ? try preparedIndexes() : nil
-    return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
+    return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
       try self.placemark(for: coordinate, indexes: indexes)
     }
   }
 
   /// The placemarks of a sequence of coordinates of any length, handed to `body` in order, one chunk at a
-  /// time, each chunk computed on every core.
+  /// time, each chunk computed on every core (or on `threads` threads) in spatial order.
   ///
   /// Only one chunk of coordinates and placemarks is held at a time, so the memory used is that of the
   /// batch indexes (built when the first chunk is longer than ``batchIndexThreshold``) however many
   /// coordinates there are. Errors from the data or from `body` stop the walk and are rethrown.
   public func forEachPlacemark<Coordinates: Sequence<Coordinate>>(
-    of coordinates: Coordinates, chunkSize: Int = 8_192, _ body: ([Placemark]) throws -> Void
+    of coordinates: Coordinates, chunkSize: Int = 8_192, threads: Int? = nil,
+    _ body: ([Placemark]) throws -> Void
   ) throws {
     precondition(chunkSize > 0, "chunkSize must be positive")
     _ = try placemarkLayers()
@@ -393,22 +397,23 @@ public final class ReverseGeocoder: Sendable {
       if indexes == nil && chunk.count > Self.batchIndexThreshold { indexes = try preparedIndexes() }
       let prepared = indexes
       try body(
-        try parallelMap(chunk) { coordinate throws(PlaceDataError) in
+        try parallelMap(chunk, threads: threads) { coordinate throws(PlaceDataError) in
           try self.placemark(for: coordinate, indexes: prepared)
         })
       if chunk.count < chunkSize { return }
     }
   }
 
-  /// The nearest place to each of many coordinates, in order, computed on every core.
+  /// The nearest place to each of many coordinates, in order, computed on every core (or on `threads`
+  /// threads).
   public func nearestPlaces(
-    to coordinates: [Coordinate], minimumPopulation: Int = 0
+    to coordinates: [Coordinate], minimumPopulation: Int = 0, threads: Int? = nil
   ) throws(PlaceDataError)
     -> [NearestPlace]
   {
     let places = try data.places()
     if minimumPopulation > 0 || coordinates.count <= Self.batchIndexThreshold {
-      return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
+      return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
         guard let found = try self.nearestPlace(to: coordinate, minimumPopulation: minimumPopulation) else {
           throw .malformed(path: places.path, detail: "no place has \(minimumPopulation) inhabitants")
         }
@@ -416,7 +421,7 @@ public final class ReverseGeocoder: Sendable {
       }
     }
     let grid = try preparedPlaceGrid()
-    return try parallelMap(coordinates) { coordinate throws(PlaceDataError) in
+    return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
       let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
       return self.nearestPlace(places, found.index, chordSquared: found.chordSquared)
     }
@@ -452,13 +457,23 @@ public final class ReverseGeocoder: Sendable {
     }
   }
 
-  /// Applies `transform` to every element on all cores, keeping the order; the first error wins.
+  /// Applies `transform` to every element on `threads` threads (by default, one per core), keeping the
+  /// order of the input; an error stops the work and is rethrown (of several, the one of the lowest
+  /// worker).
+  ///
+  /// Inputs of ``SpatialOrder/threshold`` elements or more are visited in spatial order, each worker
+  /// taking one run of it.
   private func parallelMap<Result: Sendable>(
-    _ input: [Coordinate], _ transform: @Sendable (Coordinate) throws(PlaceDataError) -> Result
+    _ input: [Coordinate], threads: Int?,
+    _ transform: @Sendable (Coordinate) throws(PlaceDataError) -> Result
   ) throws(PlaceDataError) -> [Result] {
+    precondition(threads.map { $0 > 0 } ?? true, "threads must be positive")
     let count = input.count
     guard count > 0 else { return [] }
-    let workers = min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    let workers = min(count, threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount))
+    let order =
+      count >= SpatialOrder.threshold ? input.withUnsafeBufferPointer(SpatialOrder.positions) : []
+    @Sendable func index(_ position: Int) -> Int { order.isEmpty ? position : Int(order[position]) }
     let output = UnsafeMutablePointer<Result>.allocate(capacity: count)
     let errors = UnsafeMutablePointer<PlaceDataError?>.allocate(capacity: workers)
     let done = UnsafeMutablePointer<Int>.allocate(capacity: workers)
@@ -474,9 +489,8 @@ public final class ReverseGeocoder: Sendable {
       let slots = WorkerSlots(input: input, output: output, errors: errors, done: done)
       DispatchQueue.concurrentPerform(iterations: workers) { worker in
         let (input, output, errors, done) = (slots.input, slots.output, slots.errors, slots.done)
-        let start = count * worker / workers
-        let end = count * (worker + 1) / workers
-        for index in start..<end {
+        for position in (count * worker / workers)..<(count * (worker + 1) / workers) {
+          let index = index(position)
           do throws(PlaceDataError) {
             (output + index).initialize(to: try transform(input[index]))
           } catch {
@@ -488,7 +502,10 @@ public final class ReverseGeocoder: Sendable {
       }
     }
     if let error = (0..<workers).lazy.compactMap({ errors[$0] }).first {
-      for worker in 0..<workers { (output + count * worker / workers).deinitialize(count: done[worker]) }
+      for worker in 0..<workers {
+        let start = count * worker / workers
+        for position in start..<(start + done[worker]) { (output + index(position)).deinitialize(count: 1) }
+      }
       throw error
     }
     return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
