@@ -165,4 +165,33 @@ import Testing
       #expect(try Self.geocoder.nearestPlace(to: point)?.index == found.index)
     }
   }
+
+  /// The nearest place of one country, from the per-country trees, is the full search's answer with a
+  /// country filter: for random points, the countries of random places and several limits.
+  @Test func countryTreesMatchTheFilteredSearch() throws {
+    let index = CountryPlaceIndex(places: Self.places, vectors: Self.vectors)
+    let search = NearestPlaceSearch(places: Self.places, vectors: MappedPlaceVectors(places: Self.places))
+    var generator = SplitMix64(seed: 53)
+    var found = 0
+    for round in 0..<600 {
+      let query = SphereGeometry.unitVector(Coordinate.random(using: &generator))
+      let code = Self.places.countryCodeValue(at: Int.random(in: 0..<Self.places.count, using: &generator))
+      let limit = [0.0005, 0.05, 0.5, 4.5][round % 4]
+      let expected = search.nearest(to: query, within: limit) { Self.places.countryCodeValue(at: $0) == code }
+      let answer = index.nearest(to: query, countryCode: code, within: limit)
+      #expect(answer?.index == expected?.index && answer?.chordSquared == expected?.chordSquared)
+      if answer != nil { found += 1 }
+    }
+    #expect(found > 100)
+    // Every place is its own country's nearest.
+    for place in stride(from: 0, to: Self.places.count, by: 997) {
+      let answer = index.nearest(
+        to: Self.vectors.vector(place), countryCode: Self.places.countryCodeValue(at: place), within: 4)
+      #expect(answer?.chordSquared == 0)
+    }
+    // A code no place has, and one that is not two capital letters.
+    let query = SphereGeometry.unitVector(latitude: 56, longitude: 8.5)
+    #expect(index.nearest(to: query, countryCode: UInt16(0x5A) | UInt16(0x5A) << 8, within: 4) == nil)
+    #expect(index.nearest(to: query, countryCode: 0x3132, within: 4) == nil)
+  }
 }

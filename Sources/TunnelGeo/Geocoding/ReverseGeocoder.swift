@@ -140,10 +140,10 @@ public final class ReverseGeocoder: Sendable {
       let regionPlace =
         places.countryCodeValue(at: nearest.index) == value
         ? nearest.index
-        : search.nearest(
-          to: query,
-          within: SphereGeometry.chordSquared(angle: Self.regionSearchRadiusKm / SphereGeometry.radiusKm)
-        ) { places.countryCodeValue(at: $0) == value }?.index
+        : nearestPlace(
+          ofCountry: value, to: query,
+          within: SphereGeometry.chordSquared(angle: Self.regionSearchRadiusKm / SphereGeometry.radiusKm),
+          search: search, indexes: indexes)
       if let regionPlace, let regionIndex = places.regionIndex(at: regionPlace) {
         region = names.map { $0.regions[regionIndex] } ?? PlacemarkNames.region(places, regionIndex)
       }
@@ -242,10 +242,23 @@ public final class ReverseGeocoder: Sendable {
         }
       }
       if !settled {
-        found = search.nearest(to: vector, within: limit) { places.countryCodeValue(at: $0) == value }?.index
+        found = nearestPlace(ofCountry: value, to: vector, within: limit, search: search, indexes: indexes)
       }
     }
     return ShoreDescription(country: feature, island: island, place: found)
+  }
+
+  /// The index of the place of one country (its code as ``PlaceLayer`` stores it) nearest to a unit
+  /// vector with a squared chord below `limit`.
+  private func nearestPlace(
+    ofCountry value: UInt16, to vector: SIMD3<Double>, within limit: Double,
+    search: NearestPlaceSearch<MappedPlaceVectors>, indexes: BatchIndexes?
+  ) -> Int? {
+    if let indexes {
+      return indexes.countryPlaces.nearest(to: vector, countryCode: value, within: limit)?.index
+    }
+    return search.nearest(to: vector, within: limit) { search.places.countryCodeValue(at: $0) == value }?
+      .index
   }
 
   /// The named island (its feature) a shoreline point lies on: the island polygon containing it, else the
@@ -345,6 +358,7 @@ public final class ReverseGeocoder: Sendable {
       sizes.append((name, tree.size.nodes, tree.size.bytes))
     }
     sizes.append(("sea shores", indexes.seaShores.size.nodes, indexes.seaShores.size.bytes))
+    sizes.append(("places by country", indexes.countryPlaces.count, indexes.countryPlaces.byteCount))
     return sizes
   }
 
@@ -474,7 +488,6 @@ public final class ReverseGeocoder: Sendable {
     let order =
       count >= SpatialOrder.threshold ? input.withUnsafeBufferPointer(SpatialOrder.positions) : []
     @Sendable func index(_ position: Int) -> Int { order.isEmpty ? position : Int(order[position]) }
-    let output = UnsafeMutablePointer<Result>.allocate(capacity: count)
     let errors = UnsafeMutablePointer<PlaceDataError?>.allocate(capacity: workers)
     let done = UnsafeMutablePointer<Int>.allocate(capacity: workers)
     errors.initialize(repeating: nil, count: workers)
@@ -483,35 +496,40 @@ public final class ReverseGeocoder: Sendable {
       errors.deinitialize(count: workers)
       errors.deallocate()
       done.deallocate()
-      output.deallocate()
     }
-    input.withUnsafeBufferPointer { input in
-      let slots = WorkerSlots(input: input, output: output, errors: errors, done: done)
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        let (input, output, errors, done) = (slots.input, slots.output, slots.errors, slots.done)
-        for position in (count * worker / workers)..<(count * (worker + 1) / workers) {
-          let index = index(position)
-          do throws(PlaceDataError) {
-            (output + index).initialize(to: try transform(input[index]))
-          } catch {
-            errors[worker] = error
-            break
+    var failure: PlaceDataError? = nil
+    // The workers write straight into the result's storage.
+    let result = [Result](unsafeUninitializedCapacity: count) { buffer, initialized in
+      let output = buffer.baseAddress!
+      input.withUnsafeBufferPointer { input in
+        let slots = WorkerSlots(input: input, output: output, errors: errors, done: done)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+          let (input, output, errors, done) = (slots.input, slots.output, slots.errors, slots.done)
+          for position in (count * worker / workers)..<(count * (worker + 1) / workers) {
+            let index = index(position)
+            do throws(PlaceDataError) {
+              (output + index).initialize(to: try transform(input[index]))
+            } catch {
+              errors[worker] = error
+              break
+            }
+            done[worker] += 1
           }
-          done[worker] += 1
         }
       }
-    }
-    if let error = (0..<workers).lazy.compactMap({ errors[$0] }).first {
-      for worker in 0..<workers {
-        let start = count * worker / workers
-        for position in start..<(start + done[worker]) { (output + index(position)).deinitialize(count: 1) }
+      if let error = (0..<workers).lazy.compactMap({ errors[$0] }).first {
+        for worker in 0..<workers {
+          let start = count * worker / workers
+          for position in start..<(start + done[worker]) { (output + index(position)).deinitialize(count: 1) }
+        }
+        failure = error
+        initialized = 0
+      } else {
+        initialized = count
       }
-      throw error
     }
-    return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
-      buffer.baseAddress!.moveInitialize(from: output, count: count)
-      initialized = count
-    }
+    if let failure { throw failure }
+    return result
   }
 }
 
@@ -559,6 +577,8 @@ public struct NearestPlaceIndex: Sendable {
 final class BatchIndexes: Sendable {
   /// The cube-map grid of nearest-place candidates.
   let places: NearestPlaceGrid
+  /// The places of each country, for the nearest place of one country.
+  let countryPlaces: CountryPlaceIndex
   /// Point-in-polygon grids of the layers a placemark reads.
   let coast: PolygonGrid
   let countries: PolygonGrid
@@ -613,7 +633,9 @@ final class BatchIndexes: Sendable {
       },
       {
         () -> (
-          PolygonGrid, ShoreIndex, [Float], PolygonGrid, ShoreIndex, PolygonGrid, ShoreIndex, NearestPlaceGrid
+          PolygonGrid, ShoreIndex, [Float], PolygonGrid, ShoreIndex, PolygonGrid, ShoreIndex,
+          NearestPlaceGrid,
+          CountryPlaceIndex
         ) in
         let countries = grid(countryLayer)
         let borders = ShoreIndex(grid: countries) { _ in true }
@@ -624,13 +646,17 @@ final class BatchIndexes: Sendable {
         let islandShores = ShoreIndex(grid: islands) { _ in true }
         let placeGrid =
           placeGrid ?? NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
-        return (countries, borders, clearance, marine, namedSeas, islands, islandShores, placeGrid)
+        let countryPlaces = CountryPlaceIndex(places: places, vectors: placeGrid.vectors)
+        return (
+          countries, borders, clearance, marine, namedSeas, islands, islandShores, placeGrid, countryPlaces
+        )
       })
     (coast, shores, seaShores, timeZones) = first
     (
-      countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores, self.places
-    ) =
-      second
+      countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores,
+      self.places,
+      countryPlaces
+    ) = second
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
   }
