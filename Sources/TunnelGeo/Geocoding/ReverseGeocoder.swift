@@ -119,10 +119,8 @@ public final class ReverseGeocoder: Sendable {
 
     let coast = layers.coast
     let topLevel =
-      indexes.map {
-        $0.coast.features(containing: coordinate).lazy.map { coast.polygons.level(of: $0) }.max()
-      }
-      ?? coast.polygons.features(containing: coordinate).map { coast.polygons.level(of: $0) }.max()
+      indexes.map { Self.highestLevel(of: $0.coast.features(containing: coordinate), in: coast) }
+      ?? Self.highestLevel(of: coast.polygons.features(containing: coordinate), in: coast)
     let land = topLevel.map { $0 % 2 == 1 } ?? false
     let inLake = topLevel.map { $0 % 2 == 0 } ?? false
 
@@ -154,10 +152,10 @@ public final class ReverseGeocoder: Sendable {
     var nearestLand: Placemark.NearestLand? = nil
     if !land {
       let marine = layers.marine
-      let seaName = { (feature: Int) in names.map { $0.seas[feature] } ?? marine.name(feature) }
+      func seaName(_ feature: Int) -> String? { names.map { $0.seas[feature] } ?? marine.name(feature) }
       let containing =
-        indexes.map { $0.marine.features(containing: coordinate).lazy.compactMap(seaName).first }
-        ?? marine.polygons.features(containing: coordinate).lazy.compactMap(seaName).first
+        indexes.map { Self.firstName(of: $0.marine.features(containing: coordinate), seaName) }
+        ?? Self.firstName(of: marine.polygons.features(containing: coordinate), seaName)
       if inLake {
         lake = containing
       } else {
@@ -193,6 +191,28 @@ public final class ReverseGeocoder: Sendable {
       latitude: coordinate.latitude, longitude: coordinate.longitude, land: land, country: country,
       region: region, sea: sea, lake: lake, inLake: inLake, nearestPlace: nearest, nearestLand: nearestLand,
       timeZone: Placemark.TimeZone(identifier: zone))
+  }
+
+  /// The highest GSHHG level among coastline features; nil for none.
+  private static func highestLevel<Features: Sequence<Int>>(
+    of features: Features, in coast: CoastlineLayer
+  ) -> Int? {
+    var highest: Int? = nil
+    for feature in features {
+      let level = coast.polygons.level(of: feature)
+      if highest.map({ level > $0 }) ?? true { highest = level }
+    }
+    return highest
+  }
+
+  /// The first name that `name` gives to one of `features`.
+  private static func firstName<Features: Sequence<Int>>(
+    of features: Features, _ name: (Int) -> String?
+  ) -> String? {
+    for feature in features {
+      if let found = name(feature) { return found }
+    }
+    return nil
   }
 
   /// Describes a shoreline point: its country and, where a place is near, its name.

@@ -286,27 +286,29 @@ final class ShoreIndex: Sendable {
   @inline(__always) func scan(piece: Int, query: SIMD3<Double>, best: inout Best) -> Bool {
     let edge = Int(pieceFirstEdge[piece])
     let feature = Int(pieceFeature[piece])
-    let vertices = grid.vertices
-    var improved = false
-    var reach = best.chord.squareRoot() + Self.slack
-    var previous = vectors.unitVector(vertices[edge])
-    var toPrevious = SphereGeometry.chordSquared(query, previous).squareRoot()
-    for vertex in (edge + 1)...(edge + Int(pieceEdgeCount[piece])) {
-      let current = vectors.unitVector(vertices[vertex])
-      let toCurrent = SphereGeometry.chordSquared(query, current).squareRoot()
-      defer { (previous, toPrevious) = (current, toCurrent) }
-      // Arcs that cannot come as near as the best point are not measured.
-      guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toCurrent, previous, current) <= reach
-      else { continue }
-      let closest = SphereGeometry.closestPoint(on: previous, current, to: query)
-      let chord = SphereGeometry.chordSquared(query, closest)
-      if chord < best.chord || (chord == best.chord && feature < best.feature) {
-        best = Best(chord: chord, feature: feature, point: closest)
-        reach = chord.squareRoot() + Self.slack
-        improved = true
+    let last = edge + Int(pieceEdgeCount[piece])
+    return grid.vertices.withUnsafeBufferPointer { vertices in
+      var improved = false
+      var reach = best.chord.squareRoot() + Self.slack
+      var previous = vectors.unitVector(vertices[edge])
+      var toPrevious = SphereGeometry.chordSquared(query, previous).squareRoot()
+      for vertex in (edge + 1)...last {
+        let current = vectors.unitVector(vertices[vertex])
+        let toCurrent = SphereGeometry.chordSquared(query, current).squareRoot()
+        defer { (previous, toPrevious) = (current, toCurrent) }
+        // Arcs that cannot come as near as the best point are not measured.
+        guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toCurrent, previous, current) <= reach
+        else { continue }
+        let closest = SphereGeometry.closestPoint(on: previous, current, to: query)
+        let chord = SphereGeometry.chordSquared(query, closest)
+        if chord < best.chord || (chord == best.chord && feature < best.feature) {
+          best = Best(chord: chord, feature: feature, point: closest)
+          reach = chord.squareRoot() + Self.slack
+          improved = true
+        }
       }
+      return improved
     }
-    return improved
   }
 
   /// Appends the unit vectors of a piece's vertices (its edge count plus one), as ``scan(piece:query:best:)``
