@@ -22,19 +22,17 @@ struct CountryPlaceIndex: Sendable {
     self.vectors = vectors
     // Counting sort by country slot; places without a two-letter code go nowhere.
     var counts = [Int32](repeating: 0, count: Self.slotCount + 1)
-    var slots = [Int](repeating: -1, count: places.count)
     for index in 0..<places.count {
-      guard let slot = Self.slot(places.countryCodeValue(at: index)) else { continue }
-      slots[index] = slot
-      counts[slot + 1] += 1
+      if let slot = Self.slot(places.countryCodeValue(at: index)) { counts[slot + 1] += 1 }
     }
     for slot in 0..<Self.slotCount { counts[slot + 1] += counts[slot] }
     starts = counts
     var members = [Int32](repeating: 0, count: Int(counts[Self.slotCount]))
     var fill = counts
-    for index in 0..<places.count where slots[index] >= 0 {
-      members[Int(fill[slots[index]])] = Int32(index)
-      fill[slots[index]] += 1
+    for index in 0..<places.count {
+      guard let slot = Self.slot(places.countryCodeValue(at: index)) else { continue }
+      members[Int(fill[slot])] = Int32(index)
+      fill[slot] += 1
     }
     var axes = [UInt8](repeating: 0, count: members.count)
     for slot in 0..<Self.slotCount {

@@ -101,7 +101,7 @@ final class NearestPlaceGrid: @unchecked Sendable {
           let start = Int(first[node])
           for slot in start..<(start + Int(count[node])) {
             let index = Int(candidates[slot])
-            let squared = SphereGeometry.chordSquared(query, vectors.base[index])
+            let squared = SphereGeometry.chordSquared(query, vectors.vector(index))
             if squared < bestSquared {
               bestSquared = squared
               best = index

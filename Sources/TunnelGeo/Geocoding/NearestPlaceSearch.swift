@@ -70,19 +70,24 @@ struct MappedPlaceVectors: PlaceVectorSource {
   @inline(__always) func vector(_ index: Int) -> SIMD3<Double> { places.unitVector(at: index) }
 }
 
-/// Unit vectors computed once into an array (for many queries).
+/// Unit vectors computed once into an array (for many queries), 24 bytes each.
 struct PlaceVectorArray: PlaceVectorSource, @unchecked Sendable {
   // @unchecked: the buffer is written once in init and only read afterwards; it is never freed.
-  let base: UnsafeMutablePointer<SIMD3<Double>>
+  let base: UnsafeMutablePointer<Double>
   let count: Int
 
   init(places: PlaceLayer) {
     count = places.count
-    base = .allocate(capacity: max(1, count))
-    for index in 0..<count { base[index] = places.unitVector(at: index) }
+    base = .allocate(capacity: 3 * max(1, count))
+    for index in 0..<count {
+      let vector = places.unitVector(at: index)
+      (base[3 * index], base[3 * index + 1], base[3 * index + 2]) = (vector.x, vector.y, vector.z)
+    }
   }
 
-  @inline(__always) func vector(_ index: Int) -> SIMD3<Double> { base[index] }
+  @inline(__always) func vector(_ index: Int) -> SIMD3<Double> {
+    SIMD3(base[3 * index], base[3 * index + 1], base[3 * index + 2])
+  }
 }
 
 /// Exact nearest-place search over the implicit k-d tree stored in ``PlaceLayer``.

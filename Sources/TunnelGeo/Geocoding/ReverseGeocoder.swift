@@ -363,7 +363,7 @@ public final class ReverseGeocoder: Sendable {
   public func batchIndexSizes() -> [(name: String, cells: Int, bytes: Int)] {
     guard let indexes = batchIndexes.withLock({ $0 }) else { return [] }
     var sizes = [
-      ("places", indexes.places.nodeCount, indexes.places.byteCount + 32 * indexes.places.vectors.count)
+      ("places", indexes.places.nodeCount, indexes.places.byteCount + 24 * indexes.places.vectors.count)
     ]
     for (name, grid) in [
       ("coastline-h", indexes.coast), ("countries", indexes.countries), ("marine", indexes.marine),
@@ -645,18 +645,20 @@ final class BatchIndexes: Sendable {
       return grid
     }
     let (first, second) = Self.both(
-      { () -> (PolygonGrid, ShoreIndex, NearestShoreGrid, PolygonGrid) in
+      { () -> (PolygonGrid, ShoreIndex, NearestShoreGrid) in
         let coast = grid(coastLayer)
         let shores = ShoreIndex(grid: coast) { _ in true }
         let seaShores = NearestShoreGrid(shores: shores) { coastLayer.level(of: $0) % 2 == 1 }
-        return (coast, shores, seaShores, grid(zoneLayer))
+        return (coast, shores, seaShores)
       },
       {
         () -> (
-          PolygonGrid, ShoreIndex, [Float], PolygonGrid, ShoreIndex, PolygonGrid, ShoreIndex,
-          NearestPlaceGrid,
-          CountryPlaceIndex
+          PolygonGrid, PolygonGrid, ShoreIndex, [Float], PolygonGrid, ShoreIndex, PolygonGrid, ShoreIndex,
+          NearestPlaceGrid, CountryPlaceIndex
         ) in
+        // The time zones first, while few indexes exist: after the coastline's, theirs is the build that
+        // needs the most scratch space.
+        let zones = grid(zoneLayer)
         let countries = grid(countryLayer)
         let borders = ShoreIndex(grid: countries) { _ in true }
         let clearance = Self.clearances(of: countries, borders: borders)
@@ -668,14 +670,14 @@ final class BatchIndexes: Sendable {
           placeGrid ?? NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
         let countryPlaces = CountryPlaceIndex(places: places, vectors: placeGrid.vectors)
         return (
-          countries, borders, clearance, marine, namedSeas, islands, islandShores, placeGrid, countryPlaces
+          zones, countries, borders, clearance, marine, namedSeas, islands, islandShores, placeGrid,
+          countryPlaces
         )
       })
-    (coast, shores, seaShores, timeZones) = first
+    (coast, shores, seaShores) = first
     (
-      countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores,
-      self.places,
-      countryPlaces
+      timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores,
+      self.places, countryPlaces
     ) = second
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
