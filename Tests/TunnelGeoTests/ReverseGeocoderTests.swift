@@ -229,17 +229,18 @@ import Testing
   }
 
   /// A country leaf's clearance never exceeds the distance from a point in it to the nearest border.
-  @Test func countryClearanceIsALowerBound() throws {
+  @Test func countryBordersAreFartherWhenTheClearancesSaySo() throws {
     let indexes = try Self.indexed.preparedIndexes()
     var generator = SplitMix64(seed: 37)
     var cleared = 0
-    for _ in 0..<2_000 {
+    for round in 0..<2_000 {
       let point = Coordinate.random(using: &generator)
-      let clearance = indexes.countryClearance(at: point)
-      guard clearance > 0 else { continue }
+      let vector = SphereGeometry.unitVector(point)
+      let limit = [1.0, 5.0, 25.0, 80.0][round % 4] / SphereGeometry.radiusKm
+      guard indexes.countryBorders(fartherThan: limit, from: point, vector) else { continue }
       cleared += 1
-      let nearest = try #require(indexes.countryBorders.nearest(to: SphereGeometry.unitVector(point)))
-      #expect(nearest.angle >= clearance, "\(point): border at \(nearest.angle), clearance \(clearance)")
+      let nearest = try #require(indexes.countryBorders.nearest(to: vector))
+      #expect(nearest.angle > limit, "\(point): border at \(nearest.angle), not farther than \(limit)")
     }
     #expect(cleared > 500)
   }

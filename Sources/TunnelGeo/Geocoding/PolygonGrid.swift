@@ -339,6 +339,26 @@ final class PolygonGrid: @unchecked Sendable {
 
   /// The leaf holding a point, and the leaf's south-west corner (its reference point).
   @inline(__always) func leaf(_ point: FixedPoint) -> (node: Int, corner: (Int64, Int64)) {
+    let (node, box) = leafBox(point)
+    return (node, (box.minLatitude, box.minLongitude))
+  }
+
+  /// The leaf holding a point, and the leaf's box in degrees.
+  func leafDegreeBox(_ point: FixedPoint) -> (node: Int, box: DegreeBox) {
+    let (node, box) = leafBox(point)
+    return (node, degreeBox(box))
+  }
+
+  /// A box in layer units in degrees.
+  private func degreeBox(_ box: Box) -> DegreeBox {
+    let scale = 1 / Double(cellUnits)
+    return DegreeBox(
+      south: Double(box.minLatitude) * scale, west: Double(box.minLongitude) * scale,
+      north: Double(box.maxLatitude) * scale, east: Double(box.maxLongitude) * scale)
+  }
+
+  /// The leaf holding a point, and the leaf's box.
+  @inline(__always) private func leafBox(_ point: FixedPoint) -> (node: Int, box: Box) {
     let y = Int64(point.latitude) - originLatitude
     let x = Int64(point.longitude) - originLongitude
     let row = min(Self.rows - 1, max(0, Int(floorDivide(y, cellUnits))))
@@ -363,7 +383,7 @@ final class PolygonGrid: @unchecked Sendable {
       }
       node = Int(nodes[node].link) + quadrant
     }
-    return (node, (box.minLatitude, box.minLongitude))
+    return (node, box)
   }
 
   /// A box in degrees.
@@ -372,23 +392,19 @@ final class PolygonGrid: @unchecked Sendable {
     var west: Double
     var north: Double
     var east: Double
+
+    /// The unit vector of the middle of its latitudes and longitudes.
+    var middle: SIMD3<Double> {
+      SphereGeometry.unitVector(latitude: (south + north) / 2, longitude: (west + east) / 2)
+    }
   }
 
   /// The leaves that list no edge, with their boxes.
   func emptyLeaves() -> [(node: Int, box: DegreeBox)] {
     var found: [(node: Int, box: DegreeBox)] = []
-    let scale = 1 / Double(cellUnits)
     func visit(_ node: Int, _ box: Box) {
       if !nodes[node].isInner {
-        if nodes[node].runCount == 0 {
-          found.append(
-            (
-              node,
-              DegreeBox(
-                south: Double(box.minLatitude) * scale, west: Double(box.minLongitude) * scale,
-                north: Double(box.maxLatitude) * scale, east: Double(box.maxLongitude) * scale)
-            ))
-        }
+        if nodes[node].runCount == 0 { found.append((node, degreeBox(box))) }
         return
       }
       for quadrant in 0..<4 { visit(Int(nodes[node].link) + quadrant, box.quarter(quadrant)) }

@@ -327,7 +327,7 @@ public final class ReverseGeocoder: Sendable {
     }
     if let indexes {
       let limit = toleranceKm / SphereGeometry.radiusKm
-      if indexes.countryClearance(at: coordinate) > limit { return nil }
+      if indexes.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
       return indexes.countryBorders.nearest(to: vector, within: limit)?.feature
     }
     return NearestBoundarySearch(layer: countries.polygons, coordinate: coordinate).nearest(
@@ -616,9 +616,10 @@ final class BatchIndexes: Sendable {
   let namedSeaBorders: ShoreIndex
   /// The nearest island outline, for shoreline points just off an island.
   let islandShores: ShoreIndex
-  /// Per node of ``countries``: a lower bound, in radians, of the distance from any point of the node's
-  /// box to the nearest country border (0 for a box with borders in it).
-  let countryClearance: [Float]
+  /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
+  /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
+  /// a box with borders in it).
+  let countryClearance: [SIMD2<Float>]
   /// The layers the indexes were built from.
   let layers: PlacemarkLayers
   /// The names placemarks quote, decoded.
@@ -654,7 +655,8 @@ final class BatchIndexes: Sendable {
       },
       {
         () -> (
-          PolygonGrid, PolygonGrid, ShoreIndex, [Float], PolygonGrid, ShoreIndex, PolygonGrid, ShoreIndex,
+          PolygonGrid, PolygonGrid, ShoreIndex, [SIMD2<Float>], PolygonGrid, ShoreIndex, PolygonGrid,
+          ShoreIndex,
           NearestPlaceGrid, CountryPlaceIndex
         ) in
         // The time zones first, while few indexes exist: after the coastline's, theirs is the build that
@@ -685,15 +687,14 @@ final class BatchIndexes: Sendable {
   }
 
   /// Per node of `grid`: for a leaf without edges, how far its box is from the nearest border, found from
-  /// the box's middle (less the middle's distance to its farthest corner, where the box reaches farthest);
-  /// 0 for every other node.
-  private static func clearances(of grid: PolygonGrid, borders: ShoreIndex) -> [Float] {
+  /// the box's middle (less the middle's distance to its farthest corner, where the box reaches farthest),
+  /// and how far the middle is; 0 for every other node.
+  private static func clearances(of grid: PolygonGrid, borders: ShoreIndex) -> [SIMD2<Float>] {
     // Far enough for the coastal tolerance, with room to spare.
     let horizon = 100 / SphereGeometry.radiusKm
-    var result = [Float](repeating: 0, count: grid.size.nodes)
+    var result = [SIMD2<Float>](repeating: .zero, count: grid.size.nodes)
     for (node, box) in grid.emptyLeaves() {
-      let middle = SphereGeometry.unitVector(
-        latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
+      let middle = box.middle
       var reach = 0.0
       for (latitude, longitude) in [
         (box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east),
@@ -703,16 +704,28 @@ final class BatchIndexes: Sendable {
           SphereGeometry.angle(middle, SphereGeometry.unitVector(latitude: latitude, longitude: longitude)))
       }
       let nearest = borders.nearest(to: middle, within: reach + horizon)?.angle ?? (reach + horizon)
-      // Rounded down, and a little more, so that it stays a lower bound.
-      let clearance = (nearest - reach) * (1 - 1e-9) - 1e-12
-      result[node] = clearance > 0 ? Float(clearance).nextDown : 0
+      // Rounded down, and a little more, so that they stay lower bounds.
+      func lower(_ bound: Double) -> Float {
+        let lowered = bound * (1 - 1e-9) - 1e-12
+        return lowered > 0 ? Float(lowered).nextDown : 0
+      }
+      result[node] = SIMD2(lower(nearest - reach), lower(nearest))
     }
     return result
   }
 
-  /// The clearance of the ``countries`` leaf holding a coordinate.
-  func countryClearance(at coordinate: Coordinate) -> Double {
-    Double(countryClearance[countries.leaf(countries.layer.fixedPoint(coordinate)).node])
+  /// Whether every country border lies farther than `limit` radians from a coordinate (whose unit vector
+  /// is `vector`): by the clearance of its ``countries`` leaf, else by the distance from the leaf's middle
+  /// less the way from the coordinate to the middle. False means only that neither bound settles it.
+  func countryBorders(fartherThan limit: Double, from coordinate: Coordinate, _ vector: SIMD3<Double>) -> Bool
+  {
+    let (node, box) = countries.leafDegreeBox(countries.layer.fixedPoint(coordinate))
+    let clearance = countryClearance[node]
+    if Double(clearance.x) > limit { return true }
+    guard clearance.y > 0 else { return false }
+    // The way to the middle rounded up, so that the difference stays a lower bound.
+    let way = SphereGeometry.angle(vector, box.middle) * (1 + 1e-9) + 1e-12
+    return Double(clearance.y) - way > limit
   }
 
   /// What was found for a shoreline point before, if it is still remembered.
