@@ -74,23 +74,23 @@ final class PolygonGrid: @unchecked Sendable {
     }
   }
 
-  /// A run of edges: its first edge (the index of its first vertex), its length (low 8 bits) and the
-  /// feature of its ring (high 24), in 8 bytes.
+  /// A run of edges: its first edge (the index of its first vertex, high 24 bits) and its length (low 8),
+  /// in 4 bytes.
   struct Run {
-    let start: UInt32
-    private var lengthAndFeature: UInt32
+    private var startAndLength: UInt32
 
-    init(start: UInt32, feature: Int32) {
-      precondition(feature >= 0 && feature < 1 << 24, "feature \(feature) out of range")
-      self.start = start
-      lengthAndFeature = 1 | UInt32(feature) << 8
+    /// Layers of more vertices than this cannot be gridded.
+    static let vertexLimit = 1 << 24
+
+    init(start: UInt32) {
+      startAndLength = start << 8 | 1
     }
 
-    var length: Int { Int(lengthAndFeature & 0xFF) }
-    var feature: Int32 { Int32(lengthAndFeature >> 8) }
+    var start: Int { Int(startAndLength >> 8) }
+    var length: Int { Int(startAndLength & 0xFF) }
     /// Whether the run can take the next edge.
-    var canGrow: Bool { lengthAndFeature & 0xFF < 0xFF }
-    mutating func grow() { lengthAndFeature += 1 }
+    var canGrow: Bool { startAndLength & 0xFF < 0xFF }
+    mutating func grow() { startAndLength += 1 }
   }
 
   /// Builds the grid.
@@ -108,6 +108,7 @@ final class PolygonGrid: @unchecked Sendable {
   // MARK: Building
 
   private func decode() {
+    precondition(layer.vertexCount < Run.vertexLimit, "\(layer.path): too many vertices for a grid")
     vertices.reserveCapacity(layer.vertexCount)
     ringStart.reserveCapacity(layer.ringCount + 1)
     for ring in 0..<layer.ringCount {
@@ -257,10 +258,10 @@ final class PolygonGrid: @unchecked Sendable {
       // The list is ascending: a run ends where the list skips an edge, or at the longest length.
       for edge in list {
         let last = runs.count - 1
-        if last >= firstRun && runs[last].canGrow && runs[last].start + UInt32(runs[last].length) == edge {
+        if last >= firstRun && runs[last].canGrow && runs[last].start + runs[last].length == Int(edge) {
           runs[last].grow()
         } else {
-          runs.append(Run(start: edge, feature: feature(ofEdge: Int(edge))))
+          runs.append(Run(start: edge))
         }
       }
       nodes[node].makeLeaf(
@@ -429,7 +430,7 @@ final class PolygonGrid: @unchecked Sendable {
       let start = Int(run.start)
       var odd = false
       for edge in start..<(start + run.length) where crosses(edge, corner, q) { odd.toggle() }
-      if odd { result.toggle(run.feature) }
+      if odd { result.toggle(feature(ofEdge: start)) }
     }
     return result
   }
