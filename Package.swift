@@ -19,7 +19,8 @@ let containmentExamples: [Target] = [
 
 // MARK: - Benchmarks, run by Scripts/bench (never by the test suite).
 let benchmarkTargets: [Target] = [
-  .executableTarget(name: "tunnel-bench", dependencies: ["TunnelGeo"], path: "Benchmarks/tunnel-bench")
+  .executableTarget(
+    name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp"], path: "Benchmarks/tunnel-bench")
 ]
 
 let package = Package(
@@ -27,6 +28,7 @@ let package = Package(
   products: [
     .library(name: "TunnelGeo", targets: ["TunnelGeo"]),
     .library(name: "TunnelContainment", targets: ["TunnelContainment"]),
+    .library(name: "TunnelApp", targets: ["TunnelApp"]),
     .executable(name: "tunnel", targets: ["tunnel"]),
   ],
   dependencies: [
@@ -41,15 +43,19 @@ let package = Package(
     ),
     .target(name: "TunnelGeo", dependencies: ["CPROJ"]),
     .target(name: "TunnelContainment"),
+    .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment"]),
     .executableTarget(
       name: "tunnel",
       dependencies: [
+        "TunnelApp",
         "TunnelGeo",
+        "TunnelContainment",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ"]),
     .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment"]),
+    .testTarget(name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment"]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
   ] + containmentExamples + benchmarkTargets
 )

@@ -18,7 +18,7 @@ public enum ExampleRunner {
   /// Shows `root` in a window with a console panel, and runs until q or the end of input.
   public static func run(
     _ root: ViewController, console: Console, heading: String, handle: @escaping @MainActor (Key) -> Void
-  ) {
+  ) async {
     let window = Window(size: Size(width: 72, height: 24))
     let app = TerminalApplication(window: window)
     if !app.isInteractive {
@@ -31,7 +31,7 @@ public enum ExampleRunner {
     window.makeKeyAndVisible()
     layOut(root: root, panel: attachPanel(to: window, console: console, heading: heading), in: window)
     app.onKey = handle
-    app.run()
+    await app.run()
   }
 
   /// A window subview that shows the console at the bottom.

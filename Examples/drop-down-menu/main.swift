@@ -5,5 +5,5 @@ import TunnelContainment
 // select, q quits. The panel shows the lifecycle log.
 let (console, log) = ExampleRunner.lifecycleConsole()
 let menu = MenuViewController.withThreeColors()
-ExampleRunner.run(menu, console: console, heading: "lifecycle") { menu.handle($0) }
+await ExampleRunner.run(menu, console: console, heading: "lifecycle") { menu.handle($0) }
 log.stop()

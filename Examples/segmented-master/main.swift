@@ -8,4 +8,4 @@ let withoutContainment = CommandLine.arguments.dropFirst().contains("--without-c
 let console = Console()
 let master = MasterViewController(console: console, usesContainment: !withoutContainment)
 let heading = withoutContainment ? "messages (views added without containment calls)" : "messages"
-ExampleRunner.run(master, console: console, heading: heading) { master.handle($0) }
+await ExampleRunner.run(master, console: console, heading: heading) { master.handle($0) }

@@ -1,4 +1,4 @@
-/// A key press read from a terminal.
+/// A key press (or a mouse event) read from a terminal.
 public enum Key: Hashable, Sendable {
   /// A printable character (or a control character without a name of its own).
   case character(Character)
@@ -6,20 +6,43 @@ public enum Key: Hashable, Sendable {
   case enter, escape, tab, backspace
   /// Control-C or Control-D.
   case interrupt
+  /// A press of the left mouse button on a cell, in window coordinates (column and row from zero).
+  case click(Point)
+  /// The mouse wheel turned away from the user (`up`) or towards the user, over a cell.
+  case scroll(up: Bool, at: Point)
 
-  /// Splits raw terminal input into keys; arrow keys arrive as `ESC [ A` … `ESC [ D` (or `ESC O A` …).
+  /// Splits raw terminal input into keys.
+  ///
+  /// Arrow keys arrive as `ESC [ A` … `ESC [ D` (or `ESC O A` …); mouse reports in the SGR
+  /// encoding (`ESC [ < button ; column ; row M`) become ``click(_:)`` and ``scroll(up:at:)``;
+  /// other control sequences (function keys, modified arrows, releases) are skipped whole.
   public static func parse(_ bytes: [UInt8]) -> [Key] {
     var keys: [Key] = []
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
-      if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == 0x5B || bytes[index + 1] == 0x4F {
-        let arrows: [UInt8: Key] = [0x41: .up, 0x42: .down, 0x43: .right, 0x44: .left]
-        if let arrow = arrows[bytes[index + 2]] {
-          keys.append(arrow)
-          index += 3
+      if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == 0x4F {
+        if let arrow = arrow(bytes[index + 2]) { keys.append(arrow) }
+        index += 3
+        continue
+      }
+      if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == 0x5B {
+        // A control sequence: parameters and intermediates (0x20–0x3F), then a final byte (0x40–0x7E).
+        var end = index + 2
+        while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
+        guard end < bytes.count else {
+          index = bytes.count
           continue
         }
+        let parameters = Array(bytes[(index + 2)..<end])
+        let final = bytes[end]
+        if parameters.isEmpty, let arrow = arrow(final) {
+          keys.append(arrow)
+        } else if parameters.first == 0x3C, let mouse = mouse(parameters.dropFirst(), final: final) {
+          keys.append(mouse)
+        }
+        index = end + 1
+        continue
       }
       switch byte {
       case 0x1B: keys.append(.escape)
@@ -40,5 +63,31 @@ public enum Key: Hashable, Sendable {
       index += 1
     }
     return keys
+  }
+
+  private static func arrow(_ final: UInt8) -> Key? {
+    switch final {
+    case 0x41: .up
+    case 0x42: .down
+    case 0x43: .right
+    case 0x44: .left
+    default: nil
+    }
+  }
+
+  /// An SGR mouse report `button;column;row` ending in `M` (press) or `m` (release).
+  private static func mouse(_ parameters: ArraySlice<UInt8>, final: UInt8) -> Key? {
+    let numbers = parameters.split(separator: 0x3B, omittingEmptySubsequences: false).map { digits in
+      guard (1...6).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return -1 }
+      return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+    guard final == 0x4D, numbers.count == 3, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
+    let point = Point(x: numbers[1] - 1, y: numbers[2] - 1)
+    switch numbers[0] {
+    case 0: return .click(point)
+    case 64: return .scroll(up: true, at: point)
+    case 65: return .scroll(up: false, at: point)
+    default: return nil
+    }
   }
 }

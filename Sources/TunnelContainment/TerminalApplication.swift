@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,14 +10,17 @@ import Darwin
 /// follows the terminal's size, and draws frames as ANSI text.
 ///
 /// When standard input is a terminal it is switched to raw mode (and the screen to the
-/// alternate buffer) until ``run()`` returns, whichever way it ends. When it is not — a pipe,
+/// alternate buffer) until ``run()`` returns, whichever way it ends: a quit key, ``quit()``, the
+/// end of input, or SIGINT, SIGTERM or SIGHUP, which end the run loop rather than the process.
+/// Between frames the loop suspends, so work sent to the main actor (a result computed in the
+/// background) lands while the application runs. When it is not a terminal — a pipe,
 /// a file, `/dev/null` — the keys are read from it one by one, each followed by letting every
 /// transition finish; at the end of input (or on a quit key) the last frame is printed once,
 /// in plain text when standard output is not a terminal. Quit keys are `q` and Control-C/D.
 ///
 ///     let app = TerminalApplication(window: window)
 ///     app.onKey = { key in container.handle(key) }
-///     app.run()
+///     await app.run()
 @MainActor
 public final class TerminalApplication {
   /// The window shown.
@@ -27,7 +32,12 @@ public final class TerminalApplication {
   /// Frames drawn per second at most while something moves.
   public var framesPerSecond = 30.0
   /// What standard output can show.
-  public var capabilities: TerminalCapabilities
+  public var capabilities: TerminalCapabilities {
+    didSet { window.charset = capabilities.charset }
+  }
+  /// Whether the terminal reports mouse clicks and the wheel (as ``Key/click(_:)`` and
+  /// ``Key/scroll(up:at:)``) while the application runs interactively.
+  public var reportsMouse = false
 
   private let input: Int32 = 0
   private let output: Int32 = 1
@@ -38,6 +48,7 @@ public final class TerminalApplication {
     self.window = window
     self.capabilities = TerminalCapabilities(
       environment: Self.environment(), isTerminal: isatty(1) == 1)
+    window.charset = capabilities.charset
   }
 
   /// Whether standard input is a terminal (keys come live, raw mode is used).
@@ -48,26 +59,44 @@ public final class TerminalApplication {
     isRunning = false
   }
 
-  /// Runs until a quit key, ``quit()``, or the end of input.
-  public func run() {
+  /// Runs until a quit key, ``quit()``, the end of input, or a signal to stop.
+  public func run() async {
     isRunning = true
-    if isInteractive { runInteractive() } else { runScripted() }
+    Self.stopSignal.store(0, ordering: .relaxed)
+    let previous = [SIGINT, SIGTERM, SIGHUP].map { number in
+      (number, signal(number) { received in TerminalApplication.stopSignal.store(received, ordering: .relaxed) })
+    }
+    defer { for (number, handler) in previous { signal(number, handler) } }
+    if isInteractive { await runInteractive() } else { await runScripted() }
   }
+
+  /// The signal that asked the run loop to stop, 0 for none.
+  private nonisolated static let stopSignal = Atomic<Int32>(0)
+
+  /// The signal that ended the last ``run()``, if one did (SIGINT, SIGTERM or SIGHUP).
+  public var stoppedBySignal: Int32? {
+    let number = Self.stopSignal.load(ordering: .relaxed)
+    return number == 0 ? nil : number
+  }
+
+  private var shouldContinue: Bool { isRunning && Self.stopSignal.load(ordering: .relaxed) == 0 }
 
   // MARK: - Scripted input
 
-  private func runScripted() {
+  private func runScripted() async {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    reading: while isRunning {
+    reading: while shouldContinue {
       let count = read(input, &buffer, buffer.count)
       if count <= 0 { break }
       for key in Key.parse(Array(buffer[0..<count])) {
         handle(key)
         window.clock.runUntilIdle()
-        if !isRunning { break reading }
+        await Task.yield()
+        if !shouldContinue { break reading }
       }
     }
     window.clock.runUntilIdle()
+    await Task.yield()
     let frame = window.render()
     let text =
       capabilities.colors
@@ -78,7 +107,7 @@ public final class TerminalApplication {
 
   // MARK: - Interactive terminal
 
-  private func runInteractive() {
+  private func runInteractive() async {
     var saved = termios()
     let hasTermios = tcgetattr(input, &saved) == 0
     if hasTermios {
@@ -87,24 +116,27 @@ public final class TerminalApplication {
       raw.c_oflag |= tcflag_t(OPOST)
       tcsetattr(input, TCSAFLUSH, &raw)
     }
-    writeAll("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    let mouse = reportsMouse ? ("\u{1B}[?1000h\u{1B}[?1006h", "\u{1B}[?1006l\u{1B}[?1000l") : ("", "")
+    writeAll("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J" + mouse.0)
     defer {
-      writeAll("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+      writeAll(mouse.1 + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
       if hasTermios { tcsetattr(input, TCSAFLUSH, &saved) }
     }
     followTerminalSize()
     var last = Self.monotonicSeconds()
     var previousFrame: Canvas?
     var buffer = [UInt8](repeating: 0, count: 256)
-    while isRunning {
+    while shouldContinue {
       let frameBudget = 1.0 / max(1, framesPerSecond)
-      let timeout = window.clock.isIdle ? 100 : Int32(frameBudget * 1000)
+      let timeout = window.clock.isIdle ? 50 : Int32(frameBudget * 1000)
       var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
       if poll(&descriptor, 1, timeout) > 0 {
         let count = read(input, &buffer, buffer.count)
         if count <= 0 { break }
         for key in Key.parse(Array(buffer[0..<count])) where isRunning { handle(key) }
       }
+      // Let work queued on the main actor (results computed in the background) run.
+      await Task.yield()
       let now = Self.monotonicSeconds()
       window.clock.advance(by: now - last)
       last = now

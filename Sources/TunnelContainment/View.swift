@@ -60,6 +60,29 @@ open class View: @MainActor CustomStringConvertible {
     return nil
   }
 
+  /// Converts a point from the coordinates of `view` (the window's when `nil`) to this view's.
+  ///
+  /// Both views must be in the same tree; a point in a window's coordinates is a terminal cell.
+  public func convert(_ point: Point, from view: View?) -> Point {
+    point + (view?.originInRoot ?? .zero) - originInRoot
+  }
+
+  /// Converts a point from this view's coordinates to those of `view` (the window's when `nil`).
+  public func convert(_ point: Point, to view: View?) -> Point {
+    point + originInRoot - (view?.originInRoot ?? .zero)
+  }
+
+  /// The view's top-left cell in the coordinates of the root of its tree.
+  private var originInRoot: Point {
+    var origin = Point.zero
+    var view: View? = self
+    while let current = view, current.superview != nil {
+      origin = origin + current.frame.origin
+      view = current.superview
+    }
+    return origin
+  }
+
   /// Whether this view is `view` or one of its descendants.
   public func isDescendant(of view: View) -> Bool {
     var current: View? = self

@@ -21,10 +21,25 @@ open class Window: View {
   /// Whether ``makeKeyAndVisible()`` was called.
   public private(set) var isKeyWindow = false
 
+  /// The characters the window is shown with; views that have a plain-ASCII form of their content
+  /// read it while drawing (a ``TerminalApplication`` sets it from its terminal).
+  public var charset: Charset = .unicode
+
   /// Creates a hidden window of the given size.
   public init(size: Size, clock: AnimationClock = AnimationClock()) {
     self.clock = clock
     super.init(frame: Rect(origin: .zero, size: size))
+  }
+
+  /// Creates a hidden window with a frame, as `UIWindow(frame:)` does.
+  public override convenience init(frame: Rect) {
+    self.init(size: frame.size)
+    self.frame.origin = frame.origin
+  }
+
+  /// Creates a hidden window of no size, as `UIWindow()` does; give it a size with ``resize(to:)``.
+  public convenience init() {
+    self.init(size: .zero)
   }
 
   /// Whether the window is hidden; hiding a visible window makes its controllers disappear.

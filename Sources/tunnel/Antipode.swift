@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TunnelApp
 import TunnelGeo
 
 extension Tunnel {

@@ -4,7 +4,7 @@ import TunnelGeo
 
 /// `tunnel`: where you would come out if you dug straight through the Earth.
 @main
-struct Tunnel: ParsableCommand {
+struct Tunnel: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "tunnel",
     abstract: "Find where you would come out if you dug straight through the Earth.",
@@ -16,16 +16,20 @@ struct Tunnel: ParsableCommand {
       quoting: 'tunnel -33.9 18.4' works.
       """,
     version: "0.1.0",
-    subcommands: [Antipode.self, Where.self, Find.self],
+    subcommands: [Antipode.self, Where.self, Find.self, MapCommand.self, Play.self],
     defaultSubcommand: Antipode.self
   )
 
   /// Parses the command line, runs the command, and turns every error into one line on standard error.
-  static func main() {
+  static func main() async {
     let arguments = CommandLineRewriting.protectingNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
     do {
       var command = try parseAsRoot(arguments)
-      try command.run()
+      if var asynchronous = command as? AsyncParsableCommand {
+        try await asynchronous.run()
+      } else {
+        try command.run()
+      }
     } catch let failure as CommandFailure {
       FileHandle.standardError.write(Data("tunnel: \(failure.message)\n".utf8))
       Foundation.exit(failure.exitCode)

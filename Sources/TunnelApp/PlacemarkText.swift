@@ -1,10 +1,10 @@
 import TunnelGeo
 
 /// How a placemark reads in text output: a headline, then labelled lines.
-enum PlacemarkText {
+public enum PlacemarkText {
   /// "Skjern, Midtjylland, Denmark", "South Pacific Ocean, 951.5 km from Antipodes Island (New Zealand)",
   /// "Lake Superior, Canada".
-  static func headline(_ placemark: Placemark) -> String {
+  public static func headline(_ placemark: Placemark) -> String {
     if placemark.land {
       var parts: [String] = []
       if let locality = placemark.locality { parts.append(locality) }
@@ -23,7 +23,7 @@ enum PlacemarkText {
   }
 
   /// The labelled lines under the headline.
-  static func details(_ placemark: Placemark) -> [(label: String, value: String)] {
+  public static func details(_ placemark: Placemark) -> [(label: String, value: String)] {
     var lines: [(String, String)] = []
     let surface = placemark.land ? "land" : placemark.inLake ? "lake" : "sea"
     var whereLine = surface
@@ -47,7 +47,7 @@ enum PlacemarkText {
   }
 
   /// `5.6 km`, `951.5 km`, `1,387 km`.
-  static func kilometres(_ value: Double) -> String {
+  public static func kilometres(_ value: Double) -> String {
     if value >= 1_000 { return "\(PlaceText.grouped(Int(value.rounded()))) km" }
     let tenths = Int((value * 10).rounded())
     return "\(tenths / 10).\(tenths % 10) km"

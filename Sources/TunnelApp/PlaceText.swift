@@ -1,9 +1,9 @@
 import TunnelGeo
 
 /// How places read in text output.
-enum PlaceText {
+public enum PlaceText {
   /// `Skjern, Midtjylland, Denmark (population 7,145)`.
-  static func line(_ match: GazetteerMatch) -> String {
+  public static func line(_ match: GazetteerMatch) -> String {
     let place = match.place
     var parts = [place.name]
     if let region = place.region?.name, !region.isEmpty, region != place.name { parts.append(region) }
@@ -13,7 +13,7 @@ enum PlaceText {
   }
 
   /// `1,234,567`.
-  static func grouped(_ value: Int) -> String {
+  public static func grouped(_ value: Int) -> String {
     var digits = String(abs(value))
     var result = ""
     while digits.count > 3 {

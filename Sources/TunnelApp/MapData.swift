@@ -1,0 +1,78 @@
+import TunnelGeo
+
+/// What maps are drawn from: the bundled coastlines, country borders and places, decoded once into
+/// arrays that a frame scans without touching the mapped files again.
+///
+/// Coastlines come from GSHHG low resolution (`coastline-l`, about 90,000 vertices: land, lakes,
+/// islands in lakes, ponds and the Antarctic ice front), borders from the country polygons, labels
+/// from the populated places, largest first. Decoding takes a few tens of milliseconds and about
+/// 6 MB; share one `MapData` between every map of a process.
+///
+/// ```swift
+/// let mapData = try MapData(data: PlaceData())
+/// let renderer = try MapRenderer(data: mapData)
+/// ```
+public final class MapData: Sendable {
+  /// The place data the layers were read from.
+  public let placeData: PlaceData
+  /// Coastline rings of every level, for filling land and drawing shores.
+  let coast: DrawingLayer
+  /// The same coastlines as mapped polygons, to tell land from water at one point.
+  let coastline: CoastlineLayer
+  /// Country rings, for borders.
+  let borders: DrawingLayer
+  /// The populated places.
+  let places: PlaceLayer
+  /// Place indices, the most populous first (ties in index order).
+  let placesByPopulation: [Int32]
+
+  /// Reads and decodes the layers maps need.
+  ///
+  /// - Throws: ``PlaceDataError`` when a layer is missing or damaged.
+  public init(data: PlaceData) throws(PlaceDataError) {
+    placeData = data
+    coastline = try data.coastline(.low)
+    coast = DrawingLayer(coastline.polygons)
+    borders = DrawingLayer(try data.countries().polygons)
+    let places = try data.places()
+    self.places = places
+    var order = (0..<places.count).map { (population: places.population(at: $0), index: Int32($0)) }
+    order.sort { $0.population != $1.population ? $0.population > $1.population : $0.index < $1.index }
+    placesByPopulation = order.map(\.index)
+  }
+
+  /// Whether a point is on land (or on an island in a lake) by the same coastlines that are drawn.
+  func isLand(_ coordinate: Coordinate) -> Bool {
+    coastline.polygons.features(containing: coordinate).count % 2 == 1
+  }
+}
+
+/// The rings of a polygon layer decoded into one array of fixed-point vertices.
+struct DrawingLayer: Sendable {
+  /// One ring: its bounding box and where its vertices are (closed: the last repeats the first).
+  struct Ring: Sendable {
+    var box: FixedBox
+    var start: Int
+    var count: Int
+  }
+
+  let rings: [Ring]
+  let points: [FixedPoint]
+  /// Fixed-point units per degree.
+  let unitsPerDegree: Int
+
+  init(_ layer: PolygonLayer) {
+    var rings: [Ring] = []
+    var points: [FixedPoint] = []
+    rings.reserveCapacity(layer.ringCount)
+    points.reserveCapacity(layer.vertexCount + layer.ringCount)
+    for index in 0..<layer.ringCount {
+      let start = points.count
+      layer.forEachVertex(ofRing: index) { points.append($0) }
+      rings.append(Ring(box: layer.ringBox(index), start: start, count: points.count - start))
+    }
+    self.rings = rings
+    self.points = points
+    unitsPerDegree = layer.unitsPerDegree
+  }
+}

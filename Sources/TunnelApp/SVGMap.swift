@@ -1,0 +1,233 @@
+import TunnelGeo
+
+/// Both ends of the tunnel as one SVG picture: the two maps one above the other, each with the sea,
+/// the land, shorelines, borders, the largest places and its marker, and under each a caption that
+/// names that end; a last line gives the tunnel's length.
+///
+/// The maps are the same as the terminal's (same projection, scale and data), drawn at one pixel
+/// per SVG unit. The document is plain SVG 1.1 that browsers and vector editors open.
+///
+///     let svg = try SVGMap(renderer: renderer, start: skjern, placemarks: (here, there)).document()
+public struct SVGMap {
+  /// The renderer that draws both maps.
+  public let renderer: MapRenderer
+  /// Where the tunnel starts; it ends at the antipode.
+  public let start: Coordinate
+  /// Metres across the shorter side of each map.
+  public let regionSpan: Double
+  /// The placemarks of the start and of the end, for the captions.
+  public let placemarks: (start: Placemark, end: Placemark)
+  /// The picture's width, and each map's height, in SVG units.
+  public let width: Int
+  public let mapHeight: Int
+
+  /// Describes the picture; nothing is drawn until ``document()``.
+  public init(
+    renderer: MapRenderer, start: Coordinate, regionSpan: Double = MapViewController.defaultRegionSpan,
+    placemarks: (start: Placemark, end: Placemark), width: Int = 960, mapHeight: Int = 400
+  ) {
+    self.renderer = renderer
+    self.start = start
+    self.regionSpan = regionSpan
+    self.placemarks = placemarks
+    self.width = width
+    self.mapHeight = mapHeight
+  }
+
+  static let captionHeight = 46
+  static let footerHeight = 30
+
+  /// The SVG document.
+  ///
+  /// - Throws: ``ProjectionError`` if PROJ refuses a projection.
+  public func document() throws(ProjectionError) -> String {
+    let band = mapHeight + Self.captionHeight
+    let height = 2 * band + Self.footerHeight
+    var svg = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(width)" height="\(height)" \
+      viewBox="0 0 \(width) \(height)" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
+      <title>\(Self.escaped(title))</title>
+      <rect width="\(width)" height="\(height)" fill="#10202c"/>
+
+      """
+    let ends: [(MapAnnotation, Coordinate, Placemark, String)] = [
+      (.digger, start, placemarks.start, "Where you dig"), (.target, start.antipode, placemarks.end, "Where you come out"),
+    ]
+    for (index, (annotation, coordinate, placemark, heading)) in ends.enumerated() {
+      let top = index * band
+      let viewport = MapViewport(centre: coordinate, regionSpan: regionSpan, width: width, height: mapHeight)
+      let picture = try renderer.picture(of: viewport)
+      svg += "<svg x=\"0\" y=\"\(top)\" width=\"\(width)\" height=\"\(mapHeight)\" class=\"map \(annotation.rawValue)\">\n"
+      svg += map(picture, annotation: annotation)
+      svg += "</svg>\n"
+      let captionY = top + mapHeight
+      svg += """
+        <g class="caption \(annotation.rawValue)">
+        <text x="14" y="\(captionY + 19)" font-size="14" fill="#f4f1e8"><tspan font-weight="bold">\
+        \(Self.escaped(heading)):</tspan> \(Self.escaped(PlacemarkText.headline(placemark)))</text>
+        <text x="14" y="\(captionY + 37)" font-size="12" fill="#aab8c2">\
+        \(Self.escaped(coordinate.formatted(.dms(secondsPlaces: 0)))) · \(Self.escaped(placemark.timeZone.identifier))</text>
+        </g>
+
+        """
+    }
+    let through = Geodesic.chordLength(from: start, to: start.antipode) / 1000
+    svg += """
+      <text x="14" y="\(2 * band + 20)" font-size="12" fill="#aab8c2">Straight through the Earth: \
+      \(PlaceText.grouped(Int(through.rounded()))) km · along the surface: 20,004 km</text>
+      </svg>
+
+      """
+    return svg
+  }
+
+  private var title: String {
+    "Tunnel: \(PlacemarkText.headline(placemarks.start)) to \(PlacemarkText.headline(placemarks.end))"
+  }
+
+  /// One map's elements, in the map's own units.
+  private func map(_ picture: MapPicture, annotation: MapAnnotation) -> String {
+    var out = "<rect width=\"\(width)\" height=\"\(mapHeight)\" fill=\"#1d4e6b\"/>\n"
+    // Land, one run of pixels at a time.
+    var land = ""
+    for y in 0..<picture.land.height {
+      var x = 0
+      while x < picture.land.width {
+        guard picture.land[x, y] else {
+          x += 1
+          continue
+        }
+        let start = x
+        while x < picture.land.width, picture.land[x, y] { x += 1 }
+        land += "M\(start) \(y)h\(x - start)v1h-\(x - start)z"
+      }
+    }
+    out += "<path class=\"land\" d=\"\(land)\" fill=\"#4f7d3a\" shape-rendering=\"crispEdges\"/>\n"
+    out += polylines(picture.shorelines, stroke: "#c8d9a8", width: 0.8, keep: { _ in true })
+    out += polylines(picture.borderLines, stroke: "#2d3b22", width: 1, dashes: "4 3") { point in
+      // Only the stretches of border drawn inland on the terminal map too.
+      let x = Int(point.x)
+      let y = Int(point.y)
+      return (-1...1).contains { dy in (-1...1).contains { dx in picture.borders[x + dx, y + dy] } }
+    }
+    out += labels(picture)
+    out += marker(annotation, at: MapPoint(x: picture.viewport.centreX, y: picture.viewport.centreY))
+    return out
+  }
+
+  /// The polylines' segments that are in view and pass `keep` at their middle, as one path.
+  private func polylines(
+    _ lines: [[MapPoint]], stroke: String, width lineWidth: Double, dashes: String? = nil,
+    keep: (MapPoint) -> Bool
+  ) -> String {
+    var path = ""
+    let w = Double(width)
+    let h = Double(mapHeight)
+    for line in lines {
+      var open = false
+      for index in 1..<line.count {
+        let a = line[index - 1]
+        let b = line[index]
+        let middle = MapPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+        let inView = max(a.x, b.x) >= -2 && min(a.x, b.x) <= w + 2 && max(a.y, b.y) >= -2 && min(a.y, b.y) <= h + 2
+        guard inView, keep(middle) else {
+          open = false
+          continue
+        }
+        if !open { path += "M\(Self.number(a.x)) \(Self.number(a.y))" }
+        path += "L\(Self.number(b.x)) \(Self.number(b.y))"
+        open = true
+      }
+    }
+    guard !path.isEmpty else { return "" }
+    let dash = dashes.map { " stroke-dasharray=\"\($0)\"" } ?? ""
+    return
+      "<path d=\"\(path)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(lineWidth)\"\(dash) stroke-linejoin=\"round\"/>\n"
+  }
+
+  /// The largest places in view, each label clear of the others and of the marker.
+  private func labels(_ picture: MapPicture) -> String {
+    let fontSize = 13.0
+    var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = [
+      (picture.viewport.centreX - 18, picture.viewport.centreY - 22, picture.viewport.centreX + 18, picture.viewport.centreY + 22)
+    ]
+    var out = ""
+    var placed = 0
+    for place in picture.places where placed < 14 {
+      let textWidth = Double(place.name.count) * fontSize * 0.6
+      let x = place.point.x
+      let y = place.point.y
+      let rightward = x + 6 + textWidth < Double(width)
+      let box =
+        rightward
+        ? (x0: x - 3, y0: y - fontSize, x1: x + 6 + textWidth, y1: y + 4)
+        : (x0: x - 6 - textWidth, y0: y - fontSize, x1: x + 3, y1: y + 4)
+      guard box.x0 >= 0, box.y0 >= 0, box.y1 <= Double(mapHeight),
+        !taken.contains(where: { $0.x0 < box.x1 + 4 && box.x0 < $0.x1 + 4 && $0.y0 < box.y1 && box.y0 < $0.y1 })
+      else { continue }
+      taken.append(box)
+      placed += 1
+      let anchor = rightward ? "start" : "end"
+      let textX = rightward ? x + 6 : x - 6
+      out += """
+        <g class="place"><circle cx="\(Self.number(x))" cy="\(Self.number(y))" r="2.5" fill="#f4f1e8"/>\
+        <text x="\(Self.number(textX))" y="\(Self.number(y + 4))" font-size="\(Int(fontSize))" fill="#f4f1e8" \
+        text-anchor="\(anchor)" stroke="#10202c" stroke-width="3" paint-order="stroke">\(Self.escaped(place.name))</text></g>
+
+        """
+    }
+    return out
+  }
+
+  /// The digger (a figure with a shovel) or the red X, centred on `point`.
+  private func marker(_ annotation: MapAnnotation, at point: MapPoint) -> String {
+    let x = Self.number(point.x)
+    let y = Self.number(point.y)
+    switch annotation {
+    case .digger:
+      return """
+        <g class="marker digger" transform="translate(\(x) \(y))" stroke="#1b1b1b" stroke-width="1.2">\
+        <circle cx="0" cy="-13" r="4.5" fill="#ffd23f"/>\
+        <path d="M0 -8 L0 4 M0 4 L-5 14 M0 4 L5 14 M0 -5 L-7 1 M0 -5 L8 -2" fill="none" stroke="#ffd23f" stroke-width="2.6" stroke-linecap="round"/>\
+        <path d="M8 -2 L12 12" stroke="#8a6d3b" stroke-width="2"/><path d="M9.5 11 L14.5 9.5 L15.5 15 L11 16.5 Z" fill="#c0c0c0"/>\
+        </g>
+
+        """
+    case .target:
+      return """
+        <g class="marker target" transform="translate(\(x) \(y))">\
+        <path d="M-9 -9 L9 9 M9 -9 L-9 9" stroke="#ffffff" stroke-width="7" stroke-linecap="round"/>\
+        <path d="M-9 -9 L9 9 M9 -9 L-9 9" stroke="#e0202a" stroke-width="4.5" stroke-linecap="round"/>\
+        </g>
+
+        """
+    }
+  }
+
+  /// A number with at most one decimal.
+  static func number(_ value: Double) -> String {
+    let tenths = Int((min(1e9, max(-1e9, value)) * 10).rounded())
+    let sign = tenths < 0 ? "-" : ""
+    let magnitude = abs(tenths)
+    return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
+  }
+
+  /// Text made safe for XML character data and attribute values.
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      default:
+        // Control characters are not allowed in XML 1.0.
+        if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\t" || $0 == "\n" }) { out.append(character) }
+      }
+    }
+    return out
+  }
+}

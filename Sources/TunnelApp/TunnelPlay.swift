@@ -1,0 +1,194 @@
+import TunnelContainment
+import TunnelGeo
+
+/// The interactive Tunnel in a window: the ``TunnelViewController`` above a status line, the keys
+/// that drive it, a prompt to jump to a place, and a help panel.
+///
+/// Keys: arrows or h/j/k/l move the active marker a twentieth of the map, H/J/K/L a quarter;
+/// Tab switches which marker moves; + and - zoom both maps; r is the radar; g or / opens the
+/// prompt (a place name or a coordinate, Enter to go, Esc to cancel); a click on a map moves its
+/// marker there and makes it the active one; ? shows the keys; q or Esc quits.
+///
+///     let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer)
+///     app.onKey = { key in if !play.handle(key) { app.quit() } }
+@MainActor
+public final class TunnelPlay {
+  /// The window everything is shown in.
+  public let window: Window
+  /// The Tunnel itself.
+  public let tunnel: TunnelViewController
+  /// The marker the movement keys move.
+  public private(set) var active: MapAnnotation = .digger
+  /// The text typed at the prompt, nil while the prompt is closed.
+  public private(set) var prompt: String?
+  /// A message shown in the status line until the next key (a search that found nothing).
+  public private(set) var message: String?
+  /// Whether the key help is shown.
+  public var isShowingHelp: Bool { !help.isHidden }
+
+  private let gazetteer: Gazetteer
+  private let status = Label()
+  private let help = Label()
+
+  /// How far one press of a movement key moves the marker, as a share of the map's span.
+  public static let step = 0.05
+  /// How far a capital movement key moves it.
+  public static let longStep = 0.25
+
+  /// Shows `tunnel` in `window` (as its root view controller, above a one-row status line).
+  ///
+  /// `gazetteer` finds the places typed at the prompt.
+  public init(window: Window, tunnel: TunnelViewController, gazetteer: Gazetteer) {
+    self.window = window
+    self.tunnel = tunnel
+    self.gazetteer = gazetteer
+    window.rootViewController = tunnel
+    let size = window.bounds.size
+    tunnel.view.frame = Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - 1))
+    tunnel.view.autoresizingMask = .flexibleSize
+    status.frame = Rect(x: 0, y: max(0, size.height - 1), width: size.width, height: 1)
+    status.autoresizingMask = [.flexibleWidth, .flexibleTopMargin]
+    window.addSubview(status)
+    help.text = Self.helpText
+    help.isHidden = true
+    help.backgroundColor = .palette(238)
+    help.style = Style(foreground: .brightWhite, background: .palette(238))
+    help.autoresizingMask = [.flexibleLeftMargin, .flexibleRightMargin, .flexibleTopMargin, .flexibleBottomMargin]
+    window.addSubview(help)
+    centreHelp()
+    updateStatus()
+  }
+
+  /// The keys, as the help panel lists them.
+  public static let helpText = """
+     Keys
+     ←↑↓→ or h j k l   move the marker
+     H J K L           move it further
+     Tab               switch marker
+     + and -           zoom in and out
+     r                 radar: flip to words
+     g or /            go to a place
+     click             put the marker there
+     ?                 this help
+     q or Esc          quit
+    """
+
+  /// Handles one key; false when the key asks to quit.
+  @discardableResult
+  public func handle(_ key: Key) -> Bool {
+    defer { updateStatus() }
+    if prompt != nil { return handlePrompt(key) }
+    message = nil
+    if isShowingHelp, key != .character("q") {
+      help.isHidden = true
+      if key == .escape || key == .character("?") { return true }
+    }
+    switch key {
+    case .character("q"), .character("Q"), .escape, .interrupt:
+      return false
+    case .up, .character("k"): move(azimuth: 0, Self.step)
+    case .down, .character("j"): move(azimuth: 180, Self.step)
+    case .right, .character("l"): move(azimuth: 90, Self.step)
+    case .left, .character("h"): move(azimuth: 270, Self.step)
+    case .character("K"): move(azimuth: 0, Self.longStep)
+    case .character("J"): move(azimuth: 180, Self.longStep)
+    case .character("L"): move(azimuth: 90, Self.longStep)
+    case .character("H"): move(azimuth: 270, Self.longStep)
+    case .tab: active = active == .digger ? .target : .digger
+    case .character("+"), .character("="): zoom(by: 0.5)
+    case .character("-"), .character("_"): zoom(by: 2)
+    case .scroll(let up, _): zoom(by: up ? 0.5 : 2)
+    case .character("r"), .character("R"):
+      if !tunnel.radar() { message = "The maps are still turning over." }
+    case .character("g"), .character("/"): prompt = ""
+    case .character("?"):
+      centreHelp()
+      help.isHidden = false
+    case .click(let point): click(at: point)
+    default: break
+    }
+    return true
+  }
+
+  private func handlePrompt(_ key: Key) -> Bool {
+    switch key {
+    case .escape:
+      prompt = nil
+    case .interrupt:
+      return false
+    case .enter:
+      let text = prompt ?? ""
+      prompt = nil
+      go(to: text)
+    case .backspace:
+      if prompt?.isEmpty == false { prompt?.removeLast() }
+    case .character(let character) where !character.isNewline:
+      prompt?.append(character)
+    default:
+      break
+    }
+    return true
+  }
+
+  /// Moves the active marker to the place or coordinate typed.
+  private func go(to text: String) {
+    guard text.contains(where: { !$0.isWhitespace }) else { return }
+    do {
+      let gazetteer = self.gazetteer
+      let query = try LocationQuery(text) { () throws(PlaceDataError) in gazetteer }
+      tunnel.moveMarker(active, to: query.coordinate)
+    } catch {
+      message = "\(error)"
+    }
+  }
+
+  private func move(azimuth: Double, _ fraction: Double) {
+    tunnel.map(active).moveAnnotation(azimuth: azimuth, fraction: fraction)
+  }
+
+  private func zoom(by factor: Double) {
+    tunnel.startMap.zoom(by: factor)
+    tunnel.targetMap.zoom(by: factor)
+  }
+
+  /// A click on a map shown now moves its marker there and makes it the active one.
+  private func click(at point: Point) {
+    for annotation in MapAnnotation.allCases {
+      let map = tunnel.map(annotation)
+      guard let view = map.viewIfLoaded, view.window === window, !view.isHidden else { continue }
+      let local = view.convert(point, from: nil)
+      if view.bounds.contains(local) {
+        active = annotation
+        map.moveAnnotation(toCell: local)
+        return
+      }
+    }
+  }
+
+  private func centreHelp() {
+    let lines = help.lines(width: 1000)
+    let width = min(window.bounds.width, (lines.map(\.count).max() ?? 0) + 2)
+    let height = min(window.bounds.height, lines.count + 1)
+    help.frame = Rect(
+      x: (window.bounds.width - width) / 2, y: (window.bounds.height - height) / 2, width: width, height: height)
+  }
+
+  /// "☻ 56.55000 8.31667   ✖ -56.55000 -171.68333   moving ☻ · r radar · ? keys · q quit".
+  private func updateStatus() {
+    let charset = window.charset
+    func end(_ annotation: MapAnnotation) -> String {
+      let location = tunnel.map(annotation).location
+      return "\(annotation.glyph(charset)) \(location.formatted(.decimal(places: 5)))"
+    }
+    if let prompt {
+      status.text = "Go to (a place or a coordinate; Enter to go, Esc to cancel): \(prompt)▏"
+    } else if let message {
+      status.text = message
+    } else {
+      status.text =
+        "\(end(.digger))   \(end(.target))   moving \(active.glyph(charset)) · r radar · ? keys · q quit"
+    }
+    status.style = Style(foreground: .black, background: .palette(250))
+    status.backgroundColor = .palette(250)
+  }
+}

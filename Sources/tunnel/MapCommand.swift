@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import TunnelApp
+import TunnelContainment
+import TunnelGeo
+
+extension Tunnel {
+  /// `tunnel map <place>`: both maps printed once, or the flipped side, or an SVG picture.
+  struct MapCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "map",
+      abstract: "Print both ends of the tunnel on two maps: where you dig above, where you come out below.",
+      discussion: """
+        The maps are the ones 'tunnel play' shows, drawn once: land in Braille dots, the sea shaded, \
+        borders, the largest places in view and a marker at each end (☻ where you dig, ✖ where you \
+        come out). Each map shows 1,000 km across its shorter side; --zoom 2 shows 500 km, --zoom 0.5 \
+        2,000 km. '--view geocode' prints the other side of the maps, as the radar shows it: each end \
+        in words. '--svg FILE' also writes both maps as an SVG picture with a caption naming both ends.
+
+        Colours are used on a terminal unless NO_COLOR is set; --ascii (or TERM=dumb) draws with \
+        plain ASCII characters.
+
+        Examples:
+          tunnel map Skjern
+          tunnel map 90 0 --zoom 0.25
+          tunnel map Wellington --view geocode
+          tunnel map "Hamilton, NZ" --svg tunnel.svg
+        """
+    )
+
+    enum Side: String, ExpressibleByArgument, CaseIterable {
+      case map, geocode
+    }
+
+    @OptionGroup var place: LocationArguments
+    @Option(help: "Which side to print: 'map' (the maps) or 'geocode' (the flipped side, in words).")
+    var view: Side = .map
+    @Option(help: ArgumentHelp("Write both maps as an SVG picture to this file.", valueName: "file"))
+    var svg: String?
+    @Option(help: "Columns of the picture (default: the terminal's width, or 100).")
+    var width: Int?
+    @Option(help: "Rows of the picture, both maps and the gap between them (default: 40).")
+    var height: Int = 40
+    @Option(help: "Magnification: 1 shows 1,000 km across each map, 2 shows 500 km.")
+    var zoom: Double = 1
+    @Flag(help: "Draw with plain ASCII characters (the default when TERM is 'dumb').")
+    var ascii = false
+    @OptionGroup var data: DataOptions
+
+    func validate() throws {
+      if let width, !(20...1000).contains(width) { throw ValidationError("--width must be between 20 and 1000") }
+      guard (10...500).contains(height) else { throw ValidationError("--height must be between 10 and 500") }
+      guard zoom.isFinite, zoom >= 0.05, zoom <= 100 else {
+        throw ValidationError("--zoom must be between 0.05 (20,000 km across) and 100 (10 km across)")
+      }
+    }
+
+    func run() async throws {
+      let placeData = try data.placeData()
+      let location = try place.resolve(data: placeData)
+      let output = TerminalOutput(asciiRequested: ascii)
+      let size = Size(width: width ?? output.columns ?? 100, height: height)
+      let (text, document) = try await Self.draw(
+        from: location.coordinate, data: placeData, size: size, zoom: zoom, flipped: view == .geocode,
+        output: output, svg: svg != nil)
+      print(text)
+      if let svg, let document {
+        do {
+          try document.write(toFile: svg, atomically: true, encoding: .utf8)
+        } catch {
+          throw CommandFailure(
+            message: "cannot write the SVG to '\(svg)': \(error.localizedDescription)", exitCode: 74)
+        }
+      }
+    }
+
+    /// The Tunnel in a window of `size`, drawn once: as text, and as SVG when asked.
+    @MainActor
+    static func draw(
+      from start: Coordinate, data: PlaceData, size: Size, zoom: Double, flipped: Bool, output: TerminalOutput,
+      svg: Bool
+    ) async throws -> (String, String?) {
+      let session = try AppParts(data: data)
+      let window = Window(size: size)
+      window.charset = output.charset
+      let tunnel = TunnelViewController(start: start, renderer: session.renderer, geocoder: session.geocoder)
+      for map in [tunnel.startMap, tunnel.targetMap] { map.regionSpan = MapViewController.defaultRegionSpan / zoom }
+      window.rootViewController = tunnel
+      window.makeKeyAndVisible()
+      if flipped {
+        tunnel.radar()
+        window.clock.runUntilIdle()
+        await tunnel.startInfo.geocoding?.value
+        await tunnel.targetInfo.geocoding?.value
+      }
+      let frame = window.render()
+      let text = output.colors ? frame.ansiText(colors: true, charset: output.charset) : frame.plainText(charset: output.charset)
+      guard svg else { return (text, nil) }
+      let ends: [Placemark]
+      do {
+        ends = try [start, start.antipode].map { coordinate throws(PlaceDataError) in
+          try session.reverseGeocoder.placemark(for: coordinate)
+        }
+      } catch {
+        throw CommandFailure(error)
+      }
+      let document = try SVGMap(
+        renderer: session.renderer, start: start, regionSpan: MapViewController.defaultRegionSpan / zoom,
+        placemarks: (ends[0], ends[1])
+      ).document()
+      return (text, document)
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import TunnelApp
+import TunnelContainment
+import TunnelGeo
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Tunnel {
+  /// `tunnel play [place]`: the Tunnel app, full-screen in the terminal.
+  struct Play: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Play with the tunnel: two maps at opposite ends of the Earth, and a radar that names both ends.",
+      discussion: """
+        The top map shows where you dig (☻), the bottom one where you come out (✖). Move either \
+        marker and the other follows to the antipode. Press r for the radar: both maps flip over and \
+        say in words where each end is; r again flips them back. It starts in western Denmark, as the \
+        original app does, unless you name a place.
+
+        Keys: arrows or h/j/k/l move the marker (H/J/K/L further), Tab switches marker, + and - zoom, \
+        r is the radar, g or / jumps to a place or coordinate, a click moves the marker there, ? shows \
+        the keys, q or Esc quits.
+
+        It needs a terminal; to print the maps once, or for scripts, use 'tunnel map'.
+
+        Examples:
+          tunnel play
+          tunnel play Wellington
+          tunnel play -33.9 18.4 --trace-lifecycle lifecycle.log
+        """
+    )
+
+    @Argument(
+      help: ArgumentHelp("Where to start digging (default: 56.55 N 8.316667 E, western Denmark).", valueName: "place"))
+    var words: [String] = []
+    @Flag(help: "Draw with plain ASCII characters (the default when TERM is 'dumb').")
+    var ascii = false
+    @Option(
+      help: ArgumentHelp(
+        "Write every containment callback (addChild, appearance, transitions) to this file, with times.",
+        valueName: "file"))
+    var traceLifecycle: String?
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+      guard isatty(0) == 1, isatty(1) == 1 else {
+        throw CommandFailure(
+          message: "'tunnel play' needs a terminal; to print the maps once, use 'tunnel map'", exitCode: 64)
+      }
+      let placeData = try data.placeData()
+      var start = TunnelViewController.defaultStart
+      if !words.isEmpty {
+        start = try LocationArguments(words: words).resolve(data: placeData).coordinate
+      }
+      var trace: FileHandle?
+      if let traceLifecycle {
+        guard FileManager.default.createFile(atPath: traceLifecycle, contents: nil),
+          let handle = FileHandle(forWritingAtPath: traceLifecycle)
+        else {
+          throw CommandFailure(message: "cannot write the lifecycle log to '\(traceLifecycle)'", exitCode: 73)
+        }
+        trace = handle
+      }
+      let gazetteer: Gazetteer
+      do {
+        gazetteer = try Gazetteer(data: placeData)
+      } catch {
+        throw CommandFailure(error)
+      }
+      try await Self.play(from: start, data: placeData, gazetteer: gazetteer, ascii: ascii, trace: trace)
+    }
+
+    @MainActor
+    static func play(
+      from start: Coordinate, data: PlaceData, gazetteer: Gazetteer, ascii: Bool, trace: FileHandle?
+    ) async throws {
+      let parts = try AppParts(data: data)
+      let output = TerminalOutput(asciiRequested: ascii)
+      let window = Window(size: Size(width: output.columns ?? 80, height: 24))
+      let app = TerminalApplication(window: window)
+      app.capabilities = TerminalCapabilities(colors: output.colors, charset: output.charset)
+      app.reportsMouse = true
+      app.quitKeys = [.interrupt]
+      var log: LifecycleLog?
+      if let trace {
+        let recording = LifecycleLog(clock: window.clock)
+        recording.onEvent = { event in trace.write(Data((event.timedDescription + "\n").utf8)) }
+        recording.start()
+        log = recording
+      }
+      Diagnostics.handler = { diagnostic in
+        trace?.write(Data("! \(diagnostic.message)\n".utf8))
+      }
+      let tunnel = TunnelViewController(start: start, renderer: parts.renderer, geocoder: parts.geocoder)
+      let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer)
+      window.makeKeyAndVisible()
+      app.onKey = { key in
+        if !play.handle(key) { app.quit() }
+      }
+      await app.run()
+      log?.stop()
+      try? trace?.close()
+    }
+  }
+}
