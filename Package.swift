@@ -55,7 +55,9 @@ let package = Package(
     ),
     .testTarget(name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ"]),
     .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment"]),
-    .testTarget(name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment"]),
+    .testTarget(
+      name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment"],
+      resources: [.copy("Snapshots")]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
   ] + containmentExamples + benchmarkTargets
 )

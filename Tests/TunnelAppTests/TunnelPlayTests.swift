@@ -1,0 +1,124 @@
+import Testing
+import TunnelApp
+import TunnelContainment
+import TunnelGeo
+
+@MainActor
+@Suite("Playing the Tunnel with keys")
+struct TunnelPlayTests {
+  func play(size: Size = Size(width: 80, height: 30)) -> (TunnelPlay, Window) {
+    let window = Window(size: size)
+    let tunnel = TunnelViewController(renderer: Shared.renderer, geocoder: Shared.geocoder)
+    let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: try! Gazetteer(data: Shared.data))
+    window.makeKeyAndVisible()
+    return (play, window)
+  }
+
+  func type(_ text: String, into play: TunnelPlay) {
+    for character in text { play.handle(.character(character)) }
+  }
+
+  @Test("Arrows and h/j/k/l move the active marker a twentieth of the map; capitals a quarter")
+  func movementKeys() {
+    let (play, _) = play()
+    let tunnel = play.tunnel
+    let start = tunnel.startMap.location
+    play.handle(.right)
+    let step = Geodesic.inverse(from: start, to: tunnel.startMap.location)
+    #expect(abs(step.distance - 50_000) < 1 && abs(step.initialAzimuth - 90) < 1e-6)
+    #expect(tunnel.targetMap.location == tunnel.startMap.location.antipode)
+    let before = tunnel.startMap.location
+    play.handle(.character("K"))
+    let long = Geodesic.inverse(from: before, to: tunnel.startMap.location)
+    #expect(abs(long.distance - 250_000) < 1 && abs(long.initialAzimuth) < 1e-6)
+  }
+
+  @Test("Tab switches the marker the keys move; both are movable")
+  func tabSwitches() {
+    let (play, _) = play()
+    let tunnel = play.tunnel
+    #expect(play.active == .digger)
+    play.handle(.tab)
+    #expect(play.active == .target)
+    let target = tunnel.targetMap.location
+    play.handle(.character("j"))
+    #expect(tunnel.targetMap.location != target)
+    #expect(tunnel.startMap.location == tunnel.targetMap.location.antipode)
+  }
+
+  @Test("+ and - zoom both maps, within the limits")
+  func zoom() {
+    let (play, _) = play()
+    play.handle(.character("+"))
+    #expect(play.tunnel.startMap.regionSpan == 500_000 && play.tunnel.targetMap.regionSpan == 500_000)
+    for _ in 0..<20 { play.handle(.character("-")) }
+    #expect(play.tunnel.startMap.regionSpan == MapViewController.regionSpanLimits.upperBound)
+  }
+
+  @Test("g opens a prompt: a place name moves the active marker there; a bad one is said in the status line")
+  func prompt() throws {
+    let (play, window) = play()
+    play.handle(.character("g"))
+    #expect(play.prompt == "")
+    type("Wellington, NZ", into: play)
+    play.handle(.enter)
+    #expect(play.prompt == nil)
+    let wellington = play.tunnel.startMap.location
+    #expect(abs(wellington.latitude - -41.29) < 0.05 && abs(wellington.longitude - 174.78) < 0.05)
+    #expect(play.tunnel.targetMap.location == wellington.antipode)
+    play.handle(.character("/"))
+    type("Nowhereville Qqq", into: play)
+    play.handle(.enter)
+    #expect(play.message?.contains("Nowhereville") == true)
+    #expect(window.render().plainText().contains("Nowhereville"))
+    // Escape closes the prompt without moving.
+    play.handle(.character("g"))
+    type("0 0", into: play)
+    play.handle(.escape)
+    #expect(play.tunnel.startMap.location == wellington)
+  }
+
+  @Test("r flips to the words and back; a press during the flip is refused with a message")
+  func radar() {
+    let (play, window) = play()
+    play.handle(.character("r"))
+    #expect(play.tunnel.isFlipping)
+    play.handle(.character("r"))
+    #expect(play.message == "The maps are still turning over.")
+    window.clock.runUntilIdle()
+    #expect(play.tunnel.isFlipped && play.tunnel.children.map(\.title) == ["Start info", "Target info"])
+    play.handle(.character("r"))
+    window.clock.runUntilIdle()
+    #expect(!play.tunnel.isFlipped && play.tunnel.children.map(\.title) == ["Start map", "Target map"])
+  }
+
+  @Test("A click on the bottom map moves the exit there and makes it the active marker")
+  func click() {
+    let (play, _) = play()
+    let bottom = play.tunnel.bottomContainer.frame
+    play.handle(.click(Point(x: 10, y: bottom.minY + 2)))
+    #expect(play.active == .target)
+    #expect(play.tunnel.targetMap.location != TunnelViewController.defaultStart.antipode)
+    #expect(play.tunnel.startMap.location == play.tunnel.targetMap.location.antipode)
+  }
+
+  @Test("? shows the keys, any key hides them; q and Esc quit")
+  func helpAndQuit() {
+    let (play, window) = play()
+    play.handle(.character("?"))
+    #expect(play.isShowingHelp)
+    #expect(window.render().plainText().contains("radar: flip to words"))
+    #expect(play.handle(.escape))
+    #expect(!play.isShowingHelp)
+    #expect(!play.handle(.character("q")))
+    #expect(!play.handle(.escape))
+  }
+
+  @Test("The status line shows both coordinates")
+  func statusLine() {
+    let (play, window) = play()
+    let last = window.render().plainText().split(separator: "\n").last.map(String.init) ?? ""
+    #expect(last.contains("☻ 56.55000, 8.31667") && last.contains("✖ -56.55000, -171.68333"))
+    _ = play
+  }
+}
