@@ -128,7 +128,7 @@ public final class TerminalApplication {
     var buffer = [UInt8](repeating: 0, count: 256)
     while shouldContinue {
       let frameBudget = 1.0 / max(1, framesPerSecond)
-      let timeout = window.clock.isIdle ? 50 : Int32(frameBudget * 1000)
+      let timeout = window.clock.isIdle ? 100 : Int32(frameBudget * 1000)
       var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
       if poll(&descriptor, 1, timeout) > 0 {
         let count = read(input, &buffer, buffer.count)

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite struct MapCommandTests {
+  @Test("tunnel map prints both maps: the digger above, the X below, the radar between")
+  func printsBothMaps() throws {
+    let result = try TunnelProcess.run(
+      ["map", "Skjern", "--width", "80", "--height", "30"], environment: ["LANG": "C.UTF-8"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let rows = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    let digger = rows.firstIndex { $0.contains("☻") }
+    let radar = rows.firstIndex { $0.contains("( r ) radar") }
+    let target = rows.firstIndex { $0.contains("✖") }
+    #expect(digger != nil && radar != nil && target != nil)
+    #expect((digger ?? 99) < (radar ?? 0) && (radar ?? 99) < (target ?? 0))
+    #expect(result.standardOutput.contains("•"), "place labels")
+    #expect(!result.standardOutput.contains("\u{1B}["), "no colours into a pipe")
+  }
+
+  @Test("--view geocode prints the flipped side, in words")
+  func geocodeView() throws {
+    let result = try TunnelProcess.run(["map", "56", "8.5", "--view", "geocode", "--width", "90", "--height", "30"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let rows = result.standardOutput.split(separator: "\n").map(String.init)
+    let denmark = rows.firstIndex { $0.contains("Midtjylland, Denmark") }
+    let pacific = rows.firstIndex { $0.contains("South Pacific Ocean") }
+    #expect(denmark != nil && pacific != nil && (denmark ?? 99) < (pacific ?? 0))
+    #expect(rows.contains { $0.contains("Europe/Copenhagen") } && rows.contains { $0.contains("Etc/GMT+11") })
+  }
+
+  @Test("--ascii and TERM=dumb draw in plain ASCII")
+  func ascii() throws {
+    for (arguments, environment) in [
+      (["map", "Skjern", "--ascii"], ["LANG": "C.UTF-8"]), (["map", "Skjern"], ["LANG": "C.UTF-8", "TERM": "dumb"]),
+    ] {
+      let result = try TunnelProcess.run(arguments + ["--width", "60", "--height", "20"], environment: environment)
+      #expect(result.status == 0)
+      #expect(result.standardOutput.unicodeScalars.allSatisfy { $0.isASCII }, "\(arguments) \(environment)")
+      #expect(result.standardOutput.contains("@") && result.standardOutput.contains("X"))
+    }
+  }
+
+  @Test("--svg writes a picture that parses as XML")
+  func svg() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("tunnel-map-\(getpid()).svg")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try TunnelProcess.run(["map", "Wellington", "--svg", file.path, "--width", "40", "--height", "12"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let data = try Data(contentsOf: file)
+    #expect(XMLParser(data: data).parse())
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains("class=\"marker digger\"") && text.contains("class=\"marker target\""))
+    #expect(text.contains("Wellington"))
+  }
+
+  @Test("Bad options and an unwritable SVG are plain errors")
+  func errors() throws {
+    let zoom = try TunnelProcess.run(["map", "Skjern", "--zoom", "0"])
+    #expect(zoom.status == 64)
+    #expect(zoom.standardError.hasPrefix("tunnel: --zoom must be between"))
+    let unwritable = try TunnelProcess.run(["map", "Skjern", "--svg", "/nonexistent-folder/x.svg"])
+    #expect(unwritable.status == 74)
+    #expect(unwritable.standardError.hasPrefix("tunnel: cannot write the SVG to '/nonexistent-folder/x.svg'"))
+  }
+}
