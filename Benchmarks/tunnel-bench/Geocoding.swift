@@ -10,6 +10,7 @@ struct BenchOptions {
   var batchWhole = false
   var placemarkPoints: Int? = nil
   var coldStartBinary: String? = nil
+  var mapFrame = false
 
   static let usage = """
     usage: tunnel-bench [flags] [data folder]
@@ -19,6 +20,7 @@ struct BenchOptions {
       --batch-memory N     N placemarks streamed (add --whole to hold them whole): time, peak memory
       --placemarks N       N indexed placemarks on one core: as a batch, then one call at a time
       --cold-start BINARY  whole `BINARY where 56 8.5` processes: their wall time
+      --map-frame          one frame of both maps of `tunnel play` at 200×60 cells
     """
 
   init(_ arguments: ArraySlice<String>) {
@@ -37,6 +39,7 @@ struct BenchOptions {
       rest.removeFirst()
       switch argument {
       case "--geocoding": geocodingOnly = true
+      case "--map-frame": mapFrame = true
       case "--batch-memory": batchMemoryPoints = value(of: argument, "a number of points", positive)
       case "--whole": batchWhole = true
       case "--placemarks": placemarkPoints = value(of: argument, "a number of points", positive)

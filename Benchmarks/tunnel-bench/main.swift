@@ -13,6 +13,7 @@ import TunnelGeo
 ///     tunnel-bench --batch-memory N [--whole] N placemarks streamed (or held whole): time, peak memory
 ///     tunnel-bench --placemarks N             N indexed placemarks on one core: as a batch, then one at a time
 ///     tunnel-bench --cold-start BINARY        whole `BINARY where 56 8.5` processes: their wall time
+///     tunnel-bench --map-frame                one frame of both maps of `tunnel play` at 200×60 cells
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -34,6 +35,10 @@ do {
 }
 if let count = options.batchMemoryPoints {
   try benchmarkBatchMemory(directory: directory, count: count, whole: options.batchWhole)
+  exit(0)
+}
+if options.mapFrame {
+  try MainActor.assumeIsolated { try benchmarkMapFrame(directory: directory) }
   exit(0)
 }
 if let count = options.placemarkPoints {

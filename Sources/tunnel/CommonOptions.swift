@@ -30,6 +30,11 @@ struct LocationArguments: ParsableArguments {
 
   /// The location the words name; the place layer is opened only for names.
   func resolve(data: PlaceData) throws -> LocationQuery {
+    try Self.resolve(text, data: data)
+  }
+
+  /// The location `text` names (a coordinate or a place); errors become the commands' plain errors.
+  static func resolve(_ text: String, data: PlaceData) throws -> LocationQuery {
     do {
       return try LocationQuery(text) { () throws(PlaceDataError) in try Gazetteer(data: data) }
     } catch .coordinate(.unparsable(let text, let reason))

@@ -21,6 +21,7 @@ extension Tunnel {
         plain ASCII characters.
 
         Examples:
+          tunnel map
           tunnel map Skjern
           tunnel map 90 0 --zoom 0.25
           tunnel map Wellington --view geocode
@@ -32,7 +33,9 @@ extension Tunnel {
       case map, geocode
     }
 
-    @OptionGroup var place: LocationArguments
+    @Argument(
+      help: ArgumentHelp("Where to dig from (default: 56.55 N 8.316667 E, western Denmark).", valueName: "place"))
+    var words: [String] = []
     @Option(help: "Which side to print: 'map' (the maps) or 'geocode' (the flipped side, in words).")
     var view: Side = .map
     @Option(help: ArgumentHelp("Write both maps as an SVG picture to this file.", valueName: "file"))
@@ -57,11 +60,13 @@ extension Tunnel {
 
     func run() async throws {
       let placeData = try data.placeData()
-      let location = try place.resolve(data: placeData)
+      let start =
+        words.isEmpty
+        ? TunnelViewController.defaultStart : try LocationArguments.resolve(words.joined(separator: " "), data: placeData).coordinate
       let output = TerminalOutput(asciiRequested: ascii)
       let size = Size(width: width ?? output.columns ?? 100, height: height)
       let (text, document) = try await Self.draw(
-        from: location.coordinate, data: placeData, size: size, zoom: zoom, flipped: view == .geocode,
+        from: start, data: placeData, size: size, zoom: zoom, flipped: view == .geocode,
         output: output, svg: svg != nil)
       print(text)
       if let svg, let document {

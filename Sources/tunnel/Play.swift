@@ -52,7 +52,7 @@ extension Tunnel {
       let placeData = try data.placeData()
       var start = TunnelViewController.defaultStart
       if !words.isEmpty {
-        start = try LocationArguments(words: words).resolve(data: placeData).coordinate
+        start = try LocationArguments.resolve(words.joined(separator: " "), data: placeData).coordinate
       }
       var trace: FileHandle?
       if let traceLifecycle {
