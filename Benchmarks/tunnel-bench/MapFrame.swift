@@ -23,7 +23,9 @@ func benchmarkMapFrame(directory: String, rounds: Int = 60) throws {
     for (name, start) in places {
       let window = Window(size: Size(width: 200, height: 60))
       let tunnel = TunnelViewController(start: start, renderer: renderer) { _ in nil }
-      for map in [tunnel.startMap, tunnel.targetMap] { map.regionSpan = MapViewController.defaultRegionSpan / zoom }
+      for map in [tunnel.startMap, tunnel.targetMap] {
+        map.regionSpan = MapViewController.defaultRegionSpan / zoom
+      }
       window.rootViewController = tunnel
       window.makeKeyAndVisible()
       _ = window.render()
@@ -36,7 +38,8 @@ func benchmarkMapFrame(directory: String, rounds: Int = 60) throws {
       let span = Int(MapViewController.defaultRegionSpan / zoom / 1000)
       print(
         String(
-          format: "frame of both maps, 200×60 cells, %@ km across, %@: median %.2f ms, best %.2f ms, worst %.2f ms",
+          format:
+            "frame of both maps, 200×60 cells, %@ km across, %@: median %.2f ms, best %.2f ms, worst %.2f ms",
           "\(span)", name, times[times.count / 2], times[0], times[times.count - 1]))
     }
   }

@@ -125,13 +125,15 @@ public final class GeoInfoViewController: ViewController {
         lines.append("Nearest place: \(place.name), \(PlacemarkText.kilometres(place.distanceKm)) away")
       } else {
         lines.append(
-          "Nearest town: \(place.name), \(place.countryCode), \(PlacemarkText.kilometres(place.distanceKm)) away")
+          "Nearest town: \(place.name), \(place.countryCode), \(PlacemarkText.kilometres(place.distanceKm)) away"
+        )
       }
       lines.append(Self.timeLine(placemark.timeZone.identifier, at: now()))
     }
     if let geocodedLocation {
       lines.append(
-        geocodedLocation.formatted(.decimal(places: 5)) + "   " + geocodedLocation.formatted(.dms(secondsPlaces: 0)))
+        geocodedLocation.formatted(.decimal(places: 5)) + "   "
+          + geocodedLocation.formatted(.dms(secondsPlaces: 0)))
     }
     return lines
   }
@@ -161,7 +163,8 @@ extension GeoInfoViewController {
   /// A geocoder that asks a ``ReverseGeocoder`` on a background task.
   public static func geocoder(using reverseGeocoder: ReverseGeocoder) -> Geocoder {
     { coordinate in
-      try await Task.detached(priority: .userInitiated) { try reverseGeocoder.placemark(for: coordinate) }.value
+      try await Task.detached(priority: .userInitiated) { try reverseGeocoder.placemark(for: coordinate) }
+        .value
     }
   }
 }

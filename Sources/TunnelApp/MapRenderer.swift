@@ -66,14 +66,15 @@ public final class MapRenderer {
 
   private func projection(centredOn centre: Coordinate) throws(ProjectionError) -> Projection {
     if let projection, projection.centre == centre { return projection.projection }
-    let made = try Projection.azimuthalEquidistant(centredOn: centre, in: context)
+    let made = try Projection.azimuthalEquidistant(centredOn: centre, in: context, onSphere: true)
     projection = (centre, made)
     return made
   }
 
   // MARK: - Geometry near the view
 
-  /// The view's pixel mapping and the cap around its centre that holds it, in the layers' terms.
+  /// The view's pixel mapping, and what may reach the view: a cap around the centre (as a box in
+  /// latitude and longitude, for whole rings) and a trigonometry-free test for single points.
   struct Frame {
     let viewport: MapViewport
     let projection: Projection
@@ -82,8 +83,19 @@ public final class MapRenderer {
     let minLatitude: Double
     let maxLatitude: Double
     let longitudeReach: Double?
+    /// The centre's local axes as unit vectors.
+    let east: SIMD3<Float>
+    let north: SIMD3<Float>
+    let up: SIMD3<Float>
+    /// How far a point may lie towards each side (in Earth radii, margin included) and how low its
+    /// `up` component may be, and still reach the view.
+    let reachEast: Float
+    let reachWest: Float
+    let reachNorth: Float
+    let reachSouth: Float
+    let minimumUp: Float
 
-    /// Edges longer than this (degrees, either axis) are split; the cap's margin is larger.
+    /// Edges longer than this (degrees, either axis) are split; the margins are larger.
     static let longestEdge = 1.0
 
     init(viewport: MapViewport, projection: Projection) {
@@ -98,13 +110,29 @@ public final class MapRenderer {
       longitudeReach =
         maxLatitude >= 90 || minLatitude <= -90 || sine >= cosine
         ? nil : asin(sine / cosine) * 180 / .pi + 0.5
+      let phi = latitude * .pi / 180
+      let lambda = viewport.centre.longitude * .pi / 180
+      up = SIMD3<Float>(unitVector(latitude: phi, longitude: lambda))
+      east = SIMD3<Float>(SIMD3(-sin(lambda), cos(lambda), 0))
+      north = SIMD3<Float>(SIMD3(-sin(phi) * cos(lambda), -sin(phi) * sin(lambda), cos(phi)))
+      // A point's distance east of the centre on the map is at least its `east` component times the
+      // Earth's radius (the azimuthal equidistant radius c·R is at least sin(c)·R), and likewise north.
+      let margin = (Self.longestEdge + 0.5) * .pi / 180
+      let metres = viewport.metresPerPixel / WGS84.meanRadius
+      reachEast = Float((Double(viewport.width) - viewport.centreX + 2) * metres + margin)
+      reachWest = Float((viewport.centreX + 2) * metres + margin)
+      reachSouth = Float((Double(viewport.height) - viewport.centreY + 2) * metres + margin)
+      reachNorth = Float((viewport.centreY + 2) * metres + margin)
+      minimumUp = Float(cos(min(.pi, radius * .pi / 180)))
     }
 
-    /// Whether a point (degrees, any longitude) lies in the cap's box.
-    func contains(latitude: Double, longitude: Double) -> Bool {
-      guard latitude >= minLatitude, latitude <= maxLatitude else { return false }
-      guard let reach = longitudeReach else { return true }
-      return abs((longitude - viewport.centre.longitude).remainder(dividingBy: 360)) <= reach
+    /// Whether a point (its unit vector) may be drawn in the view or next to it; false only for
+    /// points that certainly are not.
+    @inline(__always) func isNear(_ vector: SIMD3<Float>) -> Bool {
+      guard (vector * up).sum() >= minimumUp else { return false }
+      let e = (vector * east).sum()
+      let n = (vector * north).sum()
+      return e <= reachEast && -e <= reachWest && n <= reachNorth && -n <= reachSouth
     }
 
     /// Whether a box (degrees) may reach the cap's box.
@@ -137,15 +165,17 @@ public final class MapRenderer {
     }
   }
 
-  /// The parts of a layer's rings that come into the cap, projected: one polyline per unbroken run.
+  /// The parts of a layer's rings that come near the view, projected: one polyline per unbroken run.
   ///
   /// Vertices closer than half a pixel to the last one kept are skipped (a ring's last vertex never
-  /// is), edges longer than ``Frame/longestEdge`` are split, and edges with both ends outside the
-  /// cap are left out, breaking the polyline there.
+  /// is), edges longer than ``Frame/longestEdge`` are split, and edges with neither end near the
+  /// view are left out, breaking the polyline there.
   func polylines(of layer: DrawingLayer, in frame: Frame) -> [[MapPoint]] {
     let units = Double(layer.unitsPerDegree)
     let thinning = Int32(
       min(Double(Int32.max / 4), 0.5 * frame.viewport.metresPerPixel / 111_320 * units))
+    let longest = Int32(Frame.longestEdge * units)
+    let radians = Double.pi / 180 / units
     var result: [[MapPoint]] = []
     var line: [MapPoint] = []
     func flush() {
@@ -153,45 +183,53 @@ public final class MapRenderer {
       line.removeAll(keepingCapacity: true)
     }
     for ring in layer.rings where frame.mayReach(ring.box, unitsPerDegree: units) {
-      var last: (latitude: Double, longitude: Double, inside: Bool)?
-      var lastFixed = FixedPoint(latitude: 0, longitude: 0)
+      var previous: (point: FixedPoint, near: Bool)?
       let end = ring.start + ring.count
       for index in ring.start..<end {
         let fixed = layer.points[index]
-        if last != nil, index != end - 1, abs(fixed.latitude - lastFixed.latitude) <= thinning,
-          abs(fixed.longitude - lastFixed.longitude) <= thinning
+        if let last = previous?.point, index != end - 1, abs(fixed.latitude - last.latitude) <= thinning,
+          abs(fixed.longitude - last.longitude) <= thinning
         {
           continue
         }
-        lastFixed = fixed
-        let latitude = Double(fixed.latitude) / units
-        var longitude = Double(fixed.longitude) / units
-        if let previous = last {
-          // Follow the shorter way round, as the data's edges do.
-          longitude = previous.longitude + (longitude - previous.longitude).remainder(dividingBy: 360)
-          let steps = max(
-            1, Int((max(abs(latitude - previous.latitude), abs(longitude - previous.longitude)) / Frame.longestEdge).rounded(.up)))
-          var from = previous
-          for step in 1...steps {
-            let t = Double(step) / Double(steps)
-            let next = (
-              latitude: previous.latitude + (latitude - previous.latitude) * t,
-              longitude: previous.longitude + (longitude - previous.longitude) * t
+        let near = frame.isNear(layer.vectors[index])
+        defer { previous = (fixed, near) }
+        guard let from = previous else { continue }
+        // Follow the shorter way round, as the data's edges do.
+        var dLongitude = Int64(fixed.longitude) - Int64(from.point.longitude)
+        let turn = Int64(360 * units)
+        while dLongitude > turn / 2 { dLongitude -= turn }
+        while dLongitude < -turn / 2 { dLongitude += turn }
+        let dLatitude = Int64(fixed.latitude) - Int64(from.point.latitude)
+        let steps = Int(max(1, (max(abs(dLatitude), abs(dLongitude)) + Int64(longest) - 1) / Int64(longest)))
+        var last = (
+          latitude: Double(from.point.latitude), longitude: Double(from.point.longitude), near: from.near
+        )
+        for step in 1...steps {
+          let t = Double(step) / Double(steps)
+          let next = (
+            latitude: Double(from.point.latitude) + Double(dLatitude) * t,
+            longitude: Double(from.point.longitude) + Double(dLongitude) * t
+          )
+          let nextNear =
+            step == steps
+            ? near
+            : frame.isNear(
+              SIMD3<Float>(unitVector(latitude: next.latitude * radians, longitude: next.longitude * radians))
             )
-            let inside = frame.contains(latitude: next.latitude, longitude: next.longitude)
-            if inside || from.inside {
-              if line.isEmpty, let start = frame.point(latitude: from.latitude, longitude: from.longitude) {
-                line.append(start)
-              }
-              if let point = frame.point(latitude: next.latitude, longitude: next.longitude) { line.append(point) }
-            } else {
-              flush()
+          if nextNear || last.near {
+            if line.isEmpty,
+              let start = frame.point(latitude: last.latitude / units, longitude: last.longitude / units)
+            {
+              line.append(start)
             }
-            from = (next.latitude, next.longitude, inside)
+            if let point = frame.point(latitude: next.latitude / units, longitude: next.longitude / units) {
+              line.append(point)
+            }
+          } else {
+            flush()
           }
-          last = from
-        } else {
-          last = (latitude, longitude, frame.contains(latitude: latitude, longitude: longitude))
+          last = (next.latitude, next.longitude, nextNear)
         }
       }
       flush()
@@ -242,7 +280,8 @@ public final class MapRenderer {
       let y = Double(row) + 0.5
       // Parity at (left, y): crossings of the column between the reference's row and this one.
       var inside = parity
-      for crossing in columnCrossings where (crossing >= min(y, reference.y) && crossing < max(y, reference.y)) {
+      for crossing in columnCrossings
+      where (crossing >= min(y, reference.y) && crossing < max(y, reference.y)) {
         inside.toggle()
       }
       var crossings = rows[row]
@@ -328,23 +367,23 @@ public final class MapRenderer {
   // MARK: - Places
 
   /// The places inside the view, most populous first, at most `limit`.
-  func places(in frame: Frame, limit: Int = 400) -> [MapPlace] {
+  func places(in frame: Frame, limit: Int = 120) -> [MapPlace] {
     let layer = data.places
     let units = Double(layer.unitsPerDegree)
     let width = Double(frame.viewport.width)
     let height = Double(frame.viewport.height)
     var result: [MapPlace] = []
-    for index in data.placesByPopulation {
-      let place = Int(index)
+    for (order, vector) in data.placeVectors.enumerated() where frame.isNear(vector) {
+      let place = Int(data.placesByPopulation[order])
       let latitude = Double(layer.latitudeUnits(at: place)) / units
       let longitude = Double(layer.longitudeUnits(at: place)) / units
-      guard frame.contains(latitude: latitude, longitude: longitude),
-        let point = frame.point(latitude: latitude, longitude: longitude),
+      guard let point = frame.point(latitude: latitude, longitude: longitude),
         point.x >= 0, point.y >= 0, point.x < width, point.y < height
       else { continue }
       let details = layer.place(at: place)
       result.append(
-        MapPlace(name: details.name, asciiName: details.asciiName, population: details.population, point: point))
+        MapPlace(
+          name: details.name, asciiName: details.asciiName, population: details.population, point: point))
       if result.count == limit { break }
     }
     return result

@@ -56,7 +56,8 @@ public final class MapView: View {
     drawSurface(picture, in: &canvas)
     var taken = [Rect(x: centreCell.x - 1, y: centreCell.y, width: 3, height: 1)]
     drawLabels(picture, charset: charset, taken: &taken, in: &canvas)
-    let marker = Style(foreground: annotation.color, background: style(at: centreCell, in: canvas), bold: true)
+    let marker = Style(
+      foreground: annotation.color, background: style(at: centreCell, in: canvas), bold: true)
     canvas.put(annotation.glyph(charset), at: centreCell, style: marker)
   }
 

@@ -52,13 +52,15 @@ public struct SVGMap {
 
       """
     let ends: [(MapAnnotation, Coordinate, Placemark, String)] = [
-      (.digger, start, placemarks.start, "Where you dig"), (.target, start.antipode, placemarks.end, "Where you come out"),
+      (.digger, start, placemarks.start, "Where you dig"),
+      (.target, start.antipode, placemarks.end, "Where you come out"),
     ]
     for (index, (annotation, coordinate, placemark, heading)) in ends.enumerated() {
       let top = index * band
       let viewport = MapViewport(centre: coordinate, regionSpan: regionSpan, width: width, height: mapHeight)
       let picture = try renderer.picture(of: viewport)
-      svg += "<svg x=\"0\" y=\"\(top)\" width=\"\(width)\" height=\"\(mapHeight)\" class=\"map \(annotation.rawValue)\">\n"
+      svg +=
+        "<svg x=\"0\" y=\"\(top)\" width=\"\(width)\" height=\"\(mapHeight)\" class=\"map \(annotation.rawValue)\">\n"
       svg += map(picture, annotation: annotation)
       svg += "</svg>\n"
       let captionY = top + mapHeight
@@ -104,7 +106,13 @@ public struct SVGMap {
       }
     }
     out += "<path class=\"land\" d=\"\(land)\" fill=\"#4f7d3a\" shape-rendering=\"crispEdges\"/>\n"
-    out += polylines(picture.shorelines, stroke: "#c8d9a8", width: 0.8, keep: { _ in true })
+    // Shores of lakes and islets a few pixels across would only draw specks; their fill shows them.
+    let shores = picture.shorelines.filter { line in
+      let xs = line.map(\.x)
+      let ys = line.map(\.y)
+      return max(xs.max()! - xs.min()!, ys.max()! - ys.min()!) >= 4
+    }
+    out += polylines(shores, stroke: "#c8d9a8", width: 0.8, keep: { _ in true })
     out += polylines(picture.borderLines, stroke: "#2d3b22", width: 1, dashes: "4 3") { point in
       // Only the stretches of border drawn inland on the terminal map too.
       let x = Int(point.x)
@@ -130,7 +138,8 @@ public struct SVGMap {
         let a = line[index - 1]
         let b = line[index]
         let middle = MapPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
-        let inView = max(a.x, b.x) >= -2 && min(a.x, b.x) <= w + 2 && max(a.y, b.y) >= -2 && min(a.y, b.y) <= h + 2
+        let inView =
+          max(a.x, b.x) >= -2 && min(a.x, b.x) <= w + 2 && max(a.y, b.y) >= -2 && min(a.y, b.y) <= h + 2
         guard inView, keep(middle) else {
           open = false
           continue
@@ -150,7 +159,10 @@ public struct SVGMap {
   private func labels(_ picture: MapPicture) -> String {
     let fontSize = 13.0
     var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = [
-      (picture.viewport.centreX - 18, picture.viewport.centreY - 22, picture.viewport.centreX + 18, picture.viewport.centreY + 22)
+      (
+        picture.viewport.centreX - 18, picture.viewport.centreY - 22, picture.viewport.centreX + 18,
+        picture.viewport.centreY + 22
+      )
     ]
     var out = ""
     var placed = 0
@@ -164,7 +176,9 @@ public struct SVGMap {
         ? (x0: x - 3, y0: y - fontSize, x1: x + 6 + textWidth, y1: y + 4)
         : (x0: x - 6 - textWidth, y0: y - fontSize, x1: x + 3, y1: y + 4)
       guard box.x0 >= 0, box.y0 >= 0, box.y1 <= Double(mapHeight),
-        !taken.contains(where: { $0.x0 < box.x1 + 4 && box.x0 < $0.x1 + 4 && $0.y0 < box.y1 && box.y0 < $0.y1 })
+        !taken.contains(where: {
+          $0.x0 < box.x1 + 4 && box.x0 < $0.x1 + 4 && $0.y0 < box.y1 && box.y0 < $0.y1
+        })
       else { continue }
       taken.append(box)
       placed += 1
@@ -225,7 +239,9 @@ public struct SVGMap {
       case "'": out += "&apos;"
       default:
         // Control characters are not allowed in XML 1.0.
-        if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\t" || $0 == "\n" }) { out.append(character) }
+        if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\t" || $0 == "\n" }) {
+          out.append(character)
+        }
       }
     }
     return out

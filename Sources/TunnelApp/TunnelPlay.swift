@@ -53,7 +53,9 @@ public final class TunnelPlay {
     help.isHidden = true
     help.backgroundColor = .palette(238)
     help.style = Style(foreground: .brightWhite, background: .palette(238))
-    help.autoresizingMask = [.flexibleLeftMargin, .flexibleRightMargin, .flexibleTopMargin, .flexibleBottomMargin]
+    help.autoresizingMask = [
+      .flexibleLeftMargin, .flexibleRightMargin, .flexibleTopMargin, .flexibleBottomMargin,
+    ]
     window.addSubview(help)
     centreHelp()
     updateStatus()
@@ -170,7 +172,8 @@ public final class TunnelPlay {
     let width = min(window.bounds.width, (lines.map(\.count).max() ?? 0) + 2)
     let height = min(window.bounds.height, lines.count + 1)
     help.frame = Rect(
-      x: (window.bounds.width - width) / 2, y: (window.bounds.height - height) / 2, width: width, height: height)
+      x: (window.bounds.width - width) / 2, y: (window.bounds.height - height) / 2, width: width,
+      height: height)
   }
 
   /// "☻ 56.55000 8.31667   ✖ -56.55000 -171.68333   moving ☻ · r radar · ? keys · q quit".

@@ -78,7 +78,9 @@ public enum Key: Hashable, Sendable {
   /// An SGR mouse report `button;column;row` ending in `M` (press) or `m` (release).
   private static func mouse(_ parameters: ArraySlice<UInt8>, final: UInt8) -> Key? {
     let numbers = parameters.split(separator: 0x3B, omittingEmptySubsequences: false).map { digits in
-      guard (1...6).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return -1 }
+      guard (1...6).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else {
+        return -1
+      }
       return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
     guard final == 0x4D, numbers.count == 3, numbers.allSatisfy({ $0 >= 0 }) else { return nil }

@@ -64,7 +64,10 @@ public final class TerminalApplication {
     isRunning = true
     Self.stopSignal.store(0, ordering: .relaxed)
     let previous = [SIGINT, SIGTERM, SIGHUP].map { number in
-      (number, signal(number) { received in TerminalApplication.stopSignal.store(received, ordering: .relaxed) })
+      (
+        number,
+        signal(number) { received in TerminalApplication.stopSignal.store(received, ordering: .relaxed) }
+      )
     }
     defer { for (number, handler) in previous { signal(number, handler) } }
     if isInteractive { await runInteractive() } else { await runScripted() }

@@ -47,15 +47,20 @@ public final class Projection {
   }
 
   /// Distances and directions from `centre` kept true; the whole Earth is visible.
+  ///
+  /// On the WGS84 ellipsoid PROJ solves a geodesic for every point (about 1 µs each); on a sphere of
+  /// the Earth's mean radius (`onSphere`) the formulas are closed and about ten times faster, and
+  /// distances stay within 0.5 % of the ellipsoid's, which is what a drawn map needs.
   public static func azimuthalEquidistant(
-    centredOn centre: Coordinate, in context: ProjectionContext
+    centredOn centre: Coordinate, in context: ProjectionContext, onSphere: Bool = false
   ) throws(ProjectionError) -> Projection {
-    try Projection(definition: pipeline("aeqd", centre), in: context)
+    try Projection(definition: pipeline("aeqd", centre, onSphere: onSphere), in: context)
   }
 
-  private static func pipeline(_ name: String, _ centre: Coordinate) -> String {
-    "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad"
-      + " +step +proj=\(name) +lat_0=\(centre.latitude) +lon_0=\(centre.longitude) +ellps=WGS84"
+  private static func pipeline(_ name: String, _ centre: Coordinate, onSphere: Bool = false) -> String {
+    let figure = onSphere ? "+R=\(WGS84.meanRadius)" : "+ellps=WGS84"
+    return "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad"
+      + " +step +proj=\(name) +lat_0=\(centre.latitude) +lon_0=\(centre.longitude) \(figure)"
   }
 
   /// Where `coordinate` lands, or ``ProjectedPoint/notVisible`` where this projection cannot show it.

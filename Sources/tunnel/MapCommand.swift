@@ -34,7 +34,8 @@ extension Tunnel {
     }
 
     @Argument(
-      help: ArgumentHelp("Where to dig from (default: 56.55 N 8.316667 E, western Denmark).", valueName: "place"))
+      help: ArgumentHelp(
+        "Where to dig from (default: 56.55 N 8.316667 E, western Denmark).", valueName: "place"))
     var words: [String] = []
     @Option(help: "Which side to print: 'map' (the maps) or 'geocode' (the flipped side, in words).")
     var view: Side = .map
@@ -51,7 +52,9 @@ extension Tunnel {
     @OptionGroup var data: DataOptions
 
     func validate() throws {
-      if let width, !(20...1000).contains(width) { throw ValidationError("--width must be between 20 and 1000") }
+      if let width, !(20...1000).contains(width) {
+        throw ValidationError("--width must be between 20 and 1000")
+      }
       guard (10...500).contains(height) else { throw ValidationError("--height must be between 10 and 500") }
       guard zoom.isFinite, zoom >= 0.05, zoom <= 100 else {
         throw ValidationError("--zoom must be between 0.05 (20,000 km across) and 100 (10 km across)")
@@ -62,7 +65,8 @@ extension Tunnel {
       let placeData = try data.placeData()
       let start =
         words.isEmpty
-        ? TunnelViewController.defaultStart : try LocationArguments.resolve(words.joined(separator: " "), data: placeData).coordinate
+        ? TunnelViewController.defaultStart
+        : try LocationArguments.resolve(words.joined(separator: " "), data: placeData).coordinate
       let output = TerminalOutput(asciiRequested: ascii)
       let size = Size(width: width ?? output.columns ?? 100, height: height)
       let (text, document) = try await Self.draw(
@@ -82,14 +86,17 @@ extension Tunnel {
     /// The Tunnel in a window of `size`, drawn once: as text, and as SVG when asked.
     @MainActor
     static func draw(
-      from start: Coordinate, data: PlaceData, size: Size, zoom: Double, flipped: Bool, output: TerminalOutput,
+      from start: Coordinate, data: PlaceData, size: Size, zoom: Double, flipped: Bool,
+      output: TerminalOutput,
       svg: Bool
     ) async throws -> (String, String?) {
       let session = try AppParts(data: data)
       let window = Window(size: size)
       window.charset = output.charset
       let tunnel = TunnelViewController(start: start, renderer: session.renderer, geocoder: session.geocoder)
-      for map in [tunnel.startMap, tunnel.targetMap] { map.regionSpan = MapViewController.defaultRegionSpan / zoom }
+      for map in [tunnel.startMap, tunnel.targetMap] {
+        map.regionSpan = MapViewController.defaultRegionSpan / zoom
+      }
       window.rootViewController = tunnel
       window.makeKeyAndVisible()
       if flipped {
@@ -99,7 +106,9 @@ extension Tunnel {
         await tunnel.targetInfo.geocoding?.value
       }
       let frame = window.render()
-      let text = output.colors ? frame.ansiText(colors: true, charset: output.charset) : frame.plainText(charset: output.charset)
+      let text =
+        output.colors
+        ? frame.ansiText(colors: true, charset: output.charset) : frame.plainText(charset: output.charset)
       guard svg else { return (text, nil) }
       let ends: [Placemark]
       do {

@@ -12,7 +12,8 @@ extension Tunnel {
   /// `tunnel play [place]`: the Tunnel app, full-screen in the terminal.
   struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Play with the tunnel: two maps at opposite ends of the Earth, and a radar that names both ends.",
+      abstract:
+        "Play with the tunnel: two maps at opposite ends of the Earth, and a radar that names both ends.",
       discussion: """
         The top map shows where you dig (☻), the bottom one where you come out (✖). Move either \
         marker and the other follows to the antipode. Press r for the radar: both maps flip over and \
@@ -33,7 +34,8 @@ extension Tunnel {
     )
 
     @Argument(
-      help: ArgumentHelp("Where to start digging (default: 56.55 N 8.316667 E, western Denmark).", valueName: "place"))
+      help: ArgumentHelp(
+        "Where to start digging (default: 56.55 N 8.316667 E, western Denmark).", valueName: "place"))
     var words: [String] = []
     @Flag(help: "Draw with plain ASCII characters (the default when TERM is 'dumb').")
     var ascii = false

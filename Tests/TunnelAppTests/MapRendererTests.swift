@@ -41,7 +41,8 @@ struct MapRendererTests {
   @Test(
     "Filled land agrees with the coastline polygons away from the shore",
     arguments: [
-      (56.55, 8.316667, 1_000_000.0), (-56.55, -171.683333, 1_000_000), (90, 0, 4_000_000), (-90, 0, 6_000_000),
+      (56.55, 8.316667, 1_000_000.0), (-56.55, -171.683333, 1_000_000), (90, 0, 4_000_000),
+      (-90, 0, 6_000_000),
       (-17.0, 180.0, 2_000_000), (65.8, -169.0, 3_000_000), (0.0, 30.0, 20_000_000), (43.0, 77.0, 300_000),
     ])
   func landAgreesWithThePolygons(latitude: Double, longitude: Double, span: Double) throws {
@@ -96,7 +97,9 @@ struct MapRendererTests {
       of: MapViewport(centre: coordinate(55.68, 12.57), regionSpan: 200_000, width: 200, height: 100))
     #expect(picture.places.first?.name == "Copenhagen")
     #expect(zip(picture.places, picture.places.dropFirst()).allSatisfy { $0.population >= $1.population })
-    #expect(picture.places.allSatisfy { $0.point.x >= 0 && $0.point.x < 200 && $0.point.y >= 0 && $0.point.y < 100 })
+    #expect(
+      picture.places.allSatisfy { $0.point.x >= 0 && $0.point.x < 200 && $0.point.y >= 0 && $0.point.y < 100 }
+    )
   }
 
   @Test("The scale fits the region into the shorter side and never reaches the far side of the globe")

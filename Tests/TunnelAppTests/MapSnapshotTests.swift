@@ -12,7 +12,8 @@ import TunnelGeo
 @Suite("Map snapshots")
 struct MapSnapshotTests {
   /// One map controller alone in a window, drawn as plain text.
-  func render(_ annotation: MapAnnotation, at location: Coordinate, span: Double, charset: Charset) -> String {
+  func render(_ annotation: MapAnnotation, at location: Coordinate, span: Double, charset: Charset) -> String
+  {
     let map = MapViewController(annotation: annotation, location: location, renderer: Shared.renderer)
     map.regionSpan = span
     let window = Window(size: Size(width: 72, height: 18))
@@ -24,7 +25,8 @@ struct MapSnapshotTests {
 
   func check(_ name: String, _ text: String) throws {
     if ProcessInfo.processInfo.environment["TUNNEL_UPDATE_SNAPSHOTS"] == "1" {
-      let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+      let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Snapshots")
       try text.write(to: folder.appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
       return
     }

@@ -67,8 +67,11 @@ struct RadarFlipTests {
     #expect(log.events.first { $0.description == "Target info: willMove(toParent: Tunnel)" }?.time == 0.2)
     #expect(log.events.last?.time == 0.4)
     #expect(tunnel.children.map(\.title) == ["Start info", "Target info"])
-    #expect(tunnel.topContainer.subviews.count == 1 && tunnel.topContainer.subviews[0] === tunnel.startInfo.view)
-    #expect(tunnel.bottomContainer.subviews.count == 1 && tunnel.bottomContainer.subviews[0] === tunnel.targetInfo.view)
+    #expect(
+      tunnel.topContainer.subviews.count == 1 && tunnel.topContainer.subviews[0] === tunnel.startInfo.view)
+    #expect(
+      tunnel.bottomContainer.subviews.count == 1
+        && tunnel.bottomContainer.subviews[0] === tunnel.targetInfo.view)
     // Each geo controller got its map's location.
     #expect(tunnel.startInfo.location == tunnel.startMap.location)
     #expect(tunnel.targetInfo.location == tunnel.targetMap.location)
@@ -102,11 +105,16 @@ struct RadarFlipTests {
     for y in 0..<before.size.height where !(top.minY..<top.maxY).contains(y) {
       #expect((0..<before.size.width).allSatisfy { before[$0, y] == middle[$0, y] }, "row \(y) changed")
     }
-    #expect((top.minY..<top.maxY).contains { y in (0..<before.size.width).contains { before[$0, y] != middle[$0, y] } })
+    #expect(
+      (top.minY..<top.maxY).contains { y in
+        (0..<before.size.width).contains { before[$0, y] != middle[$0, y] }
+      })
     window.clock.runUntilIdle()
   }
 
-  @Test("A radar press while the maps turn is refused and leaves the tree whole", arguments: [0.0, 0.1, 0.2, 0.3, 0.39])
+  @Test(
+    "A radar press while the maps turn is refused and leaves the tree whole",
+    arguments: [0.0, 0.1, 0.2, 0.3, 0.39])
   func pressDuringAFlip(at time: Double) {
     let (tunnel, window) = visibleTunnel()
     let diagnostics = Diagnostics.capture {

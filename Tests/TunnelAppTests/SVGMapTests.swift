@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TunnelApp
 import TunnelGeo
+
+@testable import TunnelApp
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -30,7 +31,8 @@ final class ElementCollector: NSObject, XMLParserDelegate {
     for index in open { elements[index].text += string }
   }
 
-  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?)
+  {
     open.removeLast()
   }
 }
@@ -42,7 +44,8 @@ struct SVGMapTests {
   func parsesWithBothMarkers() throws {
     let start = TunnelViewController.defaultStart
     let placemarks = (
-      try Shared.reverseGeocoder.placemark(for: start), try Shared.reverseGeocoder.placemark(for: start.antipode)
+      try Shared.reverseGeocoder.placemark(for: start),
+      try Shared.reverseGeocoder.placemark(for: start.antipode)
     )
     let document = try SVGMap(renderer: Shared.renderer, start: start, placemarks: placemarks).document()
     let parser = XMLParser(data: Data(document.utf8))
@@ -70,6 +73,8 @@ struct SVGMapTests {
 
   @Test("Names are escaped for XML")
   func escaping() {
-    #expect(SVGMap.escaped("Bosnia & <Herz> \"x\" 'y'\u{1}") == "Bosnia &amp; &lt;Herz&gt; &quot;x&quot; &apos;y&apos;")
+    #expect(
+      SVGMap.escaped("Bosnia & <Herz> \"x\" 'y'\u{1}")
+        == "Bosnia &amp; &lt;Herz&gt; &quot;x&quot; &apos;y&apos;")
   }
 }

@@ -23,7 +23,9 @@ import FoundationXML
 
   @Test("--view geocode prints the flipped side, in words")
   func geocodeView() throws {
-    let result = try TunnelProcess.run(["map", "56", "8.5", "--view", "geocode", "--width", "90", "--height", "30"])
+    let result = try TunnelProcess.run([
+      "map", "56", "8.5", "--view", "geocode", "--width", "90", "--height", "30",
+    ])
     #expect(result.status == 0, "\(result.standardError)")
     let rows = result.standardOutput.split(separator: "\n").map(String.init)
     let denmark = rows.firstIndex { $0.contains("Midtjylland, Denmark") }
@@ -35,9 +37,11 @@ import FoundationXML
   @Test("--ascii and TERM=dumb draw in plain ASCII")
   func ascii() throws {
     for (arguments, environment) in [
-      (["map", "Skjern", "--ascii"], ["LANG": "C.UTF-8"]), (["map", "Skjern"], ["LANG": "C.UTF-8", "TERM": "dumb"]),
+      (["map", "Skjern", "--ascii"], ["LANG": "C.UTF-8"]),
+      (["map", "Skjern"], ["LANG": "C.UTF-8", "TERM": "dumb"]),
     ] {
-      let result = try TunnelProcess.run(arguments + ["--width", "60", "--height", "20"], environment: environment)
+      let result = try TunnelProcess.run(
+        arguments + ["--width", "60", "--height", "20"], environment: environment)
       #expect(result.status == 0)
       #expect(result.standardOutput.unicodeScalars.allSatisfy { $0.isASCII }, "\(arguments) \(environment)")
       #expect(result.standardOutput.contains("@") && result.standardOutput.contains("X"))
@@ -48,7 +52,9 @@ import FoundationXML
   func svg() throws {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("tunnel-map-\(getpid()).svg")
     defer { try? FileManager.default.removeItem(at: file) }
-    let result = try TunnelProcess.run(["map", "Wellington", "--svg", file.path, "--width", "40", "--height", "12"])
+    let result = try TunnelProcess.run([
+      "map", "Wellington", "--svg", file.path, "--width", "40", "--height", "12",
+    ])
     #expect(result.status == 0, "\(result.standardError)")
     let data = try Data(contentsOf: file)
     #expect(XMLParser(data: data).parse())

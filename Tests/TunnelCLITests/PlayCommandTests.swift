@@ -13,7 +13,8 @@ struct TerminalSession {
   /// inherits the client's descriptors, which would keep a `Process` waiting for it to end.
   @discardableResult
   func tmux(_ arguments: [String]) throws -> String {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out")
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(socket)-\(UUID().uuidString).out")
     defer { try? FileManager.default.removeItem(at: output) }
     let argv = ["tmux", "-L", socket] + arguments
     var actions = posix_spawn_file_actions_t()
@@ -32,7 +33,8 @@ struct TerminalSession {
     var status: Int32 = 0
     waitpid(pid, &status, 0)
     guard status == 0 else {
-      throw TerminalSessionError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
+      throw TerminalSessionError(
+        message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
     }
     return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
   }
@@ -53,7 +55,9 @@ struct TerminalSession {
 
   /// Waits until `condition` holds for the screen, at most `seconds`; returns the last screen seen.
   @discardableResult
-  func wait(seconds: Double = 20, _ description: String, until condition: ([String]) -> Bool) throws -> [String] {
+  func wait(
+    seconds: Double = 20, _ description: String, until condition: ([String]) -> Bool
+  ) throws -> [String] {
     let deadline = Date().addingTimeInterval(seconds)
     var last: [String] = []
     while Date() < deadline {
@@ -61,7 +65,8 @@ struct TerminalSession {
       if condition(last) { return last }
       usleep(100_000)
     }
-    throw TerminalSessionError(message: "timed out waiting for \(description); the screen was:\n\(last.joined(separator: "\n"))")
+    throw TerminalSessionError(
+      message: "timed out waiting for \(description); the screen was:\n\(last.joined(separator: "\n"))")
   }
 
   func stop() {
@@ -78,10 +83,11 @@ struct TerminalSessionError: Error, CustomStringConvertible {
 struct PlayCommandTests {
   /// The shell line that runs `tunnel play` in the pane, then reports how it ended and whether the
   /// terminal is back in canonical mode with echo.
-  func command(pidFile: String? = nil) -> String {
+  func command(pidFile: String? = nil, place: String = "") -> String {
     let tunnel = TunnelProcess.executable.path
-    let inner = pidFile.map { "sh -c 'echo $$ > \($0); exec \(tunnel) play'" } ?? "\(tunnel) play"
-    return "env LANG=C.UTF-8 TERM=xterm-256color \(inner); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -E -x -- '-?(icanon|echo)' | tr '\\n' ' '; echo; sleep 60"
+    let inner = pidFile.map { "sh -c 'echo $$ > \($0); exec \(tunnel) play'" } ?? "\(tunnel) play \(place)"
+    return
+      "env LANG=C.UTF-8 TERM=xterm-256color \(inner); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -E -x -- '-?(icanon|echo)' | tr '\\n' ' '; echo; sleep 60"
   }
 
   /// Waits for the shell's report after the app ended and checks that the terminal was restored.
@@ -89,11 +95,13 @@ struct PlayCommandTests {
     let screen = try session.wait("the app to end") { $0.contains { $0.hasPrefix("EXIT=") } }
     #expect(screen.contains("EXIT=\(status)"), "\(screen.joined(separator: "\n"))")
     let modes = screen.first { $0.contains("icanon") } ?? ""
-    #expect(modes.split(separator: " ").sorted() == ["echo", "icanon"], "terminal modes after exit: \(modes)")
+    #expect(
+      modes.split(separator: " ").sorted() == ["echo", "icanon"], "terminal modes after exit: \(modes)")
     #expect(!screen.contains { $0.contains("( r ) radar") }, "the alternate screen was left")
   }
 
-  @Test("Starts on Denmark's coast; r says Denmark above and South Pacific Ocean below; q restores the terminal")
+  @Test(
+    "Starts on Denmark's coast; r says Denmark above and South Pacific Ocean below; q restores the terminal")
   func playAndRadar() throws {
     let session = TerminalSession()
     defer { session.stop() }
@@ -101,7 +109,9 @@ struct PlayCommandTests {
     let start = try session.wait("the maps") { screen in
       screen.contains { $0.contains("☻") } && screen.contains { $0.contains("Copenhagen") }
     }
-    let braille = start.prefix(session.rows / 2).joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
+    let braille = start.prefix(session.rows / 2).joined().unicodeScalars.filter {
+      (0x2801...0x28FF).contains($0.value)
+    }
     #expect(braille.count > 500, "Denmark's land drawn in Braille dots")
     #expect(start.contains { $0.contains("☻ 56.55000, 8.31667") })
     try session.send("r")
@@ -111,6 +121,26 @@ struct PlayCommandTests {
       return denmark != nil && pacific != nil && denmark! < session.rows / 2 && pacific! > session.rows / 2
     }
     #expect(!flipped.contains { $0.contains("Thinking") })
+    try session.send("q")
+    try expectRestored(session, status: "0")
+  }
+
+  @Test(
+    "A place to start from: the digger is there, the X at its antipode; a move and Tab move the other end")
+  func startsFromAPlace() throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    try session.start(command(place: "-41.2865 174.7762"))
+    try session.wait("Wellington") {
+      $0.contains { $0.contains("☻ -41.28650, 174.77620") && $0.contains("✖ 41.28650, -5.22380") }
+    }
+    try session.send("Tab", "Left", "+")
+    try session.wait("the X moved west, and the digger with it") { screen in
+      screen.contains {
+        $0.contains("moving ✖") && !$0.contains("✖ 41.28650, -5.22380")
+          && !$0.contains("☻ -41.28650, 174.77620")
+      }
+    }
     try session.send("q")
     try expectRestored(session, status: "0")
   }
@@ -129,12 +159,16 @@ struct PlayCommandTests {
   func terminate() throws {
     let session = TerminalSession()
     defer { session.stop() }
-    let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("tunnel-play-\(session.socket).pid").path
+    let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tunnel-play-\(session.socket).pid"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: pidFile) }
     try session.start(command(pidFile: pidFile))
     try session.wait("the maps") { $0.contains { $0.contains("☻") } }
     let pid = try #require(
-      Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+      Int32(
+        (try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
+      ))
     kill(pid, SIGTERM)
     try expectRestored(session, status: "0")
   }
@@ -143,6 +177,8 @@ struct PlayCommandTests {
   func refusesWithoutATerminal() throws {
     let result = try TunnelProcess.run(["play"])
     #expect(result.status == 64)
-    #expect(result.standardError == "tunnel: 'tunnel play' needs a terminal; to print the maps once, use 'tunnel map'\n")
+    #expect(
+      result.standardError
+        == "tunnel: 'tunnel play' needs a terminal; to print the maps once, use 'tunnel map'\n")
   }
 }

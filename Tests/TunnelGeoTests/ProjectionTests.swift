@@ -28,6 +28,30 @@ import Testing
     #expect(context.messages.allSatisfy { !$0.isEmpty })
   }
 
+  @Test func sphericalAzimuthalEquidistantKeepsGreatCircleDistances() throws {
+    let context = try ProjectionContext()
+    var generator = SplitMix64(seed: 23)
+    for _ in 0..<20 {
+      let centre = Coordinate.random(using: &generator)
+      let map = try Projection.azimuthalEquidistant(centredOn: centre, in: context, onSphere: true)
+      for _ in 0..<20 {
+        let point = Coordinate.random(using: &generator)
+        guard case .visible(let x, let y) = map.project(point) else {
+          Issue.record("spherical azimuthal equidistant lost \(point)")
+          continue
+        }
+        // The radius is the great-circle distance on the mean sphere, within 0.5 % of the geodesic.
+        let radius = (x * x + y * y).squareRoot()
+        let geodesic = Geodesic.distance(from: centre, to: point)
+        if geodesic < 19_000_000 {
+          #expect(abs(radius - geodesic) <= 0.005 * geodesic + 1, "\(centre) → \(point)")
+        }
+        let back = try #require(map.unproject(x: x, y: y))
+        #expect(Geodesic.distance(from: back, to: point) < 0.01)
+      }
+    }
+  }
+
   @Test func projectAndUnprojectAgree() throws {
     let context = try ProjectionContext()
     var generator = SplitMix64(seed: 11)
