@@ -114,6 +114,21 @@ struct TunnelPlayTests {
     #expect(!play.handle(.escape))
   }
 
+  @Test(
+    "Tiny and odd window sizes draw, flip and resize without trouble",
+    arguments: [(1, 1), (3, 2), (12, 6), (300, 7)])
+  func tinyWindows(width: Int, height: Int) {
+    let (play, window) = play(size: Size(width: width, height: height))
+    _ = window.render()
+    play.handle(.character("r"))
+    window.clock.advance(by: 0.1)
+    _ = window.render()
+    window.resize(to: Size(width: height, height: width))
+    window.clock.runUntilIdle()
+    #expect(window.render().size == Size(width: height, height: width))
+    #expect(play.tunnel.isFlipped && play.tunnel.children.map(\.title) == ["Start info", "Target info"])
+  }
+
   @Test("The status line shows both coordinates")
   func statusLine() {
     let (play, window) = play()
