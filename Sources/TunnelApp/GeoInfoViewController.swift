@@ -10,7 +10,8 @@ import TunnelGeo
 /// time there, and the coordinates. A failure is shown as what went wrong, and an answer that
 /// arrives for a location that has since been replaced is dropped.
 ///
-///     let info = GeoInfoViewController(annotation: .digger, geocoder: .using(reverseGeocoder))
+///     let info = GeoInfoViewController(
+///       annotation: .digger, geocoder: GeoInfoViewController.geocoder(using: reverseGeocoder))
 ///     info.location = map.location
 ///     await info.geocoding?.value  // the placemark is shown
 @MainActor
@@ -38,17 +39,13 @@ public final class GeoInfoViewController: ViewController {
   /// Which end of the tunnel this is.
   public let annotation: MapAnnotation
   /// What the view shows now.
-  public private(set) var state: State = .empty {
-    didSet { updateView() }
-  }
+  public private(set) var state: State = .empty
   /// The location whose placemark is shown or being looked up.
   public private(set) var geocodedLocation: Coordinate?
   /// The lookup under way, if any; await its value to wait for the answer.
   public private(set) var geocoding: Task<Void, Never>?
   /// The moment the local time is shown for; the current time unless a caller fixes it.
-  public var now: @Sendable () -> Date = { Date() } {
-    didSet { updateView() }
-  }
+  public var now: @Sendable () -> Date = { Date() }
 
   private let geocoder: Geocoder
   /// Counts lookups, so that an answer for an older one is recognised and dropped.
@@ -70,7 +67,7 @@ public final class GeoInfoViewController: ViewController {
         state = .empty
         return
       }
-      if let geocodedLocation, state != .empty,
+      if let geocodedLocation, state != .empty, !state.isFailure,
         Geodesic.distance(from: geocodedLocation, to: location) <= Self.regeocodingDistance
       {
         return
@@ -98,17 +95,23 @@ public final class GeoInfoViewController: ViewController {
   }
 
   override public func loadView() {
-    let label = Label()
+    let label = CharsetLabel()
     label.autoresizingMask = .flexibleSize
     label.centersVertically = true
     label.alignment = .center
+    label.style = Style(foreground: .brightWhite, background: .palette(236))
+    label.backgroundColor = .palette(236)
+    label.content = { [weak self] charset in self?.lines(for: charset).joined(separator: "\n\n") ?? "" }
     view = label
-    updateView()
   }
 
   /// The lines the view shows for the current state.
-  public var lines: [String] {
-    var lines = ["\(annotation == .digger ? "Where you dig" : "Where you come out")"]
+  public var lines: [String] { lines(for: .unicode) }
+
+  /// The lines the view shows for the current state; coordinates in degrees, minutes and seconds
+  /// only where the characters for them can be shown.
+  public func lines(for charset: Charset) -> [String] {
+    var lines = [annotation.heading]
     switch state {
     case .empty:
       lines.append("No location yet.")
@@ -131,9 +134,9 @@ public final class GeoInfoViewController: ViewController {
       lines.append(Self.timeLine(placemark.timeZone.identifier, at: now()))
     }
     if let geocodedLocation {
+      let decimal = geocodedLocation.formatted(.decimal(places: 5))
       lines.append(
-        geocodedLocation.formatted(.decimal(places: 5)) + "   "
-          + geocodedLocation.formatted(.dms(secondsPlaces: 0)))
+        charset == .ascii ? decimal : decimal + "   " + geocodedLocation.formatted(.dms(secondsPlaces: 0)))
     }
     return lines
   }
@@ -150,12 +153,13 @@ public final class GeoInfoViewController: ViewController {
     let utc = "UTC\(sign)\(two(abs(offset) / 3600)):\(two(abs(offset) % 3600 / 60))"
     return "\(identifier), \(two(parts.hour ?? 0)):\(two(parts.minute ?? 0)) local time (\(utc))"
   }
+}
 
-  private func updateView() {
-    guard let label = viewIfLoaded as? Label else { return }
-    label.text = lines.joined(separator: "\n\n")
-    label.style = Style(foreground: .brightWhite, background: .palette(236))
-    label.backgroundColor = .palette(236)
+extension GeoInfoViewController.State {
+  /// Whether the lookup failed (and so is tried again, however near the next location is).
+  var isFailure: Bool {
+    if case .failed = self { return true }
+    return false
   }
 }
 

@@ -26,11 +26,11 @@ public enum MapAnnotation: String, Sendable, Hashable, CaseIterable {
     }
   }
 
-  /// What the marker stands for, in a sentence's words: "the digger", "the exit".
-  public var role: String {
+  /// The heading of this end in words: "Where you dig", "Where you come out".
+  public var heading: String {
     switch self {
-    case .digger: "start"
-    case .target: "exit"
+    case .digger: "Where you dig"
+    case .target: "Where you come out"
     }
   }
 }

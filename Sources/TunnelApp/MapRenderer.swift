@@ -257,7 +257,7 @@ public final class MapRenderer {
         let b = line[index]
         if (a.y <= reference.y) != (b.y <= reference.y) {
           let x = a.x + (reference.y - a.y) * (b.x - a.x) / (b.y - a.y)
-          if x > left && x < reference.x { parity.toggle() }
+          if x > min(left, reference.x) && x < max(left, reference.x) { parity.toggle() }
         }
         if (a.x <= left) != (b.x <= left) {
           columnCrossings.append(a.y + (left - a.x) * (b.y - a.y) / (b.x - a.x))
@@ -300,20 +300,33 @@ public final class MapRenderer {
   }
 
   /// A point whose land or water is known for certain, and that answer: the centre, or the nearest
-  /// of a few points around it that lies at least a pixel from every shoreline drawn.
+  /// of a few points around it inside the view that lies at least a pixel from every shoreline drawn.
+  ///
+  /// Only shorelines near the view are drawn, so the point must be inside it: the paths from it to
+  /// every pixel then cross only shorelines that are drawn.
   private func anchor(_ shorelines: [[MapPoint]], in frame: Frame) -> (MapPoint, Bool) {
     let viewport = frame.viewport
     let centre = MapPoint(x: viewport.centreX, y: viewport.centreY)
     var candidates = [centre]
-    for radius in [2.0, 4, 8, 16, 32] {
+    for radius in [2.0, 4, 8, 16, 32, 64] {
       for (dx, dy) in [(1.0, 0.0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
-        candidates.append(MapPoint(x: centre.x + dx * radius + 0.25, y: centre.y + dy * radius + 0.25))
+        let candidate = MapPoint(x: centre.x + dx * radius + 0.25, y: centre.y + dy * radius + 0.25)
+        if candidate.x >= 0, candidate.y >= 0, candidate.x < Double(viewport.width),
+          candidate.y < Double(viewport.height)
+        {
+          candidates.append(candidate)
+        }
       }
     }
-    for candidate in candidates where Self.clearance(of: candidate, from: shorelines) >= 1 {
-      if let coordinate = frame.coordinate(at: candidate) {
-        return (candidate, data.isLand(coordinate))
-      }
+    // The first clear of every shore by a pixel; failing that, the clearest one.
+    var best = (point: centre, clearance: -1.0)
+    for candidate in candidates {
+      let clearance = Self.clearance(of: candidate, from: shorelines)
+      if clearance > best.clearance { best = (candidate, clearance) }
+      if clearance >= 1 { break }
+    }
+    if let coordinate = frame.coordinate(at: best.point) {
+      return (best.point, data.isLand(coordinate))
     }
     return (centre, data.isLand(viewport.centre))
   }

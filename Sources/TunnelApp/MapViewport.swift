@@ -52,14 +52,3 @@ public struct MapViewport: Sendable, Hashable {
     return (dx * dx + dy * dy).squareRoot() * metresPerPixel
   }
 }
-
-/// A point on a map, in pixels from its top-left corner (x right, y down).
-public struct MapPoint: Sendable, Hashable {
-  public var x: Double
-  public var y: Double
-
-  public init(x: Double, y: Double) {
-    self.x = x
-    self.y = y
-  }
-}

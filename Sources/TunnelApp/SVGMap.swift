@@ -51,11 +51,10 @@ public struct SVGMap {
       <rect width="\(width)" height="\(height)" fill="#10202c"/>
 
       """
-    let ends: [(MapAnnotation, Coordinate, Placemark, String)] = [
-      (.digger, start, placemarks.start, "Where you dig"),
-      (.target, start.antipode, placemarks.end, "Where you come out"),
+    let ends: [(MapAnnotation, Coordinate, Placemark)] = [
+      (.digger, start, placemarks.start), (.target, start.antipode, placemarks.end),
     ]
-    for (index, (annotation, coordinate, placemark, heading)) in ends.enumerated() {
+    for (index, (annotation, coordinate, placemark)) in ends.enumerated() {
       let top = index * band
       let viewport = MapViewport(centre: coordinate, regionSpan: regionSpan, width: width, height: mapHeight)
       let picture = try renderer.picture(of: viewport)
@@ -67,7 +66,7 @@ public struct SVGMap {
       svg += """
         <g class="caption \(annotation.rawValue)">
         <text x="14" y="\(captionY + 19)" font-size="14" fill="#f4f1e8"><tspan font-weight="bold">\
-        \(Self.escaped(heading)):</tspan> \(Self.escaped(PlacemarkText.headline(placemark)))</text>
+        \(Self.escaped(annotation.heading)):</tspan> \(Self.escaped(PlacemarkText.headline(placemark)))</text>
         <text x="14" y="\(captionY + 37)" font-size="12" fill="#aab8c2">\
         \(Self.escaped(coordinate.formatted(.dms(secondsPlaces: 0)))) · \(Self.escaped(placemark.timeZone.identifier))</text>
         </g>

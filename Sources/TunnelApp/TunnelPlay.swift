@@ -27,8 +27,8 @@ public final class TunnelPlay {
   public var isShowingHelp: Bool { !help.isHidden }
 
   private let gazetteer: Gazetteer
-  private let status = Label()
-  private let help = Label()
+  private let status = CharsetLabel()
+  private let help = CharsetLabel()
 
   /// How far one press of a movement key moves the marker, as a share of the map's span.
   public static let step = 0.05
@@ -48,8 +48,11 @@ public final class TunnelPlay {
     tunnel.view.autoresizingMask = .flexibleSize
     status.frame = Rect(x: 0, y: max(0, size.height - 1), width: size.width, height: 1)
     status.autoresizingMask = [.flexibleWidth, .flexibleTopMargin]
+    status.content = { [weak self] charset in self?.statusText(charset) ?? "" }
+    status.style = Style(foreground: .black, background: .palette(250))
+    status.backgroundColor = .palette(250)
     window.addSubview(status)
-    help.text = Self.helpText
+    help.content = { _ in Self.helpText }
     help.isHidden = true
     help.backgroundColor = .palette(238)
     help.style = Style(foreground: .brightWhite, background: .palette(238))
@@ -58,7 +61,6 @@ public final class TunnelPlay {
     ]
     window.addSubview(help)
     centreHelp()
-    updateStatus()
   }
 
   /// The keys, as the help panel lists them.
@@ -78,7 +80,6 @@ public final class TunnelPlay {
   /// Handles one key; false when the key asks to quit.
   @discardableResult
   public func handle(_ key: Key) -> Bool {
-    defer { updateStatus() }
     if prompt != nil { return handlePrompt(key) }
     message = nil
     if isShowingHelp, key != .character("q") {
@@ -168,7 +169,7 @@ public final class TunnelPlay {
   }
 
   private func centreHelp() {
-    let lines = help.lines(width: 1000)
+    let lines = Self.helpText.split(separator: "\n", omittingEmptySubsequences: false)
     let width = min(window.bounds.width, (lines.map(\.count).max() ?? 0) + 2)
     let height = min(window.bounds.height, lines.count + 1)
     help.frame = Rect(
@@ -176,22 +177,17 @@ public final class TunnelPlay {
       height: height)
   }
 
-  /// "☻ 56.55000 8.31667   ✖ -56.55000 -171.68333   moving ☻ · r radar · ? keys · q quit".
-  private func updateStatus() {
-    let charset = window.charset
+  /// "☻ 56.55000, 8.31667 · ✖ -56.55000, -171.68333 · moving ☻ · r radar · ? keys · q quit", the
+  /// prompt while it is open, or a message.
+  private func statusText(_ charset: Charset) -> String {
     func end(_ annotation: MapAnnotation) -> String {
       let location = tunnel.map(annotation).location
       return "\(annotation.glyph(charset)) \(location.formatted(.decimal(places: 5)))"
     }
     if let prompt {
-      status.text = "Go to (a place or a coordinate; Enter to go, Esc to cancel): \(prompt)▏"
-    } else if let message {
-      status.text = message
-    } else {
-      status.text =
-        "\(end(.digger))   \(end(.target))   moving \(active.glyph(charset)) · r radar · ? keys · q quit"
+      return "Go to (a place or a coordinate; Enter to go, Esc to cancel): \(prompt)▏"
     }
-    status.style = Style(foreground: .black, background: .palette(250))
-    status.backgroundColor = .palette(250)
+    if let message { return message }
+    return "\(end(.digger)) · \(end(.target)) · moving \(active.glyph(charset)) · r radar · ? keys · q quit"
   }
 }

@@ -15,12 +15,30 @@ public enum Key: Hashable, Sendable {
   ///
   /// Arrow keys arrive as `ESC [ A` … `ESC [ D` (or `ESC O A` …); mouse reports in the SGR
   /// encoding (`ESC [ < button ; column ; row M`) become ``click(_:)`` and ``scroll(up:at:)``;
-  /// other control sequences (function keys, modified arrows, releases) are skipped whole.
+  /// other control sequences (function keys, modified arrows, releases) are skipped whole. The
+  /// bytes are taken as complete: a lone ESC at the end is the Escape key, a control sequence cut
+  /// off at the end is dropped.
   public static func parse(_ bytes: [UInt8]) -> [Key] {
+    parse(bytes, complete: true).keys
+  }
+
+  /// Splits input read so far into keys, leaving out an unfinished sequence at the end — a lone
+  /// ESC, a control sequence without its final byte, part of a UTF-8 character — which the next
+  /// read may complete.
+  ///
+  /// - Returns: The keys, and how many bytes they used; the bytes after those are unfinished.
+  ///   With `complete`, every byte is used (as ``parse(_:)`` does).
+  public static func parse(_ bytes: [UInt8], complete: Bool) -> (keys: [Key], used: Int) {
     var keys: [Key] = []
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
+      if byte == 0x1B, !complete, index + 2 >= bytes.count,
+        index + 1 == bytes.count || bytes[index + 1] == 0x5B || bytes[index + 1] == 0x4F
+      {
+        // ESC, ESC [ or ESC O at the very end: the rest may be on its way.
+        return (keys, index)
+      }
       if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == 0x4F {
         if let arrow = arrow(bytes[index + 2]) { keys.append(arrow) }
         index += 3
@@ -31,6 +49,7 @@ public enum Key: Hashable, Sendable {
         var end = index + 2
         while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
         guard end < bytes.count else {
+          if !complete { return (keys, index) }
           index = bytes.count
           continue
         }
@@ -53,6 +72,7 @@ public enum Key: Hashable, Sendable {
       default:
         // Decode UTF-8 sequences; bytes that do not decode are skipped.
         let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+        if !complete, index + length > bytes.count { return (keys, index) }
         let end = min(bytes.count, index + length)
         if let text = String(validating: bytes[index..<end], as: UTF8.self), let character = text.first {
           keys.append(.character(character))
@@ -62,7 +82,7 @@ public enum Key: Hashable, Sendable {
       }
       index += 1
     }
-    return keys
+    return (keys, bytes.count)
   }
 
   private static func arrow(_ final: UInt8) -> Key? {

@@ -2,7 +2,7 @@
 ///
 ///     let label = Label(text: "Summary")
 ///     label.alignment = .center
-public final class Label: View {
+open class Label: View {
   /// How lines sit between the left and right edges.
   public enum Alignment: Hashable, Sendable {
     case left, center, right
@@ -53,7 +53,7 @@ public final class Label: View {
     return result
   }
 
-  override public func draw(in canvas: inout Canvas) {
+  override open func draw(in canvas: inout Canvas) {
     let shown = lines(width: bounds.width).prefix(bounds.height)
     let top = centersVertically ? max(0, (bounds.height - shown.count) / 2) : 0
     for (row, line) in shown.enumerated() {

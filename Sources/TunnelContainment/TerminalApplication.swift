@@ -63,13 +63,25 @@ public final class TerminalApplication {
   public func run() async {
     isRunning = true
     Self.stopSignal.store(0, ordering: .relaxed)
-    let previous = [SIGINT, SIGTERM, SIGHUP].map { number in
-      (
-        number,
-        signal(number) { received in TerminalApplication.stopSignal.store(received, ordering: .relaxed) }
-      )
+    // Without SA_RESTART, so that a blocking read or poll returns when a signal arrives.
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { received in
+      TerminalApplication.stopSignal.store(received, ordering: .relaxed)
     }
-    defer { for (number, handler) in previous { signal(number, handler) } }
+    action.sa_flags = 0
+    sigemptyset(&action.sa_mask)
+    var previous: [(Int32, sigaction)] = []
+    for number in [SIGINT, SIGTERM, SIGHUP] {
+      var old = sigaction()
+      sigaction(number, &action, &old)
+      previous.append((number, old))
+    }
+    defer {
+      for (number, old) in previous {
+        var old = old
+        sigaction(number, &old, nil)
+      }
+    }
     if isInteractive { await runInteractive() } else { await runScripted() }
   }
 
@@ -88,15 +100,19 @@ public final class TerminalApplication {
 
   private func runScripted() async {
     var buffer = [UInt8](repeating: 0, count: 4096)
+    var pending: [UInt8] = []
     reading: while shouldContinue {
       let count = read(input, &buffer, buffer.count)
-      if count <= 0 { break }
-      for key in Key.parse(Array(buffer[0..<count])) {
+      pending += buffer[0..<max(0, count)]
+      let (keys, used) = Key.parse(pending, complete: count <= 0)
+      pending.removeFirst(used)
+      for key in keys {
         handle(key)
         window.clock.runUntilIdle()
         await Task.yield()
         if !shouldContinue { break reading }
       }
+      if count <= 0 { break }
     }
     window.clock.runUntilIdle()
     await Task.yield()
@@ -129,14 +145,23 @@ public final class TerminalApplication {
     var last = Self.monotonicSeconds()
     var previousFrame: Canvas?
     var buffer = [UInt8](repeating: 0, count: 256)
+    // Bytes of a key sequence that a read cut off; a lone ESC is the Escape key once a poll passes
+    // with nothing more.
+    var pending: [UInt8] = []
     while shouldContinue {
       let frameBudget = 1.0 / max(1, framesPerSecond)
-      let timeout = window.clock.isIdle ? 100 : Int32(frameBudget * 1000)
+      let timeout = !pending.isEmpty ? 30 : window.clock.isIdle ? 100 : Int32(frameBudget * 1000)
       var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      if poll(&descriptor, 1, timeout) > 0 {
+      let ready = poll(&descriptor, 1, timeout) > 0
+      if ready {
         let count = read(input, &buffer, buffer.count)
         if count <= 0 { break }
-        for key in Key.parse(Array(buffer[0..<count])) where isRunning { handle(key) }
+        pending += buffer[0..<count]
+      }
+      if !pending.isEmpty {
+        let (keys, used) = Key.parse(pending, complete: !ready)
+        pending.removeFirst(used)
+        for key in keys where isRunning { handle(key) }
       }
       // Let work queued on the main actor (results computed in the background) run.
       await Task.yield()

@@ -1,7 +1,8 @@
 /// What an output stream can show: colours and Unicode.
 ///
 /// Colour is off when `NO_COLOR` is set (to anything), when `TERM` is `dumb`, or when the
-/// stream is not a terminal. Unicode (and so Braille dots) is on when the locale says UTF-8.
+/// stream is not a terminal. Unicode (and so Braille dots) is on when the locale says UTF-8 and
+/// `TERM` is not `dumb`.
 public struct TerminalCapabilities: Hashable, Sendable {
   /// Whether SGR colour sequences may be written.
   public var colors: Bool
@@ -23,6 +24,6 @@ public struct TerminalCapabilities: Hashable, Sendable {
       [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
       .compactMap { $0 }.first { !$0.isEmpty } ?? ""
     let lowered = locale.lowercased()
-    self.charset = lowered.contains("utf-8") || lowered.contains("utf8") ? .unicode : .ascii
+    self.charset = !dumb && (lowered.contains("utf-8") || lowered.contains("utf8")) ? .unicode : .ascii
   }
 }

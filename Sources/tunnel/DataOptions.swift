@@ -33,4 +33,9 @@ extension CommandFailure {
   init(_ error: PlaceDataError) {
     self.init(message: error.description, exitCode: 66)
   }
+
+  /// PROJ refused a projection: exit status 1, with PROJ's own words.
+  init(_ error: ProjectionError) {
+    self.init(message: "drawing the map failed: \(error)", exitCode: 1)
+  }
 }

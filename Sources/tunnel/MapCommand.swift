@@ -43,7 +43,7 @@ extension Tunnel {
     var svg: String?
     @Option(help: "Columns of the picture (default: the terminal's width, or 100).")
     var width: Int?
-    @Option(help: "Rows of the picture, both maps and the gap between them (default: 40).")
+    @Option(help: "Rows of the picture: both maps and the gap between them.")
     var height: Int = 40
     @Option(help: "Magnification: 1 shows 1,000 km across each map, 2 shows 500 km.")
     var zoom: Double = 1
@@ -68,7 +68,8 @@ extension Tunnel {
         ? TunnelViewController.defaultStart
         : try LocationArguments.resolve(words.joined(separator: " "), data: placeData).coordinate
       let output = TerminalOutput(asciiRequested: ascii)
-      let size = Size(width: width ?? output.columns ?? 100, height: height)
+      // A terminal narrower than the narrowest picture gets the narrowest picture.
+      let size = Size(width: width ?? max(20, output.columns ?? 100), height: height)
       let (text, document) = try await Self.draw(
         from: start, data: placeData, size: size, zoom: zoom, flipped: view == .geocode,
         output: output, svg: svg != nil)
@@ -118,11 +119,15 @@ extension Tunnel {
       } catch {
         throw CommandFailure(error)
       }
-      let document = try SVGMap(
-        renderer: session.renderer, start: start, regionSpan: MapViewController.defaultRegionSpan / zoom,
-        placemarks: (ends[0], ends[1])
-      ).document()
-      return (text, document)
+      do {
+        let document = try SVGMap(
+          renderer: session.renderer, start: start, regionSpan: MapViewController.defaultRegionSpan / zoom,
+          placemarks: (ends[0], ends[1])
+        ).document()
+        return (text, document)
+      } catch {
+        throw CommandFailure(error)
+      }
     }
   }
 }

@@ -61,7 +61,10 @@ extension Tunnel {
         guard FileManager.default.createFile(atPath: traceLifecycle, contents: nil),
           let handle = FileHandle(forWritingAtPath: traceLifecycle)
         else {
-          throw CommandFailure(message: "cannot write the lifecycle log to '\(traceLifecycle)'", exitCode: 73)
+          throw CommandFailure(
+            message:
+              "cannot write the lifecycle log to '\(traceLifecycle)'; check that its folder exists and is writable",
+            exitCode: 74)
         }
         trace = handle
       }
@@ -80,7 +83,7 @@ extension Tunnel {
     ) async throws {
       let parts = try AppParts(data: data)
       let output = TerminalOutput(asciiRequested: ascii)
-      let window = Window(size: Size(width: output.columns ?? 80, height: 24))
+      let window = Window(size: Size(width: output.columns ?? 80, height: output.rows ?? 24))
       let app = TerminalApplication(window: window)
       app.capabilities = TerminalCapabilities(colors: output.colors, charset: output.charset)
       app.reportsMouse = true
@@ -88,12 +91,15 @@ extension Tunnel {
       var log: LifecycleLog?
       if let trace {
         let recording = LifecycleLog(clock: window.clock)
-        recording.onEvent = { event in trace.write(Data((event.timedDescription + "\n").utf8)) }
+        // A failed write (a full disk) loses trace lines, never the terminal.
+        recording.onEvent = { event in
+          try? trace.write(contentsOf: Data((event.timedDescription + "\n").utf8))
+        }
         recording.start()
         log = recording
       }
       Diagnostics.handler = { diagnostic in
-        trace?.write(Data("! \(diagnostic.message)\n".utf8))
+        try? trace?.write(contentsOf: Data("! \(diagnostic.message)\n".utf8))
       }
       let tunnel = TunnelViewController(start: start, renderer: parts.renderer, geocoder: parts.geocoder)
       let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer)
@@ -104,6 +110,8 @@ extension Tunnel {
       await app.run()
       log?.stop()
       try? trace?.close()
+      // Ended by a signal: the terminal is restored; exit as the signal would have.
+      if let signal = app.stoppedBySignal { Foundation.exit(128 + signal) }
     }
   }
 }

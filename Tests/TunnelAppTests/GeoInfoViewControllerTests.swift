@@ -64,8 +64,25 @@ struct GeoInfoViewControllerTests {
         "Where you dig", "Skjern, Midtjylland, Denmark", "Nearest place: Skjern, 0.0 km away",
         "Europe/Copenhagen, 16:13 local time (UTC+02:00)", "55.95000, 8.50000   55°57′00″N 8°30′00″E",
       ])
-    let label = try #require(info.view as? Label)
-    #expect(label.text.contains("Skjern, Midtjylland, Denmark"))
+    let window = Window(size: Size(width: 70, height: 14))
+    window.rootViewController = info
+    window.makeKeyAndVisible()
+    #expect(window.render().plainText().contains("Skjern, Midtjylland, Denmark"))
+  }
+
+  @Test("In an ASCII window the words are ASCII: no ellipsis, primes or minus signs")
+  func asciiWindow() async throws {
+    let info = GeoInfoViewController(annotation: .target, geocoder: Shared.geocoder)
+    let window = Window(size: Size(width: 80, height: 14))
+    window.charset = .ascii
+    window.rootViewController = info
+    window.makeKeyAndVisible()
+    info.location = coordinate(55.95, 8.5).antipode
+    #expect(window.render().plainText(charset: .ascii).contains("Thinking..."))
+    await info.geocoding?.value
+    let text = window.render().plainText(charset: .ascii)
+    #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "\(text)")
+    #expect(text.contains("UTC-11:00") && text.contains("-55.95000, -171.50000"))
   }
 
   @Test("At sea: the sea, the nearest land with its distance, the ocean time zone")
@@ -124,6 +141,11 @@ struct GeoInfoViewControllerTests {
     await failing.geocoding?.value
     #expect(failing.state == .failed("the place data could not be read"))
     #expect(failing.lines[1] == "Could not look this place up: the place data could not be read")
+    // After a failure the same place is tried again.
+    let first = failing.geocoding
+    failing.location = skjern
+    #expect(failing.state == .thinking && failing.geocoding != first)
+    await failing.geocoding?.value
     let empty = GeoInfoViewController(annotation: .target) { _ in nil }
     empty.location = skjern
     await empty.geocoding?.value

@@ -54,6 +54,22 @@ struct MapRendererTests {
     #expect(wrong.isEmpty, "\(wrong.prefix(5))")
   }
 
+  @Test(
+    "Small and narrow maps fill land right too, where the centre sits on a coast",
+    arguments: [
+      (60.39, 5.32, 30, 16), (59.91, 10.75, 12, 30), (-41.29, 174.78, 40, 6), (55.68, 12.57, 16, 8),
+      (64.5, -21.9, 60, 12), (9.5, 123.9, 20, 10),
+    ])
+  func smallMaps(latitude: Double, longitude: Double, width: Int, height: Int) throws {
+    for span in [200_000.0, 1_000_000, 4_000_000] {
+      let viewport = MapViewport(
+        centre: coordinate(latitude, longitude), regionSpan: span, width: width * 2, height: height * 4)
+      let picture = try Shared.renderer.picture(of: viewport)
+      let (_, wrong) = agreement(picture, samples: 300, seed: UInt64(width * 1000 + height))
+      #expect(wrong.isEmpty, "\(span): \(wrong.prefix(5))")
+    }
+  }
+
   @Test("A map on the antimeridian is the same from either side of it")
   func antimeridian() throws {
     let east = try Shared.renderer.picture(

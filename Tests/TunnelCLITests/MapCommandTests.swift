@@ -39,12 +39,17 @@ import FoundationXML
     for (arguments, environment) in [
       (["map", "Skjern", "--ascii"], ["LANG": "C.UTF-8"]),
       (["map", "Skjern"], ["LANG": "C.UTF-8", "TERM": "dumb"]),
+      (["map", "København", "--view", "geocode", "--ascii"], ["LANG": "C.UTF-8"]),
     ] {
       let result = try TunnelProcess.run(
         arguments + ["--width", "60", "--height", "20"], environment: environment)
       #expect(result.status == 0)
       #expect(result.standardOutput.unicodeScalars.allSatisfy { $0.isASCII }, "\(arguments) \(environment)")
-      #expect(result.standardOutput.contains("@") && result.standardOutput.contains("X"))
+      if arguments.contains("geocode") {
+        #expect(result.standardOutput.contains("Copenhagen") && result.standardOutput.contains("UTC+0"))
+      } else {
+        #expect(result.standardOutput.contains("@") && result.standardOutput.contains("X"))
+      }
     }
   }
 
@@ -61,6 +66,26 @@ import FoundationXML
     let text = String(decoding: data, as: UTF8.self)
     #expect(text.contains("class=\"marker digger\"") && text.contains("class=\"marker target\""))
     #expect(text.contains("Wellington"))
+  }
+
+  @Test(
+    "Bad options, places and data are one plain line with the documented exit status",
+    arguments: [
+      (["--width", "5"], 64, "tunnel: --width must be between 20 and 1000"),
+      (["--height", "9999"], 64, "tunnel: --height must be between 10 and 500"),
+      (["--zoom", "nan"], 64, "tunnel: --zoom must be between"),
+      (["--zoom", "inf"], 64, "tunnel: --zoom must be between"),
+      (["--view", "sideways"], 64, "tunnel: The value 'sideways' is invalid for '--view <view>'"),
+      (["Qwxyzzy"], 64, "tunnel: no place is called 'Qwxyzzy'"),
+      (["91", "0"], 64, "tunnel: latitude 91 is outside -90…90"),
+      (["--data", "/nonexistent"], 66, "tunnel: "),
+    ])
+  func badInput(arguments: [String], status: Int32, prefix: String) throws {
+    let result = try TunnelProcess.run(["map"] + arguments)
+    #expect(result.status == status, "\(arguments): \(result.standardError)")
+    #expect(result.standardError.hasPrefix(prefix), "\(arguments): \(result.standardError)")
+    #expect(result.standardError.split(separator: "\n").count == 1)
+    #expect(result.standardOutput.isEmpty)
   }
 
   @Test("Bad options and an unwritable SVG are plain errors")

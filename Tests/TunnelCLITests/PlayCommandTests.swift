@@ -16,7 +16,8 @@ struct TerminalSession {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent(
       "\(socket)-\(UUID().uuidString).out")
     defer { try? FileManager.default.removeItem(at: output) }
-    let argv = ["tmux", "-L", socket] + arguments
+    // tmux wants to know what terminal it runs in, even detached; CI may have no TERM at all.
+    let argv = ["env", "TERM=xterm-256color", "tmux", "-L", socket] + arguments
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -26,15 +27,17 @@ struct TerminalSession {
     var pid: pid_t = 0
     let cArguments = argv.map { strdup($0) } + [nil]
     defer { for argument in cArguments { free(argument) } }
-    let spawned = posix_spawnp(&pid, "tmux", &actions, nil, cArguments, environ)
+    let spawned = posix_spawnp(&pid, "env", &actions, nil, cArguments, environ)
     guard spawned == 0 else {
-      throw TerminalSessionError(message: "cannot run tmux (error \(spawned)); Scripts/setup installs it")
+      throw TerminalSessionError(message: "cannot run env to start tmux (error \(spawned))")
     }
     var status: Int32 = 0
     waitpid(pid, &status, 0)
     guard status == 0 else {
       throw TerminalSessionError(
-        message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
+        message:
+          "tmux \(arguments.joined(separator: " ")) failed with status \(status); is tmux installed (Scripts/setup)?"
+      )
     }
     return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
   }
@@ -92,7 +95,9 @@ struct PlayCommandTests {
 
   /// Waits for the shell's report after the app ended and checks that the terminal was restored.
   func expectRestored(_ session: TerminalSession, status: String) throws {
-    let screen = try session.wait("the app to end") { $0.contains { $0.hasPrefix("EXIT=") } }
+    let screen = try session.wait("the app to end and the shell to report") { screen in
+      screen.contains { $0.hasPrefix("EXIT=") } && screen.contains { $0.contains("icanon") }
+    }
     #expect(screen.contains("EXIT=\(status)"), "\(screen.joined(separator: "\n"))")
     let modes = screen.first { $0.contains("icanon") } ?? ""
     #expect(
@@ -134,13 +139,19 @@ struct PlayCommandTests {
     try session.wait("Wellington") {
       $0.contains { $0.contains("☻ -41.28650, 174.77620") && $0.contains("✖ 41.28650, -5.22380") }
     }
-    try session.send("Tab", "Left", "+")
+    let before = try session.screen()
+    try session.send("Tab", "Left")
     try session.wait("the X moved west, and the digger with it") { screen in
       screen.contains {
         $0.contains("moving ✖") && !$0.contains("✖ 41.28650, -5.22380")
           && !$0.contains("☻ -41.28650, 174.77620")
       }
     }
+    // Zooming in redraws the maps at another scale.
+    let moved = try session.screen()
+    #expect(before.prefix(10) != moved.prefix(10))
+    try session.send("+")
+    try session.wait("the maps to zoom in") { $0.prefix(10) != moved.prefix(10) }
     try session.send("q")
     try expectRestored(session, status: "0")
   }
@@ -155,7 +166,7 @@ struct PlayCommandTests {
     try expectRestored(session, status: "0")
   }
 
-  @Test("SIGTERM ends it and restores the terminal")
+  @Test("SIGTERM ends it, restores the terminal and exits as a process ended by SIGTERM does (143)")
   func terminate() throws {
     let session = TerminalSession()
     defer { session.stop() }
@@ -170,7 +181,7 @@ struct PlayCommandTests {
         (try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
       ))
     kill(pid, SIGTERM)
-    try expectRestored(session, status: "0")
+    try expectRestored(session, status: "143")
   }
 
   @Test("Without a terminal it refuses politely, with exit 64")

@@ -30,6 +30,29 @@ struct TerminalInputTests {
   func truncated() {
     #expect(Key.parse(Array("\u{1B}[<0;12".utf8)).isEmpty)
   }
+
+  @Test("Read so far, an unfinished sequence waits for the rest: a wheel report split anywhere is one scroll")
+  func splitReads() {
+    let report = Array("x\u{1B}[<64;10;3My".utf8)
+    for split in 1..<report.count {
+      var pending = Array(report[..<split])
+      var keys: [Key] = []
+      let first = Key.parse(pending, complete: false)
+      keys += first.keys
+      pending.removeFirst(first.used)
+      pending += report[split...]
+      keys += Key.parse(pending, complete: false).keys
+      #expect(
+        keys == [.character("x"), .scroll(up: true, at: Point(x: 9, y: 2)), .character("y")],
+        "split at \(split)")
+    }
+    // A lone ESC waits; once nothing more comes it is the Escape key.
+    #expect(Key.parse([0x1B], complete: false).used == 0)
+    #expect(Key.parse([0x1B], complete: true).keys == [.escape])
+    // Part of a UTF-8 character waits too.
+    let o = Array("ø".utf8)
+    #expect(Key.parse([o[0]], complete: false).used == 0)
+  }
 }
 
 @MainActor

@@ -1,0 +1,11 @@
+/// A populated place that falls inside a map, a candidate for a label.
+public struct MapPlace: Sendable, Hashable {
+  /// The place's name ("København" is "Copenhagen" in GeoNames' main name).
+  public var name: String
+  /// The name in plain ASCII.
+  public var asciiName: String
+  /// The number of inhabitants.
+  public var population: Int
+  /// Where the place is on the map.
+  public var point: MapPoint
+}

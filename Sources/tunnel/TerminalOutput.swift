@@ -1,0 +1,30 @@
+import Foundation
+import TunnelContainment
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What standard output is: a terminal or not, its width, and what it can show.
+struct TerminalOutput {
+  var colors: Bool
+  var charset: Charset
+  /// The terminal's width in columns, nil when standard output is not a terminal.
+  var columns: Int?
+  /// The terminal's height in rows, nil when standard output is not a terminal.
+  var rows: Int?
+
+  /// Colours only on a terminal without NO_COLOR or TERM=dumb; ASCII when asked, for TERM=dumb,
+  /// or when the locale is not UTF-8 (see ``TerminalCapabilities``).
+  init(asciiRequested: Bool) {
+    let isTerminal = isatty(1) == 1
+    let capabilities = TerminalCapabilities(
+      environment: ProcessInfo.processInfo.environment, isTerminal: isTerminal)
+    colors = capabilities.colors
+    charset = asciiRequested ? .ascii : capabilities.charset
+    var size = winsize()
+    let known = isTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0
+    columns = known ? Int(size.ws_col) : nil
+    rows = known ? Int(size.ws_row) : nil
+  }
+}
