@@ -21,14 +21,23 @@ extension Coordinate {
   public func formatted(_ format: CoordinateFormat) -> String {
     switch format {
     case .decimal(let places):
+      let longitude = printedLongitude(unitsPerDegree: pow(10, Double(max(0, min(places, 15)))))
       return "\(Self.fixed(latitude, places: places)), \(Self.fixed(longitude, places: places))"
     case .dms(let places):
+      let longitude = printedLongitude(unitsPerDegree: 3600 * pow(10, Double(max(0, min(places, 9)))))
       return Self.dms(latitude, places: places, letters: ("N", "S"))
         + " " + Self.dms(longitude, places: places, letters: ("E", "W"))
     case .iso6709(let places):
+      let longitude = printedLongitude(unitsPerDegree: pow(10, Double(max(0, min(places, 15)))))
       return Self.fixed(latitude, places: places, signed: true, integerDigits: 2)
         + Self.fixed(longitude, places: places, signed: true, integerDigits: 3) + "/"
     }
+  }
+
+  /// The longitude to print at a precision: one that rounds to 180° is written as -180°, as it is
+  /// held (longitudes lie in -180..<180), never as 180.
+  private func printedLongitude(unitsPerDegree: Double) -> Double {
+    (longitude * unitsPerDegree).rounded() >= 180 * unitsPerDegree ? -180 : longitude
   }
 
   /// `value` with `places` decimals; never `-0.000`.

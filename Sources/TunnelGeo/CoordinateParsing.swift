@@ -245,6 +245,13 @@ enum CoordinateTextParser {
       if case .hemisphere = tokens.first(where: { $0 != .space }) { return true }
       return false
     }()
+    // Text that starts and ends with a number ("33.9 E18.4") has its letters in the middle: there a
+    // letter after a space belongs to the number right after it.
+    let middleLetters: Bool = {
+      guard !prefixLetters else { return false }
+      if case .hemisphere = tokens.last(where: { $0 != .space }) { return false }
+      return true
+    }()
 
     var angles: [Angle] = []
     var current = Angle()
@@ -277,6 +284,22 @@ enum CoordinateTextParser {
           if !current.isEmpty { finish() }
           current.hemisphere = letter
         } else {
+          let spaced = index >= 2 && (tokens[index - 2] == .space || tokens[index - 2] == .comma)
+          if middleLetters, spaced, index < tokens.count {
+            if case .number = tokens[index] {
+              // Glued to the number after it: that number's letter.
+              if !current.isEmpty { finish() }
+              current.hemisphere = letter
+              continue
+            }
+            if current.degrees != nil, current.last == .none, tokens[index] == .space,
+              case .number? = tokens[index...].first(where: { $0 != .space })
+            {
+              throw fail(
+                "the letter '\(letter)' stands alone between two numbers; write it against the number it belongs to, as in '33.9S 18.4E' or 'S33.9 E18.4'"
+              )
+            }
+          }
           guard current.degrees != nil, current.hemisphere == nil else {
             throw fail("the letter '\(letter)' does not follow a number")
           }

@@ -23,6 +23,22 @@ import Testing
     #expect(skjern.description == "56.550000, 8.316667")
   }
 
+  @Test("A longitude that rounds to 180° at the printed precision is written -180°, never 180°")
+  func longitudeRoundingToTheAntimeridian() throws {
+    let east = try Coordinate(latitude: 0, longitude: 179.9999999)
+    #expect(east.formatted(.decimal(places: 6)) == "0.000000, -180.000000")
+    #expect(east.formatted(.decimal(places: 7)) == "0.0000000, 179.9999999")
+    #expect(east.formatted(.iso6709(places: 6)) == "+00.000000-180.000000/")
+    #expect(east.formatted(.dms(secondsPlaces: 1)) == "0°00′00.0″N 180°00′00.0″W")
+    #expect(
+      try Coordinate(latitude: 0, longitude: 179.99999).formatted(.dms(secondsPlaces: 2))
+        == "0°00′00.00″N 179°59′59.96″E")
+    // The same point written from the west side is unchanged.
+    #expect(
+      try Coordinate(latitude: 0, longitude: -179.9999999).formatted(.decimal(places: 6))
+        == "0.000000, -180.000000")
+  }
+
   static let formats: [CoordinateFormat] = [
     .decimal(places: 0), .decimal(places: 3), .decimal(places: 6), .decimal(places: 9),
     .dms(secondsPlaces: 0), .dms(secondsPlaces: 1), .dms(secondsPlaces: 3),

@@ -15,6 +15,12 @@ import Testing
     ("56.0° 8.5°", 56.0, 8.5),
     ("33.9S 18.4E", -33.9, 18.4),
     ("S33.9 E18.4", -33.9, 18.4),
+    // A letter after a space, against the next number, is that number's.
+    ("33.9 E18.4", 33.9, 18.4),
+    ("-33.9 E18.4", -33.9, 18.4),
+    ("9 S80", -80, 9),
+    ("33.9, E18.4", 33.9, 18.4),
+    ("33.9 S 18.4 E", -33.9, 18.4),
     ("33.9 S, 18.4 E", -33.9, 18.4),
     ("18.4E 33.9S", -33.9, 18.4),
     ("s33.9 w18.4", -33.9, -18.4),
@@ -71,6 +77,7 @@ import Testing
     ("56,,8", "a comma stands where a number belongs"),
     ("N", "is not followed by a number"),
     ("30′ 8", "minutes or seconds without degrees"),
+    ("33.9 S 18.4", "stands alone between two numbers"),
   ])
   func rejects(text: String, fragment: String) {
     do {

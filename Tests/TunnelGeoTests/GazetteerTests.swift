@@ -20,6 +20,31 @@ import Testing
     #expect(search.problem == nil && search.explanation == nil)
   }
 
+  @Test(
+    "A code shared by several features names the country itself, not its islands",
+    arguments: [("Paris, FR", "France"), ("Lyon", "France"), ("Saint-Étienne", "France"), ("Oslo", "Norway")])
+  func countryOfASharedCode(text: String, country: String) throws {
+    let first = try #require(Self.gazetteer.search(text).matches.first)
+    #expect(first.countryName == country)
+  }
+
+  @Test func everySharedCodeNamesItsMainFeature() throws {
+    let layer = try PlaceData().countries()
+    var byCode: [String: [Country]] = [:]
+    for feature in 0..<layer.polygons.featureCount {
+      let country = layer.country(feature)
+      if let code = country.isoAlpha2 { byCode[code, default: []].append(country) }
+    }
+    var shared = 0
+    for (code, countries) in byCode where countries.count > 1 {
+      shared += 1
+      if let main = countries.first(where: { $0.naturalEarthCode == $0.isoAlpha3 }) {
+        #expect(Self.gazetteer.countryName(forCode: code) == main.name, "\(code)")
+      }
+    }
+    #expect(shared > 0)
+  }
+
   @Test func exactNamesComeBeforeAlternateNamesThenPopulation() throws {
     let matches = Self.gazetteer.search("Copenhagen", limit: 50).matches
     #expect(matches.count > 1)

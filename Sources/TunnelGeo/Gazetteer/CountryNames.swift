@@ -7,10 +7,17 @@ struct CountryNames: Sendable {
   init(_ layer: CountryLayer) {
     var names: [String: String] = [:]
     var spellings: [String: Set<String>] = [:]
+    // Several features can share a code (France and Clipperton Island are both FR): the name is the
+    // one of the feature that is the country itself, whose own code is its ISO alpha-3 code.
+    var named: Set<String> = []
     for feature in 0..<layer.polygons.featureCount {
       let country = layer.country(feature)
       guard let code = country.isoAlpha2 else { continue }
-      if names[code] == nil { names[code] = country.name }
+      let isMain = country.naturalEarthCode == country.isoAlpha3
+      if names[code] == nil || (isMain && !named.contains(code)) {
+        names[code] = country.name
+        if isMain { named.insert(code) }
+      }
       for spelling in [code, country.isoAlpha3, country.name, country.shortName].compactMap({ $0 }) {
         spellings[PlaceNameKey.fold(spelling), default: []].insert(code)
       }
