@@ -449,9 +449,27 @@ enum CoordinateTextParser {
         while end < characters.count, characters[end].isASCIIDigit || characters[end] == "." {
           end += 1
         }
+        // An exponent ("1e-7", "2.5E3") when it ends the number; "56.5E8.3" is 56.5 east, 8.3.
+        if end < characters.count, characters[end] == "e" || characters[end] == "E" {
+          var exponentEnd = end + 1
+          if exponentEnd < characters.count, characters[exponentEnd] == "-" || characters[exponentEnd] == "+"
+          {
+            exponentEnd += 1
+          }
+          let digitsStart = exponentEnd
+          while exponentEnd < characters.count, characters[exponentEnd].isASCIIDigit { exponentEnd += 1 }
+          let ends =
+            exponentEnd == characters.count
+            || !(characters[exponentEnd].isLetter || characters[exponentEnd] == ".")
+          if exponentEnd > digitsStart, ends { end = exponentEnd }
+        }
         let numberText = Substring(String(characters[index..<end]))
-        guard let number = Double(strict: numberText) else {
+        let mantissa = numberText.prefix { $0 != "e" && $0 != "E" }
+        guard Double(strict: mantissa) != nil, let number = Double(String(numberText)) else {
           throw fail("'\(numberText)' is not a number")
+        }
+        guard number.isFinite else {
+          throw fail("'\(numberText)' is too large to be an angle")
         }
         tokens.append(.number(number, text: numberText))
         index = end

@@ -1,23 +1,113 @@
-/// Adjustments made to the raw arguments before the parser sees them.
+/// Adjustments made to the raw arguments before the parser sees them, and the mistakes caught there.
 enum CommandLineRewriting {
-  /// Writes a leading "-" of a negative number as U+2212 MINUS SIGN, which the coordinate parser reads
-  /// as a minus, so that `tunnel -33.9 18.4` is not taken for an option `-3`.
+  /// The commands, as typed.
+  static let commands: Set<String> = ["antipode", "where", "find", "map", "play"]
+
+  /// Options that take a value in the next argument (or after `=`), across every command.
+  static let valueOptions: Set<String> = [
+    "--data", "--format", "--limit", "--view", "--svg", "--width", "--height", "--zoom", "--trace-lifecycle",
+    "--generate-completion-script",
+  ]
+
+  /// Options that stand alone.
+  static let flags: Set<String> = ["--ascii", "--help", "-h", "--version", "--experimental-dump-help"]
+
+  /// A mistake in the arguments that the parser would report confusingly, or not at all.
+  struct Mistake: Error {
+    var message: String
+  }
+
+  /// The arguments as the parser should see them.
   ///
-  /// Only arguments that start with "-" followed by a digit or a point are touched, and nothing after a
-  /// `--`.
-  static func protectingNegativeNumbers(_ arguments: [String]) -> [String] {
+  /// - A command named after leading options moves to the front, so that `tunnel --data DIR where 56
+  ///   8.5` runs `where`, not `antipode` on the words "where 56 8.5".
+  /// - A negative number given as an option's value is joined to it (`--zoom -1` becomes
+  ///   `--zoom=-1`), so the option's own check reports it as typed.
+  /// - Any other argument that starts with "-" followed by a digit or a point has that "-" written as
+  ///   U+2212 MINUS SIGN, which the coordinate parser reads as a minus, so that `tunnel -33.9 18.4`
+  ///   is not taken for an option `-3`.
+  ///
+  /// Nothing after a `--` is touched.
+  ///
+  /// - Throws: ``Mistake`` for an option no command has, or `help` with a command that does not exist.
+  static func rewritten(_ arguments: [String]) throws(Mistake) -> [String] {
+    var arguments = arguments
+    if let command = leadingCommandIndex(arguments), command > 0 {
+      arguments.insert(arguments.remove(at: command), at: 0)
+    }
+    if arguments.first == "help", arguments.count > 1, !commands.contains(arguments[1]) {
+      throw Mistake(
+        message:
+          "there is no command \(quoted(arguments[1])); the commands are \(commands.sorted().joined(separator: ", "))"
+      )
+    }
     var result: [String] = []
-    var afterTerminator = false
-    for argument in arguments {
-      if argument == "--" { afterTerminator = true }
-      if !afterTerminator, argument.count > 1, argument.hasPrefix("-"),
-        let second = argument.dropFirst().first, second.isNumber || second == "."
-      {
-        result.append("\u{2212}" + argument.dropFirst())
-      } else {
-        result.append(argument)
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        result += arguments[(index - 1)...]
+        break
       }
+      if isNegativeNumber(argument) {
+        result.append("\u{2212}" + argument.dropFirst())
+        continue
+      }
+      if argument.hasPrefix("-") {
+        let name = String(argument.prefix { $0 != "=" })
+        guard valueOptions.contains(name) || flags.contains(name) else {
+          throw Mistake(message: "there is no option \(quoted(name)); see 'tunnel --help' for the options")
+        }
+        if valueOptions.contains(argument), index < arguments.count, isNegativeNumber(arguments[index]) {
+          result.append(argument + "=" + arguments[index])
+          index += 1
+          continue
+        }
+      }
+      result.append(argument)
     }
     return result
+  }
+
+  /// The position of a command's name that only options (and their values) stand before.
+  private static func leadingCommandIndex(_ arguments: [String]) -> Int? {
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if commands.contains(argument) || argument == "help" { return index }
+      guard argument.hasPrefix("-"), argument != "--", !isNegativeNumber(argument) else { return nil }
+      index += valueOptions.contains(argument) ? 2 : 1
+    }
+    return nil
+  }
+
+  /// Whether an argument is "-" followed by a digit or a point: a negative number, not an option.
+  private static func isNegativeNumber(_ argument: String) -> Bool {
+    guard argument.count > 1, argument.hasPrefix("-"), let second = argument.dropFirst().first else {
+      return false
+    }
+    return second.isNumber || second == "."
+  }
+
+  /// Text a user typed, quoted for an error message: control and bidirectional characters escaped,
+  /// and shortened past 60 characters.
+  static func quoted(_ text: String) -> String {
+    var out = ""
+    var count = 0
+    for scalar in text.unicodeScalars {
+      if count == 60 {
+        out += "…"
+        break
+      }
+      count += 1
+      switch scalar.properties.generalCategory {
+      case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default:
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return "'" + out + "'"
   }
 }

@@ -22,7 +22,13 @@ struct Tunnel: AsyncParsableCommand {
 
   /// Parses the command line, runs the command, and turns every error into one line on standard error.
   static func main() async {
-    let arguments = CommandLineRewriting.protectingNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
+    let arguments: [String]
+    do {
+      arguments = try CommandLineRewriting.rewritten(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+      FileHandle.standardError.write(Data("tunnel: \(error.message)\n".utf8))
+      Foundation.exit(64)
+    }
     do {
       var command = try parseAsRoot(arguments)
       if var asynchronous = command as? AsyncParsableCommand {

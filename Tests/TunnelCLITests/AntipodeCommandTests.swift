@@ -98,7 +98,7 @@ import Testing
       ["56", "8", "--format", "xml"],
       "tunnel: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.\n"
     ),
-    (["56", "8", "--bogus"], "tunnel: Unknown option '--bogus'\n"),
+    (["56", "8", "--bogus"], "tunnel: there is no option '--bogus'; see 'tunnel --help' for the options\n"),
   ])
   func badInputIsOnePlainLineAndExit64(arguments: [String], expected: String) throws {
     let result = try TunnelProcess.run(arguments)
