@@ -34,7 +34,9 @@ public enum PlacemarkText {
       var value = "\(kilometres(land.distanceKm)) away"
       var name = land.name
       if let island = land.island, let place = name, place != island { name = "\(place) (\(island))" }
-      let what = [name, land.country?.name].compactMap { $0 }.joined(separator: ", ")
+      // An island that is a country of its own ("Greenland") is named once.
+      let country = land.country?.name == name ? nil : land.country?.name
+      let what = [name, country].compactMap { $0 }.joined(separator: ", ")
       if !what.isEmpty { value += ", \(what)" }
       lines.append(("Nearest land", value))
     }

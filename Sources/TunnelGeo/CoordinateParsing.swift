@@ -122,11 +122,36 @@ enum CoordinateTextParser {
   ) throws(CoordinateError) -> (latitude: Double, longitude: Double) {
     let body = text.dropFirst(4)
     let parts = body.split(separator: ";", omittingEmptySubsequences: false)
+    // RFC 5870: ";crs=…" first if at all, then ";u=…" (a distance in metres, not negative), then
+    // other parameters, each a name of letters, digits and "-", with a value after "=" if any.
+    var seen: [String] = []
     for parameter in parts.dropFirst() {
-      let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.lowercased() }
-      if pair.first == "crs", pair.count == 2, pair[1] != "wgs84" {
-        throw fail("the geo: URI names the reference system '\(pair[1])'; only wgs84 is supported")
+      let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+        $0.lowercased()
       }
+      let name = pair[0]
+      guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
+        pair.count == 1 || !pair[1].isEmpty
+      else {
+        throw fail("the geo: URI has a parameter ';\(parameter)' that is not name=value")
+      }
+      switch name {
+      case "crs":
+        guard seen.isEmpty else { throw fail("in a geo: URI ';crs=' comes first") }
+        if pair.count == 2, pair[1] != "wgs84" {
+          throw fail("the geo: URI names the reference system '\(pair[1])'; only wgs84 is supported")
+        }
+      case "u":
+        guard !seen.contains("u"), seen.allSatisfy({ $0 == "crs" }) else {
+          throw fail("in a geo: URI ';u=' comes once, right after the coordinates or ';crs='")
+        }
+        guard pair.count == 2, let uncertainty = Double(strict: pair[1]), uncertainty >= 0 else {
+          throw fail("the uncertainty ';\(parameter)' of a geo: URI must be a distance in metres, 0 or more")
+        }
+      default:
+        break
+      }
+      seen.append(name)
     }
     let numbers = parts[0].split(separator: ",", omittingEmptySubsequences: false)
     guard numbers.count == 2 || numbers.count == 3 else {
@@ -169,6 +194,13 @@ enum CoordinateTextParser {
     if runs.count > 2 {
       let altitude = runs[2].prefix { $0.isASCIIDigit || $0 == "." || $0 == "+" || $0 == "-" }
       guard Double(strict: altitude) != nil else { return nil }
+      // After the altitude only the reference system may follow ("+100CRSWGS_84/").
+      let rest = runs[2].dropFirst(altitude.count)
+      guard runs.count == 3, rest.isEmpty || rest.hasPrefix("CRS") else {
+        throw fail(
+          "an ISO 6709 coordinate holds a latitude, a longitude and at most an altitude, as in +5633+00819+100/"
+        )
+      }
     }
     let latitude = try isoAngle(runs[0], degreeDigits: 2, axis: "latitude", fail: fail)
     let longitude = try isoAngle(runs[1], degreeDigits: 3, axis: "longitude", fail: fail)

@@ -55,6 +55,9 @@ import Testing
       })
     let paris = try TunnelProcess.run(["Paris, FR"])
     #expect(paris.standardOutput.hasPrefix("From  Paris, Île-de-France, France"))
+    let pole = try TunnelProcess.run(["where", "90", "0"])
+    #expect(
+      pole.standardOutput.contains("Nearest land   707.9 km away, Greenland\n"), "\(pole.standardOutput)")
     let exponent = try TunnelProcess.run(["where", "1e-7", "1e-7"])
     #expect(exponent.status == 0, "\(exponent.standardError)")
   }

@@ -46,6 +46,7 @@ import Testing
     ("geo:56,8.5", 56.0, 8.5),
     ("GEO:-33.9,18.4,120;u=30", -33.9, 18.4),
     ("geo:56,8.5;crs=wgs84", 56.0, 8.5),
+    ("geo:56,8.5;crs=wgs84;u=0;x-extra=1", 56.0, 8.5),
     ("90 180", 90, -180),
     ("-90 -180", -90, -180),
   ])
@@ -82,6 +83,12 @@ import Testing
     ("N", "is not followed by a number"),
     ("30′ 8", "minutes or seconds without degrees"),
     ("33.9 S 18.4", "stands alone between two numbers"),
+    ("geo:56,8.5;u=-1", "must be a distance in metres, 0 or more"),
+    ("geo:56,8.5;u=NaN", "must be a distance in metres, 0 or more"),
+    ("geo:56,8.5;=", "is not name=value"),
+    ("geo:56,8.5;u=1;crs=wgs84", "';crs=' comes first"),
+    ("geo:56,8.5;u=1;u=2", "';u=' comes once"),
+    ("+5633+00819+123+456/", "at most an altitude"),
   ])
   func rejects(text: String, fragment: String) {
     do {

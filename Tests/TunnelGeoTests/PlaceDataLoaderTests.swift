@@ -57,6 +57,14 @@ import Testing
         == .sizeMismatch(path: data.directory + "/marine.tunnel", expected: 64, actual: 10))
   }
 
+  @Test func aFolderInTheFilesPlace() throws {
+    let data = try damagedCopy { _ in }
+    let path = data.directory + "/marine.tunnel"
+    try FileManager.default.removeItem(atPath: path)
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    #expect(error { _ = try data.marine() } == .unreadable(path: path, reason: "it is a folder, not a file"))
+  }
+
   @Test func wrongMagic() throws {
     let data = try damagedCopy { $0[0] = UInt8(ascii: "X") }
     #expect(error { _ = try data.marine() } == .badMagic(path: data.directory + "/marine.tunnel"))

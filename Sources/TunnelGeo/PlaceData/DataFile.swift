@@ -52,6 +52,12 @@ final class DataFile: @unchecked Sendable {
     guard fstat(descriptor, &status) == 0 else {
       throw .unreadable(path: path, reason: String(cString: strerror(errno)))
     }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .unreadable(
+        path: path,
+        reason: status.st_mode & S_IFMT == S_IFDIR ? "it is a folder, not a file" : "it is not a regular file"
+      )
+    }
     let size = Int(status.st_size)
     guard size >= DataFile.headerSize else {
       throw .sizeMismatch(path: path, expected: DataFile.headerSize, actual: size)
