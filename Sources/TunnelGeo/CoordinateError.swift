@@ -26,7 +26,7 @@ public enum CoordinateError: Error, Sendable, Hashable, CustomStringConvertible 
     case .notFinite(let axis, let value):
       return "\(axis.rawValue) \(value) is not a finite number"
     case .unparsable(let text, let reason):
-      return "cannot read '\(text)' as a coordinate: \(reason)"
+      return "cannot read \(EchoedText.quoted(text)) as a coordinate: \(reason)"
     }
   }
 

@@ -139,7 +139,8 @@ enum CoordinateTextParser {
       case "crs":
         guard seen.isEmpty else { throw fail("in a geo: URI ';crs=' comes first") }
         if pair.count == 2, pair[1] != "wgs84" {
-          throw fail("the geo: URI names the reference system '\(pair[1])'; only wgs84 is supported")
+          throw fail(
+            "the geo: URI names the reference system \(EchoedText.quoted(pair[1])); only wgs84 is supported")
         }
       case "u":
         guard !seen.contains("u"), seen.allSatisfy({ $0 == "crs" }) else {
@@ -158,13 +159,13 @@ enum CoordinateTextParser {
       throw fail("a geo: URI holds latitude,longitude (and an optional altitude), e.g. geo:56,8.5")
     }
     guard let latitude = Double(strict: numbers[0]) else {
-      throw fail("'\(numbers[0])' is not a number")
+      throw fail("\(EchoedText.quoted(numbers[0])) is not a number")
     }
     guard let longitude = Double(strict: numbers[1]) else {
-      throw fail("'\(numbers[1])' is not a number")
+      throw fail("\(EchoedText.quoted(numbers[1])) is not a number")
     }
     if numbers.count == 3, Double(strict: numbers[2]) == nil {
-      throw fail("the altitude '\(numbers[2])' is not a number")
+      throw fail("the altitude \(EchoedText.quoted(numbers[2])) is not a number")
     }
     return (latitude, longitude)
   }
@@ -217,7 +218,7 @@ enum CoordinateTextParser {
     let integer = digits.prefix { $0 != "." }
     let fraction = digits.dropFirst(integer.count)
     guard fraction.isEmpty || (fraction.count > 1 && !fraction.dropFirst().contains(".")) else {
-      throw fail("the ISO 6709 \(axis) '\(run)' has a misplaced decimal point")
+      throw fail("the ISO 6709 \(axis) \(EchoedText.quoted(run)) has a misplaced decimal point")
     }
     let fractionValue = fraction.isEmpty ? 0 : Double("0" + fraction) ?? 0
     let value: Double
@@ -226,19 +227,22 @@ enum CoordinateTextParser {
       value = Double(integer)! + fractionValue
     case degreeDigits + 2:
       let minutes = Double(integer.suffix(2))! + fractionValue
-      guard minutes < 60 else { throw fail("the ISO 6709 \(axis) '\(run)' has \(minutes) minutes") }
+      guard minutes < 60 else {
+        throw fail("the ISO 6709 \(axis) \(EchoedText.quoted(run)) has \(minutes) minutes")
+      }
       value = Double(integer.prefix(degreeDigits))! + minutes / 60
     case degreeDigits + 4:
       let minutes = Double(integer.dropFirst(degreeDigits).prefix(2))!
       let seconds = Double(integer.suffix(2))! + fractionValue
       guard minutes < 60, seconds < 60 else {
-        throw fail("the ISO 6709 \(axis) '\(run)' has minutes or seconds of 60 or more")
+        throw fail("the ISO 6709 \(axis) \(EchoedText.quoted(run)) has minutes or seconds of 60 or more")
       }
       value = Double(integer.prefix(degreeDigits))! + minutes / 60 + seconds / 3600
     default:
       let expected = "\(degreeDigits), \(degreeDigits + 2) or \(degreeDigits + 4)"
       throw fail(
-        "the ISO 6709 \(axis) '\(run)' has \(integer.count) digits before the point; expected \(expected)")
+        "the ISO 6709 \(axis) \(EchoedText.quoted(run)) has \(integer.count) digits before the point; expected \(expected)"
+      )
     }
     return negative ? -value : value
   }
@@ -350,7 +354,8 @@ enum CoordinateTextParser {
         }()
         if current.degrees != nil, let unit = continues {
           if numberText.first == "-" || numberText.first == "+" {
-            throw fail("the \(unit == .minute ? "minutes" : "seconds") '\(numberText)' carry a sign")
+            throw fail(
+              "the \(unit == .minute ? "minutes" : "seconds") \(EchoedText.quoted(numberText)) carry a sign")
           }
           if unit == .minute { current.minutes = value } else { current.seconds = value }
           current.last = unit
@@ -368,7 +373,8 @@ enum CoordinateTextParser {
               current.last = .degree
               index = next + 1
             case .minute, .second:
-              throw fail("'\(numberText)' is given as minutes or seconds without degrees before it")
+              throw fail(
+                "\(EchoedText.quoted(numberText)) is given as minutes or seconds without degrees before it")
             default: break
             }
           }
@@ -380,7 +386,9 @@ enum CoordinateTextParser {
     finish()
 
     if let lonely = angles.first(where: { $0.degrees == nil }) {
-      throw fail("the letter '\(lonely.hemisphere.map(String.init) ?? "")' is not followed by a number")
+      throw fail(
+        "the letter \(EchoedText.quoted(lonely.hemisphere.map(String.init) ?? "")) is not followed by a number"
+      )
     }
     guard angles.count == 2 else {
       if angles.count < 2 {
@@ -406,12 +414,14 @@ enum CoordinateTextParser {
     of angle: Angle, fail: Failure
   ) throws(CoordinateError) -> (value: Double, axis: CoordinateError.Axis?) {
     guard var degrees = angle.degrees else {
-      throw fail("the letter '\(angle.hemisphere.map(String.init) ?? "")' is not followed by a number")
+      throw fail(
+        "the letter \(EchoedText.quoted(angle.hemisphere.map(String.init) ?? "")) is not followed by a number"
+      )
     }
     let signed = angle.degreesText.first == "-" || angle.degreesText.first == "+"
     if angle.minutes != nil || angle.seconds != nil {
       guard degrees == degrees.rounded() else {
-        throw fail("'\(angle.degreesText)' has a fraction and minutes or seconds too")
+        throw fail("\(EchoedText.quoted(angle.degreesText)) has a fraction and minutes or seconds too")
       }
     }
     if let minutes = angle.minutes {
@@ -428,7 +438,8 @@ enum CoordinateTextParser {
     degrees = negative ? -magnitude : magnitude
     guard let letter = angle.hemisphere else { return (degrees, nil) }
     if signed {
-      throw fail("'\(angle.degreesText)' has both a sign and the hemisphere letter '\(letter)'")
+      throw fail(
+        "\(EchoedText.quoted(angle.degreesText)) has both a sign and the hemisphere letter '\(letter)'")
     }
     switch letter {
     case "N": return (degrees, .latitude)
@@ -472,7 +483,7 @@ enum CoordinateTextParser {
         while end < characters.count, characters[end].isLetter { end += 1 }
         let word = String(characters[index..<end])
         guard word.count == 1, "NSEWnsew".contains(character) else {
-          throw fail("'\(word)' is not a number")
+          throw fail("\(EchoedText.quoted(word)) is not a number")
         }
         tokens.append(.hemisphere(Character(character.uppercased())))
         index = end
@@ -498,10 +509,10 @@ enum CoordinateTextParser {
         let numberText = Substring(String(characters[index..<end]))
         let mantissa = numberText.prefix { $0 != "e" && $0 != "E" }
         guard Double(strict: mantissa) != nil, let number = Double(String(numberText)) else {
-          throw fail("'\(numberText)' is not a number")
+          throw fail("\(EchoedText.quoted(numberText)) is not a number")
         }
         guard number.isFinite else {
-          throw fail("'\(numberText)' is too large to be an angle")
+          throw fail("\(EchoedText.quoted(numberText)) is too large to be an angle")
         }
         tokens.append(.number(number, text: numberText))
         index = end
@@ -509,7 +520,7 @@ enum CoordinateTextParser {
         var end = index + 1
         while end < characters.count, !" ,;\t".contains(characters[end]) { end += 1 }
         let word = String(characters[index..<end])
-        throw fail("'\(word)' is not a number")
+        throw fail("\(EchoedText.quoted(word)) is not a number")
       }
     }
     return tokens

@@ -1,3 +1,5 @@
+import TunnelGeo
+
 /// Adjustments made to the raw arguments before the parser sees them, and the mistakes caught there.
 enum CommandLineRewriting {
   /// The commands, as typed.
@@ -38,7 +40,7 @@ enum CommandLineRewriting {
     if arguments.first == "help", arguments.count > 1, !commands.contains(arguments[1]) {
       throw Mistake(
         message:
-          "there is no command \(quoted(arguments[1])); the commands are \(commands.sorted().joined(separator: ", "))"
+          "there is no command \(EchoedText.quoted(arguments[1])); the commands are \(commands.sorted().joined(separator: ", "))"
       )
     }
     var result: [String] = []
@@ -57,7 +59,8 @@ enum CommandLineRewriting {
       if argument.hasPrefix("-") {
         let name = String(argument.prefix { $0 != "=" })
         guard valueOptions.contains(name) || flags.contains(name) else {
-          throw Mistake(message: "there is no option \(quoted(name)); see 'tunnel --help' for the options")
+          throw Mistake(
+            message: "there is no option \(EchoedText.quoted(name)); see 'tunnel --help' for the options")
         }
         if valueOptions.contains(argument), index < arguments.count, isNegativeNumber(arguments[index]) {
           result.append(argument + "=" + arguments[index])
@@ -88,26 +91,5 @@ enum CommandLineRewriting {
       return false
     }
     return second.isNumber || second == "."
-  }
-
-  /// Text a user typed, quoted for an error message: control and bidirectional characters escaped,
-  /// and shortened past 60 characters.
-  static func quoted(_ text: String) -> String {
-    var out = ""
-    var count = 0
-    for scalar in text.unicodeScalars {
-      if count == 60 {
-        out += "…"
-        break
-      }
-      count += 1
-      switch scalar.properties.generalCategory {
-      case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
-        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      default:
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return "'" + out + "'"
   }
 }

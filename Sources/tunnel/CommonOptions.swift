@@ -41,7 +41,8 @@ struct LocationArguments: ParsableArguments {
       where !reason.contains("as in") && !reason.contains("e.g.")
     {
       throw ValidationError(
-        "cannot read '\(text)' as a coordinate: \(reason); write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'")
+        "cannot read \(EchoedText.quoted(text)) as a coordinate: \(reason); write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'"
+      )
     } catch .data(let error) {
       throw CommandFailure(error)
     } catch {

@@ -79,7 +79,8 @@ extension Tunnel {
           try document.write(toFile: svg, atomically: true, encoding: .utf8)
         } catch {
           throw CommandFailure(
-            message: "cannot write the SVG to '\(svg)': \(error.localizedDescription)", exitCode: 74)
+            message: "cannot write the SVG to \(EchoedText.quoted(svg)): \(error.localizedDescription)",
+            exitCode: 74)
         }
       }
     }

@@ -63,7 +63,7 @@ extension Tunnel {
         else {
           throw CommandFailure(
             message:
-              "cannot write the lifecycle log to '\(traceLifecycle)'; check that its folder exists and is writable",
+              "cannot write the lifecycle log to \(EchoedText.quoted(traceLifecycle)); check that its folder exists and is writable",
             exitCode: 74)
         }
         trace = handle

@@ -34,6 +34,19 @@ import Testing
     #expect(!result.standardError.contains("\u{2212}"))
   }
 
+  @Test(
+    "Echoed input is quoted, escaped and shortened",
+    arguments: ["Paris\u{1B}[31mRED", "Par\u{202E}is", "56\n8x", String(repeating: "x", count: 100_000)])
+  func echoedInput(text: String) throws {
+    let result = try TunnelProcess.run(["where", text])
+    #expect(result.status == 64)
+    let message = result.standardError
+    #expect(message.hasPrefix("tunnel: ") && message.hasSuffix("\n"))
+    #expect(message.dropLast().allSatisfy { !$0.isNewline }, "one line: \(message)")
+    #expect(!message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+    #expect(message.count < 300, "\(message.count) characters")
+  }
+
   @Test("help with a command prints that command's help")
   func helpForACommand() throws {
     let result = try TunnelProcess.run(["help", "where"])

@@ -144,11 +144,13 @@ public struct GazetteerSearch: Sendable, Hashable {
   public var explanation: String? {
     guard matches.isEmpty else { return nil }
     let hint =
-      suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: " or "))?"
+      suggestions.isEmpty
+      ? "" : "; did you mean \(suggestions.map { "\(EchoedText.quoted($0))" }.joined(separator: " or "))?"
     switch problem {
     case .emptyName?, nil: return "give a place name, e.g. 'Copenhagen' or 'Springfield, IL'"
-    case .unknownName?: return "no place is called '\(query)'\(hint)"
-    case .noneWhereQualified?: return "no place called '\(query)' is in that country or region\(hint)"
+    case .unknownName?: return "no place is called \(EchoedText.quoted(query))\(hint)"
+    case .noneWhereQualified?:
+      return "no place called \(EchoedText.quoted(query)) is in that country or region\(hint)"
     }
   }
 }

@@ -49,7 +49,7 @@ public enum LocationQueryError: Error, Sendable, Hashable, CustomStringConvertib
   public var description: String {
     switch self {
     case .coordinate(let error): error.description
-    case .place(let search): search.explanation ?? "no place found for '\(search.query)'"
+    case .place(let search): search.explanation ?? "no place found for \(EchoedText.quoted(search.query))"
     case .data(let error): error.description
     }
   }
