@@ -11,7 +11,10 @@ extension Tunnel {
       discussion: """
         The other end is the antipode: latitude negated, longitude moved by 180°. Along the surface \
         the two ends are always half a meridian apart on WGS84 (20,003.93 km); straight through the \
-        Earth the distance depends on latitude.
+        Earth the distance depends on latitude. The tunnel runs through the Earth's centre, and a fall \
+        through it (no air, no friction) takes 42 min 10 s if the Earth were of one density, and about \
+        38 minutes with the densities of the Preliminary Reference Earth Model (PREM), whose dense \
+        core pulls harder at depth. 'tunnel dig' does the same for any two places.
 
         Examples:
           tunnel Skjern
@@ -49,6 +52,7 @@ struct AntipodeReport: Encodable {
   var to: Placemark
   var surfaceDistanceKm: Double
   var throughEarthKm: Double
+  var tunnel: TunnelFacts
 
   private let start: Coordinate
   private let end: Coordinate
@@ -60,12 +64,14 @@ struct AntipodeReport: Encodable {
     end = start.antipode
     from = placemarks.0
     to = placemarks.1
-    surfaceDistanceKm = OutputRounding.kilometres(Geodesic.distance(from: start, to: end) / 1000)
-    throughEarthKm = OutputRounding.kilometres(Geodesic.chordLength(from: start, to: end) / 1000)
+    let straight = StraightTunnel(from: start, to: end)
+    surfaceDistanceKm = OutputRounding.kilometres(straight.surfaceDistance / 1000)
+    throughEarthKm = OutputRounding.kilometres(straight.length / 1000)
+    tunnel = TunnelFacts(straight)
   }
 
   private enum CodingKeys: String, CodingKey {
-    case from, to, surfaceDistanceKm, throughEarthKm
+    case from, to, surfaceDistanceKm, throughEarthKm, tunnel
   }
 
   var text: String {
@@ -84,6 +90,7 @@ struct AntipodeReport: Encodable {
     }
     lines.append("Along the surface   \(Self.kilometres(surfaceDistanceKm))")
     lines.append("Through the Earth   \(Self.kilometres(throughEarthKm))")
+    lines += tunnel.lines
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -18,7 +18,12 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("      Nearest land   ") && $0.hasSuffix("New Zealand") })
     #expect(lines.contains { $0.hasPrefix("      Nearest place  Waitangi, NZ, ") })
     #expect(lines.contains("      Time zone      Etc/GMT+11"))
-    #expect(lines.suffix(3) == ["Along the surface   20,003.93 km", "Through the Earth   12,726.58 km", ""])
+    #expect(
+      lines.suffix(5) == [
+        "Along the surface   20,003.93 km", "Through the Earth   12,726.58 km",
+        "Deepest point       the Earth's centre, 6,371 km down",
+        "Fall through it     42 min 10 s on a uniform Earth, 38 min 11 s with PREM's densities", "",
+      ])
   }
 
   @Test(arguments: [
@@ -53,7 +58,7 @@ import Testing
     #expect(result.status == 0)
     let objectJSON = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
     let object = try #require(objectJSON as? [String: Any])
-    #expect(Set(object.keys) == ["from", "to", "surfaceDistanceKm", "throughEarthKm"])
+    #expect(Set(object.keys) == ["from", "to", "surfaceDistanceKm", "throughEarthKm", "tunnel"])
     let from = try #require(object["from"] as? [String: Any])
     let to = try #require(object["to"] as? [String: Any])
     let placemarkKeys: Set = [

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import TunnelApp
+import TunnelGeo
+
+extension Tunnel {
+  /// `tunnel dig <from> <to>`: a straight tunnel between any two places.
+  struct Dig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Measure a straight tunnel between two places: its length, its depth and the fall through it.",
+      discussion: """
+        Give the two ends as two arguments (quote a coordinate that has a space), or separate them \\
+        with 'to'. It prints the distance along the surface and straight through the Earth, the \\
+        deepest point of the tunnel (its depth, and the place above it), and how long a fall from one \\
+        end to the other takes with no air and no friction: on a uniform Earth every straight tunnel \\
+        takes 42 min 10 s; with the densities of the Preliminary Reference Earth Model (PREM) a \\
+        tunnel through the centre takes about 38 minutes and a short one a little over 42.
+
+        Examples:
+          tunnel dig Skjern Wellington
+          tunnel dig "56 8.5" "-41.3 174.8"
+          tunnel dig London to New York --format json
+        """
+    )
+
+    @Argument(
+      help: ArgumentHelp("The two ends: two places, or a place, 'to', and a place.", valueName: "from> <to"))
+    var words: [String] = []
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var data: DataOptions
+
+    /// The two ends as typed.
+    var ends: (from: String, to: String)? {
+      if let separator = words.firstIndex(where: { $0.lowercased() == "to" }), separator > 0,
+        separator < words.count - 1, words.filter({ $0.lowercased() == "to" }).count == 1
+      {
+        return (words[..<separator].joined(separator: " "), words[(separator + 1)...].joined(separator: " "))
+      }
+      if words.count == 2 { return (words[0], words[1]) }
+      return nil
+    }
+
+    func validate() throws {
+      guard ends != nil else {
+        throw ValidationError(
+          "give the two ends of the tunnel, e.g. 'tunnel dig Skjern Wellington' or 'tunnel dig 56 8.5 to -41.3 174.8'"
+        )
+      }
+    }
+
+    func run() throws {
+      let placeData = try data.placeData()
+      let (fromText, toText) = ends!
+      let from = try LocationArguments.resolve(fromText, data: placeData)
+      let to = try LocationArguments.resolve(toText, data: placeData)
+      let report = DigReport(from: from, to: to)
+      switch output.format {
+      case .text: print(report.text, terminator: "")
+      case .json: print(try JSONOutput.string(report))
+      }
+    }
+  }
+}
+
+/// What `tunnel dig` prints, in both forms.
+struct DigReport: Encodable {
+  /// One end: where it is and, when it was named, the place's name.
+  struct End: Encodable {
+    var latitude: Double
+    var longitude: Double
+    var name: String?
+  }
+
+  var from: End
+  var to: End
+  var surfaceDistanceKm: Double
+  var throughEarthKm: Double
+  var tunnel: TunnelFacts
+
+  private let ends: [(label: String, query: LocationQuery)]
+
+  init(from: LocationQuery, to: LocationQuery) {
+    let straight = StraightTunnel(from: from.coordinate, to: to.coordinate)
+    func end(_ query: LocationQuery) -> End {
+      End(
+        latitude: OutputRounding.degrees(query.coordinate.latitude),
+        longitude: OutputRounding.degrees(query.coordinate.longitude), name: query.place.map(PlaceText.line))
+    }
+    self.from = end(from)
+    self.to = end(to)
+    surfaceDistanceKm = OutputRounding.kilometres(straight.surfaceDistance / 1000)
+    throughEarthKm = OutputRounding.kilometres(straight.length / 1000)
+    tunnel = TunnelFacts(straight)
+    ends = [("From", from), ("To", to)]
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case from, to, surfaceDistanceKm, throughEarthKm, tunnel
+  }
+
+  var text: String {
+    var lines: [String] = []
+    for (label, query) in ends {
+      let padded = label.padding(toLength: 6, withPad: " ", startingAt: 0)
+      let coordinates =
+        query.coordinate.formatted(.decimal(places: 6)) + "   "
+        + query.coordinate.formatted(.dms(secondsPlaces: 1))
+      if let place = query.place {
+        lines.append(padded + PlaceText.line(place))
+        lines.append("      " + coordinates)
+      } else {
+        lines.append(padded + coordinates)
+      }
+    }
+    lines.append("")
+    lines.append("Along the surface   \(AntipodeReport.kilometres(surfaceDistanceKm))")
+    lines.append("Through the Earth   \(AntipodeReport.kilometres(throughEarthKm))")
+    lines += tunnel.lines
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

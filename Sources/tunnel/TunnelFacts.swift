@@ -1,0 +1,65 @@
+import TunnelApp
+import TunnelGeo
+
+/// How deep a tunnel goes and how long a fall through it takes, as `antipode` and `dig` print them.
+struct TunnelFacts: Encodable {
+  /// The deepest point: its depth, and the point of the surface above it (none for the centre).
+  struct Deepest: Encodable {
+    var depthKm: Double
+    var latitude: Double?
+    var longitude: Double?
+
+    private enum CodingKeys: String, CodingKey { case depthKm, latitude, longitude }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(depthKm, forKey: .depthKm)
+      try container.encode(latitude, forKey: .latitude)
+      try container.encode(longitude, forKey: .longitude)
+    }
+  }
+
+  /// Seconds of a fall from one end to the other, by density model.
+  struct Fall: Encodable {
+    var uniform: Double
+    var prem: Double
+  }
+
+  var deepestPoint: Deepest
+  var fallSeconds: Fall
+
+  init(_ tunnel: StraightTunnel) {
+    let below = tunnel.deepestPointBelow
+    deepestPoint = Deepest(
+      depthKm: OutputRounding.kilometres(tunnel.depth / 1000),
+      latitude: below.map { OutputRounding.degrees($0.latitude) },
+      longitude: below.map { OutputRounding.degrees($0.longitude) })
+    fallSeconds = Fall(
+      uniform: (tunnel.fallTime(.uniform) * 10).rounded() / 10,
+      prem: (tunnel.fallTime(.prem) * 10).rounded() / 10)
+  }
+
+  /// "Deepest point       the Earth's centre, 6,371 km down" and "Fall through it     42 min 10 s …".
+  var lines: [String] {
+    let depth = "\(PlaceText.grouped(Int(deepestPoint.depthKm.rounded()))) km down"
+    let deepest: String
+    if let latitude = deepestPoint.latitude, let longitude = deepestPoint.longitude,
+      let point = try? Coordinate(latitude: latitude, longitude: longitude)
+    {
+      deepest = "\(depth), below \(point.formatted(.decimal(places: 6)))"
+    } else {
+      deepest = "the Earth's centre, \(depth)"
+    }
+    return [
+      "Deepest point       \(deepest)",
+      "Fall through it     \(Self.duration(fallSeconds.uniform)) on a uniform Earth, "
+        + "\(Self.duration(fallSeconds.prem)) with PREM's densities",
+    ]
+  }
+
+  /// `42 min 10 s`.
+  static func duration(_ seconds: Double) -> String {
+    let whole = Int(seconds.rounded())
+    return "\(whole / 60) min \(whole % 60) s"
+  }
+}
