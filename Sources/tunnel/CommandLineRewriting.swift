@@ -3,11 +3,12 @@ import TunnelGeo
 /// Adjustments made to the raw arguments before the parser sees them, and the mistakes caught there.
 enum CommandLineRewriting {
   /// The commands, as typed.
-  static let commands: Set<String> = ["antipode", "where", "find", "dig", "map", "play"]
+  static let commands: Set<String> = ["antipode", "where", "find", "dig", "pairs", "map", "play"]
 
   /// Options that take a value in the next argument (or after `=`), across every command.
   static let valueOptions: Set<String> = [
     "--data", "--format", "--limit", "--view", "--svg", "--width", "--height", "--zoom", "--trace-lifecycle",
+    "--within", "--min-population",
     "--generate-completion-script",
   ]
 

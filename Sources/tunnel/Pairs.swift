@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import TunnelApp
+import TunnelGeo
+
+extension Tunnel {
+  /// `tunnel pairs`: populated places at opposite ends of the Earth.
+  struct Pairs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List pairs of places at opposite ends of the Earth, the closest pairs first.",
+      discussion: """
+        Each place with at least --min-population inhabitants is paired with the place (with as many) \\
+        nearest to its antipode, when that place is at most --within kilometres away; each pair is \\
+        listed once. The famous pairs fall out of it: Hamilton (New Zealand) and Córdoba (Spain), \\
+        Nanjing and Gálvez, Ulan-Ude and Puerto Natales.
+
+        Examples:
+          tunnel pairs
+          tunnel pairs --min-population 1000000 --within 200
+          tunnel pairs --min-population 0 --within 10 --format csv > pairs.csv
+          tunnel pairs --format geojson > pairs.geojson
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+      case text, json, jsonl, csv, geojson
+    }
+
+    @Option(
+      help: ArgumentHelp("How far a place may be from the other's antipode, in kilometres.", valueName: "km"))
+    var within: Double = 25
+    @Option(help: ArgumentHelp("The fewest inhabitants a place of a pair may have.", valueName: "n"))
+    var minPopulation: Int = 10_000
+    @Option(
+      help:
+        "How to print the pairs: 'text' for people; 'json', 'jsonl' (a pair a line), 'csv' or 'geojson' for programs."
+    )
+    var format: Format = .text
+    @OptionGroup var data: DataOptions
+
+    func validate() throws {
+      guard within.isFinite, within >= 0, within <= 20_000 else {
+        throw ValidationError("--within must be between 0 and 20,000 km")
+      }
+      guard minPopulation >= 0 else { throw ValidationError("--min-population must be 0 or more") }
+    }
+
+    func run() throws {
+      let placeData = try data.placeData()
+      let pairs: [AntipodalPair]
+      do {
+        pairs = try ReverseGeocoder(data: placeData).antipodalPairs(
+          withinKm: within, minimumPopulation: minPopulation)
+      } catch {
+        throw CommandFailure(error)
+      }
+      let rows = pairs.map(PairRow.init)
+      switch format {
+      case .text:
+        if rows.isEmpty {
+          print(
+            "No pair of places with at least \(PlaceText.grouped(minPopulation)) inhabitants is within \(within) km."
+          )
+        }
+        for row in rows { print(row.text) }
+      case .json:
+        print(try JSONOutput.string(rows))
+      case .jsonl:
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for row in rows { print(String(decoding: try encoder.encode(row), as: UTF8.self)) }
+      case .csv:
+        print(PairRow.csvHeader)
+        for row in rows { print(row.csv) }
+      case .geojson:
+        print(try JSONOutput.string(PairRow.featureCollection(rows)))
+      }
+    }
+  }
+}
+
+/// One pair as the formats print it.
+struct PairRow: Encodable {
+  struct End: Encodable {
+    var name: String
+    var countryCode: String
+    var region: String?
+    var population: Int
+    var latitude: Double
+    var longitude: Double
+
+    init(_ place: Place) {
+      name = place.name
+      countryCode = place.countryCode
+      region = place.region?.name
+      population = place.population
+      latitude = OutputRounding.degrees(place.coordinate.latitude)
+      longitude = OutputRounding.degrees(place.coordinate.longitude)
+    }
+
+    var label: String {
+      "\(name), \(countryCode) (\(PlaceText.grouped(population)))"
+    }
+  }
+
+  var first: End
+  var second: End
+  var distanceKm: Double
+
+  init(_ pair: AntipodalPair) {
+    first = End(pair.first)
+    second = End(pair.second)
+    distanceKm = OutputRounding.kilometres(pair.distanceKm)
+  }
+
+  /// "   0.6 km   Hamilton, NZ (169,300)   ↔   Córdoba, ES (328,428)".
+  var text: String {
+    let tenths = Int((distanceKm * 10).rounded())
+    let distance = "\(tenths / 10).\(tenths % 10) km"
+    let left = first.label
+    return String(repeating: " ", count: max(0, 9 - distance.count)) + distance + "   "
+      + left + String(repeating: " ", count: max(1, 44 - left.count)) + "↔   " + second.label
+  }
+
+  static let csvHeader =
+    "distance_km,name_1,country_1,population_1,latitude_1,longitude_1,name_2,country_2,population_2,latitude_2,longitude_2"
+
+  var csv: String {
+    func field(_ text: String) -> String {
+      text.contains(where: { ",\"\n\r".contains($0) })
+        ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+    return [
+      "\(distanceKm)", field(first.name), first.countryCode, "\(first.population)", "\(first.latitude)",
+      "\(first.longitude)", field(second.name), second.countryCode, "\(second.population)",
+      "\(second.latitude)",
+      "\(second.longitude)",
+    ].joined(separator: ",")
+  }
+
+  /// GeoJSON (RFC 7946, longitude first): a MultiPoint feature per pair.
+  struct FeatureCollection: Encodable {
+    struct Feature: Encodable {
+      struct Geometry: Encodable {
+        var type = "MultiPoint"
+        var coordinates: [[Double]]
+      }
+      var type = "Feature"
+      var geometry: Geometry
+      var properties: PairRow
+    }
+    var type = "FeatureCollection"
+    var features: [Feature]
+  }
+
+  static func featureCollection(_ rows: [PairRow]) -> FeatureCollection {
+    FeatureCollection(
+      features: rows.map { row in
+        .init(
+          geometry: .init(coordinates: [
+            [row.first.longitude, row.first.latitude], [row.second.longitude, row.second.latitude],
+          ]),
+          properties: row)
+      })
+  }
+}
