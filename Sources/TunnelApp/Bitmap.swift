@@ -1,3 +1,5 @@
+import TunnelContainment
+
 /// A rectangle of on/off pixels.
 public struct Bitmap: Sendable, Hashable {
   public let width: Int
@@ -31,28 +33,9 @@ public struct Bitmap: Sendable, Hashable {
   /// part inside the bitmap only.
   mutating func drawLine(from start: MapPoint, to end: MapPoint) {
     guard let (a, b) = clipped(start, end) else { return }
-    var x = Int(a.x.rounded(.down))
-    var y = Int(a.y.rounded(.down))
-    let endX = Int(b.x.rounded(.down))
-    let endY = Int(b.y.rounded(.down))
-    let dx = abs(endX - x)
-    let dy = -abs(endY - y)
-    let stepX = x < endX ? 1 : -1
-    let stepY = y < endY ? 1 : -1
-    var error = dx + dy
-    while true {
-      self[x, y] = true
-      if x == endX && y == endY { break }
-      let doubled = 2 * error
-      if doubled >= dy {
-        error += dy
-        x += stepX
-      }
-      if doubled <= dx {
-        error += dx
-        y += stepY
-      }
-    }
+    let from = Point(x: Int(a.x.rounded(.down)), y: Int(a.y.rounded(.down)))
+    let to = Point(x: Int(b.x.rounded(.down)), y: Int(b.y.rounded(.down)))
+    Point.forEachPoint(onLineFrom: from, to: to) { self[$0.x, $0.y] = true }
   }
 
   /// The part of a segment inside the bitmap's area (Liang–Barsky), or nil when none is.

@@ -101,29 +101,32 @@ public final class TunnelViewController: ViewController, MapViewControllerDelega
   @discardableResult
   public func radar() -> Bool {
     guard !isFlipping else { return false }
-    let clock = view.window?.clock ?? AnimationClock.shared
     if isFlipped {
       isFlipped = false
-      flip(from: startInfo, to: startMap, options: .transitionFlipFromBottom)
-      pendingBottomFlip = true
-      clock.schedule(after: Self.flipDuration) { [weak self] in
-        guard let self else { return }
-        self.pendingBottomFlip = false
-        self.flip(from: self.targetInfo, to: self.targetMap, options: .transitionFlipFromBottom)
-      }
+      flipBoth(
+        top: (startInfo, startMap), bottom: (targetInfo, targetMap), options: .transitionFlipFromBottom)
     } else {
       isFlipped = true
       startInfo.location = startMap.location
       targetInfo.location = targetMap.location
-      flip(from: startMap, to: startInfo, options: .transitionFlipFromTop)
-      pendingBottomFlip = true
-      clock.schedule(after: Self.flipDuration) { [weak self] in
-        guard let self else { return }
-        self.pendingBottomFlip = false
-        self.flip(from: self.targetMap, to: self.targetInfo, options: .transitionFlipFromTop)
-      }
+      flipBoth(top: (startMap, startInfo), bottom: (targetMap, targetInfo), options: .transitionFlipFromTop)
     }
     return true
+  }
+
+  /// Flips the top pair now and the bottom pair ``flipDuration`` later.
+  private func flipBoth(
+    top: (ViewController, ViewController), bottom: (ViewController, ViewController),
+    options: View.AnimationOptions
+  ) {
+    flip(from: top.0, to: top.1, options: options)
+    pendingBottomFlip = true
+    let clock = view.window?.clock ?? AnimationClock.shared
+    clock.schedule(after: Self.flipDuration) { [weak self] in
+      guard let self else { return }
+      self.pendingBottomFlip = false
+      self.flip(from: bottom.0, to: bottom.1, options: options)
+    }
   }
 
   /// Swaps one child for another inside the old one's container view, the documented way.

@@ -92,26 +92,7 @@ public struct Canvas: Sendable, Equatable {
 
   /// Draws a straight line of sub-cell dots between two dot positions (inclusive).
   public mutating func drawLine(from start: Point, to end: Point, style: Style? = nil) {
-    var x = start.x
-    var y = start.y
-    let dx = abs(end.x - start.x)
-    let dy = -abs(end.y - start.y)
-    let stepX = start.x < end.x ? 1 : -1
-    let stepY = start.y < end.y ? 1 : -1
-    var error = dx + dy
-    while true {
-      setDot(x: x, y: y, style: style)
-      if x == end.x && y == end.y { break }
-      let doubled = 2 * error
-      if doubled >= dy {
-        error += dy
-        x += stepX
-      }
-      if doubled <= dx {
-        error += dx
-        y += stepY
-      }
-    }
+    Point.forEachPoint(onLineFrom: start, to: end) { setDot(x: $0.x, y: $0.y, style: style) }
   }
 
   /// The canvas as plain text: one line per row, trailing spaces removed.

@@ -28,3 +28,30 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     Point(x: lhs.x - rhs.x, y: lhs.y - rhs.y)
   }
 }
+
+extension Point {
+  /// Calls `body` with every grid point of the straight line from `start` to `end`, both included,
+  /// in order (Bresenham's line: each step moves to one of the eight neighbours).
+  public static func forEachPoint(onLineFrom start: Point, to end: Point, _ body: (Point) -> Void) {
+    var x = start.x
+    var y = start.y
+    let dx = abs(end.x - start.x)
+    let dy = -abs(end.y - start.y)
+    let stepX = start.x < end.x ? 1 : -1
+    let stepY = start.y < end.y ? 1 : -1
+    var error = dx + dy
+    while true {
+      body(Point(x: x, y: y))
+      if x == end.x && y == end.y { break }
+      let doubled = 2 * error
+      if doubled >= dy {
+        error += dy
+        x += stepX
+      }
+      if doubled <= dx {
+        error += dx
+        y += stepY
+      }
+    }
+  }
+}
