@@ -63,7 +63,7 @@ extension Tunnel {
   }
 }
 
-/// One row of `tunnel find --format json`.
+/// A place as `find` and `pairs` print it in JSON.
 struct FoundPlace: Encodable {
   var name: String
   var countryCode: String
@@ -73,7 +73,10 @@ struct FoundPlace: Encodable {
   var population: Int
 
   init(_ match: GazetteerMatch) {
-    let place = match.place
+    self.init(match.place)
+  }
+
+  init(_ place: Place) {
     name = place.name
     countryCode = place.countryCode
     region = place.region.flatMap { $0.name.isEmpty ? nil : $0.name }

@@ -81,35 +81,13 @@ extension Tunnel {
 
 /// One pair as the formats print it.
 struct PairRow: Encodable {
-  struct End: Encodable {
-    var name: String
-    var countryCode: String
-    var region: String?
-    var population: Int
-    var latitude: Double
-    var longitude: Double
-
-    init(_ place: Place) {
-      name = place.name
-      countryCode = place.countryCode
-      region = place.region?.name
-      population = place.population
-      latitude = OutputRounding.degrees(place.coordinate.latitude)
-      longitude = OutputRounding.degrees(place.coordinate.longitude)
-    }
-
-    var label: String {
-      "\(name), \(countryCode) (\(PlaceText.grouped(population)))"
-    }
-  }
-
-  var first: End
-  var second: End
+  var first: FoundPlace
+  var second: FoundPlace
   var distanceKm: Double
 
   init(_ pair: AntipodalPair) {
-    first = End(pair.first)
-    second = End(pair.second)
+    first = FoundPlace(pair.first)
+    second = FoundPlace(pair.second)
     distanceKm = OutputRounding.kilometres(pair.distanceKm)
   }
 
@@ -117,9 +95,14 @@ struct PairRow: Encodable {
   var text: String {
     let tenths = Int((distanceKm * 10).rounded())
     let distance = "\(tenths / 10).\(tenths % 10) km"
-    let left = first.label
+    let left = Self.label(first)
     return String(repeating: " ", count: max(0, 9 - distance.count)) + distance + "   "
-      + left + String(repeating: " ", count: max(1, 44 - left.count)) + "↔   " + second.label
+      + left + String(repeating: " ", count: max(1, 44 - left.count)) + "↔   " + Self.label(second)
+  }
+
+  /// "Hamilton, NZ (192,100)".
+  static func label(_ place: FoundPlace) -> String {
+    "\(place.name), \(place.countryCode) (\(PlaceText.grouped(place.population)))"
   }
 
   static let csvHeader =
