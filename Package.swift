@@ -29,6 +29,7 @@ let package = Package(
     .library(name: "TunnelGeo", targets: ["TunnelGeo"]),
     .library(name: "TunnelContainment", targets: ["TunnelContainment"]),
     .library(name: "TunnelApp", targets: ["TunnelApp"]),
+    .library(name: "TunnelBatch", targets: ["TunnelBatch"]),
     .executable(name: "tunnel", targets: ["tunnel"]),
   ],
   dependencies: [
@@ -44,10 +45,12 @@ let package = Package(
     .target(name: "TunnelGeo", dependencies: ["CPROJ"]),
     .target(name: "TunnelContainment"),
     .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment"]),
+    .target(name: "TunnelBatch", dependencies: ["TunnelGeo"]),
     .executableTarget(
       name: "tunnel",
       dependencies: [
         "TunnelApp",
+        "TunnelBatch",
         "TunnelGeo",
         "TunnelContainment",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -58,6 +61,7 @@ let package = Package(
     .testTarget(
       name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment"],
       resources: [.copy("Snapshots")]),
+    .testTarget(name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo"]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
   ] + containmentExamples + benchmarkTargets
 )

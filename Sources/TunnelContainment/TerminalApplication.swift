@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -62,39 +60,15 @@ public final class TerminalApplication {
   /// Runs until a quit key, ``quit()``, the end of input, or a signal to stop.
   public func run() async {
     isRunning = true
-    Self.stopSignal.store(0, ordering: .relaxed)
-    // Without SA_RESTART, so that a blocking read or poll returns when a signal arrives.
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = { received in
-      TerminalApplication.stopSignal.store(received, ordering: .relaxed)
-    }
-    action.sa_flags = 0
-    sigemptyset(&action.sa_mask)
-    var previous: [(Int32, sigaction)] = []
-    for number in [SIGINT, SIGTERM, SIGHUP] {
-      var old = sigaction()
-      sigaction(number, &action, &old)
-      previous.append((number, old))
-    }
-    defer {
-      for (number, old) in previous {
-        var old = old
-        sigaction(number, &old, nil)
-      }
-    }
+    let catcher = SignalCatcher()
+    defer { catcher.restore() }
     if isInteractive { await runInteractive() } else { await runScripted() }
   }
 
-  /// The signal that asked the run loop to stop, 0 for none.
-  private nonisolated static let stopSignal = Atomic<Int32>(0)
-
   /// The signal that ended the last ``run()``, if one did (SIGINT, SIGTERM or SIGHUP).
-  public var stoppedBySignal: Int32? {
-    let number = Self.stopSignal.load(ordering: .relaxed)
-    return number == 0 ? nil : number
-  }
+  public var stoppedBySignal: Int32? { SignalCatcher.caught }
 
-  private var shouldContinue: Bool { isRunning && Self.stopSignal.load(ordering: .relaxed) == 0 }
+  private var shouldContinue: Bool { isRunning && SignalCatcher.caught == nil }
 
   // MARK: - Scripted input
 

@@ -3,17 +3,21 @@ import TunnelGeo
 /// Adjustments made to the raw arguments before the parser sees them, and the mistakes caught there.
 enum CommandLineRewriting {
   /// The commands, as typed.
-  static let commands: Set<String> = ["antipode", "where", "find", "dig", "pairs", "map", "play"]
+  static let commands: Set<String> = ["antipode", "where", "find", "dig", "pairs", "batch", "map", "play"]
 
   /// Options that take a value in the next argument (or after `=`), across every command.
   static let valueOptions: Set<String> = [
     "--data", "--format", "--limit", "--view", "--svg", "--width", "--height", "--zoom", "--trace-lifecycle",
     "--within", "--min-population",
+    "--input-format", "--fields", "--lat-column", "--lon-column", "--coordinate-column", "--precision",
+    "--threads",
     "--generate-completion-script",
   ]
 
   /// Options that stand alone.
-  static let flags: Set<String> = ["--ascii", "--help", "-h", "--version", "--experimental-dump-help"]
+  static let flags: Set<String> = [
+    "--antipode", "--skip-invalid", "--ascii", "--help", "-h", "--version", "--experimental-dump-help",
+  ]
 
   /// A mistake in the arguments that the parser would report confusingly, or not at all.
   struct Mistake: Error {

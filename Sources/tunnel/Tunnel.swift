@@ -16,7 +16,9 @@ struct Tunnel: AsyncParsableCommand {
       quoting: 'tunnel -33.9 18.4' works.
       """,
     version: "0.1.0",
-    subcommands: [Antipode.self, Where.self, Find.self, Dig.self, Pairs.self, MapCommand.self, Play.self],
+    subcommands: [
+      Antipode.self, Where.self, Find.self, Dig.self, Pairs.self, Batch.self, MapCommand.self, Play.self,
+    ],
     defaultSubcommand: Antipode.self
   )
 

@@ -398,12 +398,14 @@ public final class ReverseGeocoder: Sendable {
   /// keeps only a chunk at a time.
   ///
   /// The coordinates are answered in a spatial order (``SpatialOrder``), cut into one run per thread;
-  /// each thread writes its own slots of the result, so the loop takes no locks.
+  /// each thread writes its own slots of the result, so the loop takes no locks. The batch indexes are
+  /// built for inputs longer than ``batchIndexThreshold`` and used for any input once built.
   public func placemarks(
     for coordinates: [Coordinate], threads: Int? = nil
   ) throws(PlaceDataError) -> [Placemark] {
     _ = try placemarkLayers()
-    let indexes = coordinates.count > Self.batchIndexThreshold ? try preparedIndexes() : nil
+    let built = batchIndexes.withLock { $0 }
+    let indexes = coordinates.count > Self.batchIndexThreshold ? try preparedIndexes() : built
     return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
       try self.placemark(for: coordinate, indexes: indexes)
     }
@@ -440,14 +442,16 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// The nearest place to each of many coordinates, in order, computed on every core (or on `threads`
-  /// threads).
+  /// threads): from the nearest-place grid for inputs longer than ``batchIndexThreshold`` or once the grid
+  /// is built.
   public func nearestPlaces(
     to coordinates: [Coordinate], minimumPopulation: Int = 0, threads: Int? = nil
   ) throws(PlaceDataError)
     -> [NearestPlace]
   {
     let places = try data.places()
-    if minimumPopulation > 0 || coordinates.count <= Self.batchIndexThreshold {
+    let built = batchIndexes.withLock({ $0?.places }) ?? placeGrid.withLock({ $0 })
+    if minimumPopulation > 0 || (coordinates.count <= Self.batchIndexThreshold && built == nil) {
       return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
         guard let found = try self.nearestPlace(to: coordinate, minimumPopulation: minimumPopulation) else {
           throw .malformed(path: places.path, detail: "no place has \(minimumPopulation) inhabitants")

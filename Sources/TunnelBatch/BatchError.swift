@@ -1,0 +1,43 @@
+import TunnelGeo
+
+/// Why a whole batch could not go on (a single bad row is a ``BatchRecord`` problem instead).
+///
+/// Every case reads as a plain sentence through ``description``: what was wrong, where, and what to do.
+public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The input file does not exist or cannot be opened.
+  case cannotOpen(path: String, reason: String)
+  /// Reading the input failed part way.
+  case readFailed(String)
+  /// Writing the output failed (a full disk, a device error); a closed pipe is not an error.
+  case writeFailed(String)
+  /// No column could be told to hold the coordinates.
+  case noCoordinateColumns(header: [String])
+  /// A column named by an option is not in the header.
+  case unknownColumn(option: String, name: String, header: [String])
+  /// A GeoJSON document broken in a way that leaves the rest unreadable.
+  case unreadableDocument(line: Int, reason: String)
+
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let reason):
+      return "cannot open \(EchoedText.quoted(path)): \(reason)"
+    case .readFailed(let reason):
+      return "reading the input failed: \(reason)"
+    case .writeFailed(let reason):
+      return "writing the output failed: \(reason)"
+    case .noCoordinateColumns(let header):
+      return
+        "cannot tell which columns hold the coordinates (the header is \(Self.list(header))); name them with --lat-column and --lon-column, or --coordinate-column"
+    case .unknownColumn(let option, let name, let header):
+      return
+        "\(option) \(EchoedText.quoted(name)) is not a column of the input (the header is \(Self.list(header)))"
+    case .unreadableDocument(let line, let reason):
+      return "line \(line): \(reason); the rest of the document cannot be read"
+    }
+  }
+
+  private static func list(_ header: [String]) -> String {
+    let shown = header.prefix(12).map { EchoedText.quoted($0) }.joined(separator: ", ")
+    return header.count > 12 ? shown + ", … (\(header.count) columns)" : shown.isEmpty ? "empty" : shown
+  }
+}

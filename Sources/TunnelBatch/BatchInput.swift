@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The formats `tunnel batch` reads.
+public enum BatchInputFormat: String, Sendable, CaseIterable {
+  case csv, tsv, jsonl, geojson
+
+  /// The format a file's extension names, if any.
+  public init?(pathExtension: String) {
+    switch pathExtension.lowercased() {
+    case "csv", "txt": self = .csv
+    case "tsv", "tab": self = .tsv
+    case "jsonl", "ndjson", "jsonlines": self = .jsonl
+    case "geojson", "geojsonl", "geojsons": self = .geojson
+    default: return nil
+    }
+  }
+
+  /// The format the first bytes of an input look like: JSON objects are JSON Lines unless they are
+  /// GeoJSON features or a feature collection; text with tabs and no commas on its first line is TSV;
+  /// anything else is CSV.
+  static func guess(from bytes: UnsafeBufferPointer<UInt8>) -> BatchInputFormat {
+    var start = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+    while start < bytes.count, JSONScan.isWhitespace(bytes[start]) { start += 1 }
+    guard start < bytes.count else { return .csv }
+    let lineEnd = (start..<bytes.count).first { bytes[$0] == 0x0A } ?? bytes.count
+    let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]), as: UTF8.self)
+    switch bytes[start] {
+    case 0x1E:
+      return .geojson
+    case UInt8(ascii: "{"):
+      let compact = line.filter { $0 != " " && $0 != "\t" }
+      return compact.contains("\"type\":\"FeatureCollection\"") || compact.contains("\"type\":\"Feature\"")
+        || lineEnd - start < 2 ? .geojson : .jsonl
+    default:
+      return line.contains("\t") && !line.contains(",") ? .tsv : .csv
+    }
+  }
+}
+
+/// A batch's input: a file or standard input, read row by row in one of the ``BatchInputFormat``s.
+public final class BatchInput {
+  /// The format being read.
+  public let format: BatchInputFormat
+  /// The names of the input's columns, for CSV and TSV (from the header, or made up for a file
+  /// without one); JSON rows carry their own names.
+  public let columnNames: [String]
+  /// Whether the rows' values are raw JSON text rather than plain text.
+  public var valuesAreJSON: Bool { format == .jsonl || format == .geojson }
+  /// The input's size in bytes when it is a regular file.
+  public let size: Int?
+
+  private let buffer: InputBuffer
+  private let source: any RecordSource
+  private let descriptor: Int32?
+
+  /// Opens `path` ("-" or nil for standard input) and reads far enough to know its format and columns.
+  ///
+  /// - Parameters:
+  ///   - format: The format; by default guessed from the extension, else from the first bytes.
+  ///   - columns: Columns the user named; the common names are looked for otherwise.
+  /// - Throws: ``BatchError`` when the file cannot be opened or read, or no coordinate columns are found.
+  public convenience init(
+    path: String?, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init()
+  ) throws(BatchError) {
+    var descriptor: Int32 = 0
+    var opened: Int32? = nil
+    if let path, path != "-" {
+      descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      if descriptor < 0 { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+      opened = descriptor
+      var status = stat()
+      if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        close(descriptor)
+        throw .cannotOpen(path: path, reason: "it is a folder, not a file")
+      }
+    }
+    let chosen =
+      format
+      ?? path.flatMap { path in
+        path.split(separator: "/").last?.split(separator: ".").last.flatMap {
+          BatchInputFormat(pathExtension: String($0))
+        }
+      }
+    do {
+      try self.init(
+        buffer: InputBuffer(descriptor: descriptor), format: chosen, columns: columns, descriptor: descriptor,
+        owning: opened != nil)
+    } catch {
+      if let opened { close(opened) }
+      throw error
+    }
+  }
+
+  /// Reads `bytes` as the input (for tests and fuzzing).
+  public convenience init(
+    bytes: [UInt8], format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init()
+  ) throws(BatchError) {
+    try self.init(
+      buffer: InputBuffer(bytes: bytes), format: format, columns: columns, descriptor: nil, owning: false)
+  }
+
+  private init(
+    buffer: InputBuffer, format: BatchInputFormat?, columns: CoordinateColumns.Names, descriptor: Int32?,
+    owning: Bool
+  ) throws(BatchError) {
+    self.buffer = buffer
+    self.descriptor = owning ? descriptor : nil
+    var status = stat()
+    if let descriptor, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+      size = Int(status.st_size)
+    } else {
+      size = nil
+    }
+    if format == nil { while buffer.available < 4096, try buffer.fill() {} }
+    let format =
+      format
+      ?? buffer.storage.withUnsafeBufferPointer { bytes in
+        BatchInputFormat.guess(from: UnsafeBufferPointer(rebasing: bytes[buffer.start..<buffer.end]))
+      }
+    self.format = format
+    switch format {
+    case .csv, .tsv:
+      let table = try DelimitedSource(
+        reader: DelimitedReader(input: buffer, separator: format == .csv ? UInt8(ascii: ",") : 0x09),
+        names: columns)
+      columnNames = table.header
+      source = table
+    case .jsonl:
+      columnNames = []
+      source = JSONLinesSource(input: buffer, names: columns)
+    case .geojson:
+      columnNames = []
+      source = GeoJSONSource(input: buffer)
+    }
+  }
+
+  deinit {
+    if let descriptor { close(descriptor) }
+  }
+
+  /// The next row, or nil at the end of the input.
+  public func next() throws(BatchError) -> BatchRecord? { try source.next() }
+
+  /// Asked when reading is interrupted by a signal: true ends the input there (so that a batch reading
+  /// a terminal or a slow pipe stops when asked to).
+  public var stopRequested: () -> Bool {
+    get { buffer.isStopRequested }
+    set { buffer.isStopRequested = newValue }
+  }
+
+  /// Bytes read so far.
+  public var bytesRead: Int { buffer.consumedTotal }
+}
+
+/// Something that turns input bytes into rows.
+protocol RecordSource: AnyObject {
+  func next() throws(BatchError) -> BatchRecord?
+}

@@ -1,0 +1,246 @@
+import Foundation
+import TunnelGeo
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A batch: rows read from a ``BatchInput``, their placemarks found on every core, and rows written in
+/// input order, one chunk at a time, so that memory stays flat however long the input.
+///
+/// Every row read yields one row written, a bad one with its problem (or none with
+/// ``Options/skipInvalid``). A stop asked for between chunks, or a reader that goes away, ends the
+/// batch after whole rows; GeoJSON output is closed either way.
+public final class BatchRun {
+  /// What to add to each row and how to write it.
+  public struct Options: Sendable {
+    public var fields: [PlacemarkField]
+    public var antipode: Bool
+    public var format: BatchOutputFormat
+    public var precision: NumberPrecision
+    public var skipInvalid: Bool
+    /// Threads for the placemarks (default: one per core).
+    public var threads: Int?
+    /// Rows read before they are answered together.
+    public var chunkSize: Int
+
+    public init(
+      fields: [PlacemarkField] = PlacemarkField.allCases, antipode: Bool = false,
+      format: BatchOutputFormat = .csv,
+      precision: NumberPrecision = .init(), skipInvalid: Bool = false, threads: Int? = nil,
+      chunkSize: Int = 16_384
+    ) {
+      self.fields = fields
+      self.antipode = antipode
+      self.format = format
+      self.precision = precision
+      self.skipInvalid = skipInvalid
+      self.threads = threads
+      self.chunkSize = chunkSize
+    }
+
+    /// Whether only the nearest place is asked for: answered from the nearest-place grid alone.
+    var nearestPlaceOnly: Bool { fields == [.nearestPlace] }
+  }
+
+  /// How a batch ended.
+  public struct Summary: Sendable, Equatable {
+    /// Rows read.
+    public var rows = 0
+    /// Rows read that were bad.
+    public var badRows = 0
+    /// Rows written.
+    public var rowsWritten = 0
+    /// Whether the batch stopped because it was asked to, before the end of the input.
+    public var stopped = false
+    /// Whether the batch stopped because its output was closed.
+    public var outputClosed = false
+  }
+
+  /// Rows per chunk above which the batch indexes are built before answering.
+  static let indexThreshold = 600
+
+  private let input: BatchInput
+  private let geocoder: ReverseGeocoder
+  private let options: Options
+
+  public init(input: BatchInput, geocoder: ReverseGeocoder, options: Options) {
+    self.input = input
+    self.geocoder = geocoder
+    self.options = options
+  }
+
+  /// Runs the batch, writing to `output`.
+  ///
+  /// - Parameters:
+  ///   - shouldStop: Asked between chunks; true ends the batch after the rows already read.
+  ///   - badRow: Told of each bad row, in input order.
+  ///   - progress: Told after each chunk: rows read so far and bytes read so far.
+  /// - Throws: ``BatchError`` for input that cannot be read or output that cannot be written,
+  ///   `PlaceDataError` for place data that cannot be read.
+  public func run(
+    output: Int32, shouldStop: () -> Bool = { false }, badRow: (BatchRecord) -> Void = { _ in },
+    progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
+  ) throws -> Summary {
+    var summary = Summary()
+    let writer = DescriptorWriter(descriptor: output)
+    var chunk = try readChunk()
+    var formatter = RowFormatter(
+      format: options.format, fields: options.fields, antipode: options.antipode,
+      precision: options.precision,
+      skipInvalid: options.skipInvalid, inputColumns: input.columnNames, inputIsJSON: input.valuesAreJSON)
+    if input.valuesAreJSON {
+      formatter.inputColumns = chunk.first { $0.problem == nil }?.names ?? chunk.first?.names ?? []
+    }
+    let closing = formatter.footer
+    if options.nearestPlaceOnly {
+      _ = try geocoder.nearestPlaceIndex()
+    } else if chunk.count > Self.indexThreshold {
+      try geocoder.prepareForBatch()
+    }
+    guard try writer.write(formatter.header()) else {
+      summary.outputClosed = true
+      return summary
+    }
+    while !chunk.isEmpty {
+      summary.rows += chunk.count
+      let (answers, slots) = try answer(chunk)
+      let bytes = format(
+        chunk, answers: answers, slots: slots, formatter: formatter, rowsBefore: summary.rowsWritten)
+      for record in chunk where record.problem != nil {
+        summary.badRows += 1
+        badRow(record)
+      }
+      summary.rowsWritten += options.skipInvalid ? chunk.count { $0.problem == nil } : chunk.count
+      for part in bytes {
+        guard try writer.write(part) else {
+          summary.outputClosed = true
+          return summary
+        }
+      }
+      progress(summary.rows, input.bytesRead)
+      if chunk.count < options.chunkSize { break }
+      if shouldStop() {
+        summary.stopped = true
+        break
+      }
+      chunk = try readChunk()
+    }
+    if shouldStop() { summary.stopped = true }
+    if try !writer.write(closing(summary.rowsWritten)) { summary.outputClosed = true }
+    return summary
+  }
+
+  private func readChunk() throws(BatchError) -> [BatchRecord] {
+    var chunk: [BatchRecord] = []
+    chunk.reserveCapacity(options.chunkSize)
+    while chunk.count < options.chunkSize, let record = try input.next() { chunk.append(record) }
+    return chunk
+  }
+
+  /// The answers of a chunk's good rows (then, with antipodes, of their antipodes), and for each row
+  /// the index of its answer, or -1.
+  private func answer(_ chunk: [BatchRecord]) throws -> (answers: [BatchAnswer], slots: [Int32]) {
+    var points: [Coordinate] = []
+    points.reserveCapacity(chunk.count * (options.antipode ? 2 : 1))
+    var slots = [Int32](repeating: -1, count: chunk.count)
+    for (index, record) in chunk.enumerated() {
+      guard let coordinate = record.coordinate else { continue }
+      slots[index] = Int32(points.count)
+      points.append(coordinate)
+    }
+    if options.antipode { points += points.map(\.antipode) }
+    let answers: [BatchAnswer]
+    if options.nearestPlaceOnly {
+      answers = try geocoder.nearestPlaces(to: points, threads: options.threads).map(
+        BatchAnswer.init(nearestPlace:))
+    } else {
+      answers = try geocoder.placemarks(for: points, threads: options.threads).map(
+        BatchAnswer.init(placemark:))
+    }
+    return (answers, slots)
+  }
+
+  /// The chunk's rows as bytes, in parts formatted on every core.
+  private func format(
+    _ chunk: [BatchRecord], answers: [BatchAnswer], slots: [Int32], formatter: RowFormatter, rowsBefore: Int
+  ) -> [[UInt8]] {
+    let workers = max(
+      1, min(chunk.count / 256, options.threads ?? ProcessInfo.processInfo.activeProcessorCount))
+    let parts = workers == 1 ? 1 : workers * 4
+    let good = answers.count / (options.antipode ? 2 : 1)
+    let skipInvalid = options.skipInvalid
+    // Whether any row before each part is written, for the GeoJSON commas.
+    var writtenBefore = [Int](repeating: 0, count: parts + 1)
+    for part in 0..<parts {
+      let range = (chunk.count * part / parts)..<(chunk.count * (part + 1) / parts)
+      let written = skipInvalid ? chunk[range].count { $0.problem == nil } : range.count
+      writtenBefore[part + 1] = writtenBefore[part] + written
+    }
+    let offsets = writtenBefore
+    let results = PartResults(count: parts)
+    defer { results.free() }
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      var out = OutputBytes()
+      var written = rowsBefore + offsets[part]
+      for index in (chunk.count * part / parts)..<(chunk.count * (part + 1) / parts) {
+        let record = chunk[index]
+        if skipInvalid, record.problem != nil { continue }
+        let slot = Int(slots[index])
+        formatter.write(
+          record, slot >= 0 ? answers[slot] : nil,
+          slot >= 0 && answers.count > good ? answers[good + slot] : nil,
+          first: written == 0, to: &out)
+        written += 1
+      }
+      results.set(part, out.bytes)
+    }
+    return results.all()
+  }
+}
+
+/// One slot per part, each written by one worker.
+private final class PartResults: @unchecked Sendable {
+  // @unchecked: each worker writes only its own slot, and the slots are read after all have finished.
+  private let slots: UnsafeMutablePointer<[UInt8]>
+  private let count: Int
+
+  init(count: Int) {
+    self.count = count
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: [], count: count)
+  }
+
+  func set(_ part: Int, _ bytes: [UInt8]) { slots[part] = bytes }
+
+  func all() -> [[UInt8]] { Array(UnsafeBufferPointer(start: slots, count: count)) }
+
+  func free() {
+    slots.deinitialize(count: count)
+    slots.deallocate()
+  }
+}
+
+/// Writes whole buffers to a file descriptor, retrying short writes; a closed reader is reported, not
+/// thrown.
+struct DescriptorWriter {
+  var descriptor: Int32
+
+  /// Writes all of `bytes`; false when the reader has gone away (EPIPE).
+  func write(_ bytes: [UInt8]) throws(BatchError) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeBufferPointer { buffer in
+        Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if count >= 0 {
+        offset += count
+        continue
+      }
+      if errno == EINTR || errno == EAGAIN { continue }
+      if errno == EPIPE { return false }
+      throw .writeFailed(String(cString: strerror(errno)))
+    }
+    return true
+  }
+}

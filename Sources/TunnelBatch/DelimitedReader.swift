@@ -1,0 +1,188 @@
+/// Records of comma- or tab-separated text (RFC 4180): fields in double quotes may hold separators,
+/// quotes (doubled) and line breaks; lines end in LF or CRLF; a UTF-8 byte-order mark is skipped.
+///
+/// Whatever the bytes, every line of input ends up in some record: a quote left open, text after a
+/// closing quote, bytes that are not UTF-8 or a record longer than ``maximumRecordBytes`` become a
+/// record with a problem, and reading goes on at the next line.
+final class DelimitedReader {
+  /// One record: its first line, its fields, and what was wrong with it while reading.
+  struct Record {
+    var line: Int
+    var fields: [String]
+    var problem: String?
+  }
+
+  /// Longer records are not read (a reader must hold a whole record in memory).
+  static let maximumRecordBytes = 1 << 20
+
+  private let input: InputBuffer
+  private let separator: UInt8
+  private var startedInput = false
+
+  init(input: InputBuffer, separator: UInt8) {
+    self.input = input
+    self.separator = separator
+  }
+
+  private enum Scan {
+    case record(fields: [String], length: Int, problem: String?)
+    case needMore
+    case tooLong
+  }
+
+  /// The next record that is not a blank line, or nil at the end of the input.
+  func next() throws(BatchError) -> Record? {
+    while true {
+      if !startedInput {
+        while input.available < 3, try input.fill() {}
+        input.storage.withUnsafeBufferPointer { bytes in
+          if input.available >= 3, bytes[input.start] == 0xEF, bytes[input.start + 1] == 0xBB,
+            bytes[input.start + 2] == 0xBF
+          {
+            input.consume(3)
+          }
+        }
+        startedInput = true
+      }
+      if input.available == 0, !(try input.fill()) { return nil }
+      let final = input.atEnd
+      let scan = input.storage.withUnsafeBufferPointer { bytes in
+        Self.scan(bytes, from: input.start, end: input.end, final: final, separator: separator)
+      }
+      let line = input.linesConsumed + 1
+      switch scan {
+      case .record(let fields, let length, let problem):
+        input.consume(length)
+        if problem == nil, fields.count == 1, fields[0].isEmpty { continue }
+        return Record(line: line, fields: fields, problem: problem)
+      case .needMore:
+        if input.available > Self.maximumRecordBytes {
+          return try skipLongLine(line: line)
+        }
+        try input.fill()
+      case .tooLong:
+        return try skipLongLine(line: line)
+      }
+    }
+  }
+
+  /// Consumes the rest of an overlong line, a block at a time.
+  private func skipLongLine(line: Int) throws(BatchError) -> Record {
+    while true {
+      let newline = input.storage.withUnsafeBufferPointer { bytes in
+        (input.start..<input.end).first { bytes[$0] == 0x0A }
+      }
+      if let newline {
+        input.consume(newline + 1 - input.start)
+        break
+      }
+      input.consume(input.available)
+      if !(try input.fill()) { break }
+    }
+    return Record(
+      line: line, fields: [],
+      problem: "the line is longer than \(Self.maximumRecordBytes >> 20) MiB; it is not read")
+  }
+
+  /// Reads one record from `bytes[start..<end]`; `final` says no more bytes will come.
+  private static func scan(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, separator: UInt8
+  ) -> Scan {
+    let quote = UInt8(ascii: "\"")
+    var fields: [String] = []
+    var problem: String?
+    var index = start
+    func text(_ range: Range<Int>) -> String {
+      let slice = UnsafeBufferPointer(rebasing: bytes[range])
+      if let valid = String(validating: slice, as: UTF8.self) { return valid }
+      if problem == nil { problem = "field \(fields.count + 1) is not UTF-8 text" }
+      return String(decoding: slice, as: UTF8.self)
+    }
+    while true {
+      if index < end, bytes[index] == quote {
+        // A quoted field: up to the quote that is not doubled.
+        var content: [UInt8] = []
+        var position = index + 1
+        var closed = false
+        while position < end {
+          guard let next = (position..<end).first(where: { bytes[$0] == quote }) else {
+            position = end; break
+          }
+          content.append(contentsOf: bytes[position..<next])
+          if next + 1 < end, bytes[next + 1] == quote {
+            content.append(quote)
+            position = next + 2
+            continue
+          }
+          if next + 1 == end, !final { position = end; break }
+          position = next + 1
+          closed = true
+          break
+        }
+        if !closed {
+          if !final && end - start <= maximumRecordBytes { return .needMore }
+          return brokenQuote(bytes, from: start, end: end, separator: separator, field: fields.count + 1)
+        }
+        fields.append(
+          content.withUnsafeBufferPointer { content in
+            if let valid = String(validating: content, as: UTF8.self) { return valid }
+            if problem == nil { problem = "field \(fields.count + 1) is not UTF-8 text" }
+            return String(decoding: content, as: UTF8.self)
+          })
+        index = position
+        if index < end, bytes[index] != separator, bytes[index] != 0x0A,
+          !(bytes[index] == 0x0D && (index + 1 == end || bytes[index + 1] == 0x0A))
+        {
+          if problem == nil { problem = "text follows the closing quote of field \(fields.count)" }
+          while index < end, bytes[index] != separator, bytes[index] != 0x0A { index += 1 }
+        }
+      } else {
+        var position = index
+        while position < end, bytes[position] != separator, bytes[position] != 0x0A { position += 1 }
+        if position == end, !final {
+          return end - start > maximumRecordBytes ? .tooLong : .needMore
+        }
+        var fieldEnd = position
+        if position < end || final, fieldEnd > index, bytes[fieldEnd - 1] == 0x0D,
+          position == end || bytes[position] == 0x0A
+        {
+          fieldEnd -= 1
+        }
+        fields.append(text(index..<fieldEnd))
+        index = position
+      }
+      if index == end {
+        if !final { return .needMore }
+        return .record(fields: fields, length: index - start, problem: problem)
+      }
+      if bytes[index] == 0x0A {
+        return .record(fields: fields, length: index + 1 - start, problem: problem)
+      }
+      if bytes[index] == 0x0D {
+        // CR LF after a quoted field.
+        if index + 1 == end {
+          return final ? .record(fields: fields, length: end - start, problem: problem) : .needMore
+        }
+        return .record(fields: fields, length: index + 2 - start, problem: problem)
+      }
+      index += 1  // the separator
+    }
+  }
+
+  /// The record of a quote that is never closed: the first line alone, its fields split without
+  /// quoting, so that reading goes on at the next line.
+  private static func brokenQuote(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, separator: UInt8, field: Int
+  ) -> Scan {
+    let newline = (start..<end).first { bytes[$0] == 0x0A }
+    let lineEnd = newline ?? end
+    var content = lineEnd
+    if content > start, bytes[content - 1] == 0x0D { content -= 1 }
+    let fields = bytes[start..<content].split(separator: separator, omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    return .record(
+      fields: fields, length: (newline.map { $0 + 1 } ?? end) - start,
+      problem: "the quote that opens field \(field) is never closed")
+  }
+}

@@ -1,0 +1,228 @@
+import TunnelGeo
+
+/// The rows of GeoJSON: the features of a FeatureCollection, streamed one at a time however long the
+/// document, or features one after another (one a line, or separated by RS as in RFC 8142).
+///
+/// A row's values are its feature's properties; its coordinate is its Point geometry (longitude first,
+/// as RFC 7946 has it). Broken JSON inside a collection cannot be resynchronised: it ends the batch
+/// with ``BatchError/unreadableDocument(line:reason:)``.
+final class GeoJSONSource: RecordSource {
+  private let input: InputBuffer
+  private enum State {
+    /// Between top-level values.
+    case top
+    /// Inside a collection's "features" array; `first` until an element has been read.
+    case features(first: Bool)
+    /// After the features array, in the rest of the collection object.
+    case afterFeatures
+  }
+  private var state = State.top
+
+  init(input: InputBuffer) {
+    self.input = input
+  }
+
+  /// The line of a position in the input buffer.
+  private func line(at position: Int) -> Int { input.linesConsumed + input.lines(before: position) + 1 }
+
+  func next() throws(BatchError) -> BatchRecord? {
+    while true {
+      let step = try input.storage.withUnsafeBufferPointer { bytes throws(BatchError) in try self.step(bytes)
+      }
+      switch step {
+      case .record(let record, let consumed):
+        input.consume(consumed)
+        return record
+      case .skip(let consumed):
+        input.consume(consumed)
+      case .needMore:
+        if !(try input.fill()) {
+          if input.available == 0 || isBlank() {
+            if case .top = state { return nil }
+            throw .unreadableDocument(
+              line: line(at: input.end), reason: "the document ends before it is closed")
+          }
+          throw .unreadableDocument(line: line(at: input.start), reason: "the document ends inside a value")
+        }
+      }
+    }
+  }
+
+  private func isBlank() -> Bool {
+    input.storage.withUnsafeBufferPointer { bytes in
+      (input.start..<input.end).allSatisfy { JSONScan.isWhitespace(bytes[$0]) || bytes[$0] == 0x1E }
+    }
+  }
+
+  private enum Step {
+    case record(BatchRecord, consumed: Int)
+    case skip(Int)
+    case needMore
+  }
+
+  private func step(_ bytes: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Step {
+    let start = input.start
+    let end = input.end
+    var index = start
+    while index < end,
+      JSONScan.isWhitespace(bytes[index]) || bytes[index] == 0x1E
+        || (bytes[index] == 0xEF && index + 2 < end && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF)
+    {
+      index += bytes[index] == 0xEF ? 3 : 1
+    }
+    if index == end { return index > start ? .skip(index - start) : .needMore }
+    func invalid(_ reason: String, _ position: Int) -> BatchError {
+      .unreadableDocument(line: line(at: position), reason: "not GeoJSON: \(reason)")
+    }
+    switch state {
+    case .top:
+      guard bytes[index] == UInt8(ascii: "{") else { throw invalid("expected an object", index) }
+      // Read members until "features" opens, without consuming: an object without them is one feature.
+      var position = JSONScan.skipWhitespace(bytes, index + 1, end: end)
+      while position < end, bytes[position] != UInt8(ascii: "}") {
+        guard bytes[position] == UInt8(ascii: "\"") else {
+          throw invalid("expected a member's name", position)
+        }
+        guard case .end(let nameEnd) = scanned(JSONScan.string(bytes, from: position, end: end)) else {
+          return try outcomeStep(JSONScan.string(bytes, from: position, end: end), invalid)
+        }
+        let name = JSONScan.decodedString(bytes, position..<nameEnd)
+        position = JSONScan.skipWhitespace(bytes, nameEnd, end: end)
+        guard position < end else { return .needMore }
+        guard bytes[position] == UInt8(ascii: ":") else { throw invalid("expected ':'", position) }
+        position = JSONScan.skipWhitespace(bytes, position + 1, end: end)
+        guard position < end else { return .needMore }
+        if name == "features" {
+          guard bytes[position] == UInt8(ascii: "[") else {
+            throw invalid("\"features\" is not an array", position)
+          }
+          state = .features(first: true)
+          return .skip(position + 1 - start)
+        }
+        let outcome = JSONScan.value(bytes, from: position, end: end)
+        guard case .end(let valueEnd) = outcome else { return try outcomeStep(outcome, invalid) }
+        position = JSONScan.skipWhitespace(bytes, valueEnd, end: end)
+        guard position < end else { return .needMore }
+        if bytes[position] == UInt8(ascii: ",") {
+          position = JSONScan.skipWhitespace(bytes, position + 1, end: end)
+        }
+      }
+      guard position < end else { return .needMore }
+      // A whole object without features: one feature.
+      let record = feature(bytes, index..<(position + 1))
+      return .record(record, consumed: position + 1 - start)
+    case .features(let first):
+      if bytes[index] == UInt8(ascii: "]") {
+        state = .afterFeatures
+        return .skip(index + 1 - start)
+      }
+      var elementStart = index
+      if !first {
+        guard bytes[index] == UInt8(ascii: ",") else { throw invalid("expected ',' or ']'", index) }
+        elementStart = JSONScan.skipWhitespace(bytes, index + 1, end: end)
+        guard elementStart < end else { return .needMore }
+      }
+      let outcome = JSONScan.value(bytes, from: elementStart, end: end)
+      guard case .end(let elementEnd) = outcome else { return try outcomeStep(outcome, invalid) }
+      state = .features(first: false)
+      return .record(feature(bytes, elementStart..<elementEnd), consumed: elementEnd - start)
+    case .afterFeatures:
+      switch bytes[index] {
+      case UInt8(ascii: "}"):
+        state = .top
+        return .skip(index + 1 - start)
+      case UInt8(ascii: ","):
+        var position = JSONScan.skipWhitespace(bytes, index + 1, end: end)
+        guard position < end else { return .needMore }
+        guard bytes[position] == UInt8(ascii: "\"") else {
+          throw invalid("expected a member's name", position)
+        }
+        let name = JSONScan.string(bytes, from: position, end: end)
+        guard case .end(let nameEnd) = name else { return try outcomeStep(name, invalid) }
+        position = JSONScan.skipWhitespace(bytes, nameEnd, end: end)
+        guard position < end else { return .needMore }
+        guard bytes[position] == UInt8(ascii: ":") else { throw invalid("expected ':'", position) }
+        position = JSONScan.skipWhitespace(bytes, position + 1, end: end)
+        let value = JSONScan.value(bytes, from: position, end: end)
+        guard case .end(let valueEnd) = value else { return try outcomeStep(value, invalid) }
+        return .skip(valueEnd - start)
+      default:
+        throw invalid("expected ',' or '}'", index)
+      }
+    }
+  }
+
+  private func scanned(_ outcome: JSONScan.Outcome) -> JSONScan.Outcome { outcome }
+
+  private func outcomeStep(
+    _ outcome: JSONScan.Outcome, _ invalid: (String, Int) -> BatchError
+  ) throws(BatchError) -> Step {
+    switch outcome {
+    case .end: return .needMore
+    case .incomplete: return .needMore
+    case .invalid(let reason, let position): throw invalid(reason, position)
+    }
+  }
+
+  /// The row of one feature (a whole object at `range`).
+  private func feature(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> BatchRecord {
+    let number = line(at: range.lowerBound)
+    func raw(_ range: Range<Int>) -> String {
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+    guard bytes[range.lowerBound] == UInt8(ascii: "{") else {
+      return BatchRecord(
+        line: number, values: [], coordinate: nil, problem: "the feature is not a JSON object")
+    }
+    let members = JSONScan.members(bytes, from: range.lowerBound, end: range.upperBound)
+    func member(_ name: String) -> Range<Int>? { members.first { $0.name == name }?.value }
+    var names: [String] = []
+    var values: [String] = []
+    if let properties = member("properties"), bytes[properties.lowerBound] == UInt8(ascii: "{") {
+      for property in JSONScan.members(bytes, from: properties.lowerBound, end: properties.upperBound) {
+        names.append(property.name)
+        values.append(raw(property.value))
+      }
+    }
+    func row(_ coordinate: Result<Coordinate, RowProblem>) -> BatchRecord {
+      switch coordinate {
+      case .success(let found):
+        return BatchRecord(line: number, values: values, names: names, coordinate: found, problem: nil)
+      case .failure(let problem):
+        return BatchRecord(
+          line: number, values: values, names: names, coordinate: nil, problem: problem.message)
+      }
+    }
+    let type = member("type").flatMap { JSONScan.decodedString(bytes, $0) }
+    var geometry = member("geometry")
+    if type == "Point" {
+      geometry = range
+    } else if type != "Feature" {
+      return row(
+        .failure(
+          RowProblem(
+            "the object is not a GeoJSON Feature (its type is \(type.map { "'\($0)'" } ?? "missing"))")))
+    }
+    guard let geometry, bytes[geometry.lowerBound] == UInt8(ascii: "{") else {
+      return row(.failure(RowProblem("the feature has no geometry")))
+    }
+    let parts = JSONScan.members(bytes, from: geometry.lowerBound, end: geometry.upperBound)
+    let geometryType = parts.first { $0.name == "type" }.flatMap { JSONScan.decodedString(bytes, $0.value) }
+    guard geometryType == "Point" else {
+      return row(
+        .failure(RowProblem("the geometry is a \(geometryType ?? "shape without a type"), not a Point")))
+    }
+    guard let coordinates = parts.first(where: { $0.name == "coordinates" })?.value,
+      bytes[coordinates.lowerBound] == UInt8(ascii: "[")
+    else {
+      return row(.failure(RowProblem("the Point has no coordinates")))
+    }
+    let numbers = raw(coordinates).dropFirst().dropLast().split(separator: ",").map {
+      Double($0.filter { !$0.isWhitespace })
+    }
+    guard numbers.count >= 2, let longitude = numbers[0], let latitude = numbers[1] else {
+      return row(.failure(RowProblem("the Point's coordinates are not [longitude, latitude]")))
+    }
+    return row(CoordinateColumns.coordinate(latitude, longitude))
+  }
+}

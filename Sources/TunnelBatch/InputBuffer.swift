@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bytes of a batch's input, read from a file descriptor in large blocks and held only from the
+/// start of the record being read to the end of what has been read.
+///
+/// Readers look at ``bytes`` (from ``start``), consume what they have parsed with ``consume(_:)``, and
+/// call ``fill()`` when a record runs past the end; a record longer than what is held makes the window
+/// grow, so a record is always whole in memory when it is parsed.
+final class InputBuffer {
+  /// The bytes held; only `storage[start..<end]` is input not yet consumed.
+  private(set) var storage: [UInt8]
+  private(set) var start = 0
+  private(set) var end = 0
+  /// Whether the descriptor has reported its end.
+  private(set) var atEnd = false
+  /// Bytes consumed since the input began (for progress).
+  private(set) var consumedTotal = 0
+  /// Newlines consumed since the input began; the line a record starts on is `linesConsumed + 1`.
+  private(set) var linesConsumed = 0
+
+  /// Asked when a read is interrupted by a signal: true ends the input there.
+  var isStopRequested: () -> Bool = { false }
+
+  private let descriptor: Int32
+  private let blockSize: Int
+
+  /// Reads `descriptor`; with `bytes`, reads those instead (for tests and fuzzing).
+  init(descriptor: Int32, blockSize: Int = 1 << 20) {
+    self.descriptor = descriptor
+    self.blockSize = blockSize
+    storage = [UInt8](repeating: 0, count: blockSize)
+  }
+
+  init(bytes: [UInt8]) {
+    descriptor = -1
+    blockSize = max(1, bytes.count)
+    storage = bytes
+    end = bytes.count
+    atEnd = true
+  }
+
+  /// The bytes not yet consumed.
+  var available: Int { end - start }
+
+  /// Reads more input, keeping the unconsumed bytes; returns false at the end of the input.
+  ///
+  /// - Throws: ``BatchError/readFailed(_:)`` when the descriptor cannot be read.
+  @discardableResult
+  func fill() throws(BatchError) -> Bool {
+    if atEnd { return false }
+    if start > 0 {
+      storage.withUnsafeMutableBufferPointer { buffer in
+        if end > start {
+          _ = memmove(buffer.baseAddress!, buffer.baseAddress! + start, end - start)
+        }
+      }
+      end -= start
+      start = 0
+    }
+    if storage.count - end < blockSize / 2 {
+      storage.append(contentsOf: repeatElement(0, count: max(blockSize, storage.count)))
+    }
+    while true {
+      let count = storage.withUnsafeMutableBufferPointer { buffer in
+        read(descriptor, buffer.baseAddress! + end, buffer.count - end)
+      }
+      if count > 0 {
+        end += count
+        return true
+      }
+      if count == 0 {
+        atEnd = true
+        return false
+      }
+      if errno == EINTR {
+        if isStopRequested() {
+          atEnd = true
+          return false
+        }
+        continue
+      }
+      throw .readFailed(String(cString: strerror(errno)))
+    }
+  }
+
+  /// Marks `count` bytes from ``start`` as read, counting their newlines.
+  func consume(_ count: Int) {
+    precondition(count <= available)
+    storage.withUnsafeBufferPointer { buffer in
+      var lines = 0
+      for index in start..<(start + count) where buffer[index] == 0x0A { lines += 1 }
+      linesConsumed += lines
+    }
+    start += count
+    consumedTotal += count
+  }
+
+  /// Newlines in `storage[start..<position]`: how many lines a record starting at `position` is
+  /// past the one at ``start``.
+  func lines(before position: Int) -> Int {
+    storage.withUnsafeBufferPointer { buffer in
+      var lines = 0
+      for index in start..<position where buffer[index] == 0x0A { lines += 1 }
+      return lines
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import TunnelGeo
+
+/// The rows of JSON Lines: one object a line, its members passed through as they are, its coordinate
+/// found by the members' names as a CSV header's would be.
+final class JSONLinesSource: RecordSource {
+  private let input: InputBuffer
+  private let names: CoordinateColumns.Names
+  private var startedInput = false
+  /// The member names of the last row and the columns found among them, reused while rows look alike.
+  private var lastNames: [String] = []
+  private var lastColumns: Result<CoordinateColumns?, BatchError> = .success(nil)
+
+  init(input: InputBuffer, names: CoordinateColumns.Names) {
+    self.input = input
+    self.names = names
+  }
+
+  func next() throws(BatchError) -> BatchRecord? {
+    while true {
+      if !startedInput {
+        startedInput = true
+        while input.available < 3, try input.fill() {}
+        let hasMark = input.storage.withUnsafeBufferPointer { bytes in
+          input.available >= 3 && bytes[input.start] == 0xEF && bytes[input.start + 1] == 0xBB
+            && bytes[input.start + 2] == 0xBF
+        }
+        if hasMark { input.consume(3) }
+      }
+      guard let line = try LineReading.nextLine(input) else { return nil }
+      if let record = try record(line) { return record }
+    }
+  }
+
+  /// The row of one line, nil for a blank line.
+  private func record(_ line: LineReading.Line) throws(BatchError) -> BatchRecord? {
+    defer { input.consume(line.length) }
+    let number = input.linesConsumed + 1
+    guard !line.tooLong else {
+      return BatchRecord(
+        line: number, values: [], coordinate: nil,
+        problem: "the line is longer than \(DelimitedReader.maximumRecordBytes >> 20) MiB; it is not read")
+    }
+    return try input.storage.withUnsafeBufferPointer { bytes throws(BatchError) -> BatchRecord? in
+      let start = JSONScan.skipWhitespace(bytes, input.start, end: line.contentEnd)
+      if start == line.contentEnd { return nil }
+      func bad(_ problem: String) -> BatchRecord {
+        BatchRecord(line: number, values: [], coordinate: nil, problem: problem)
+      }
+      guard bytes[start] == UInt8(ascii: "{") else { return bad("the line is not a JSON object") }
+      switch JSONScan.value(bytes, from: start, end: line.contentEnd) {
+      case .incomplete:
+        return bad("the line ends inside its JSON object")
+      case .invalid(let reason, let position):
+        return bad("the line is not JSON: \(reason) at column \(position - input.start + 1)")
+      case .end(let objectEnd):
+        guard JSONScan.skipWhitespace(bytes, objectEnd, end: line.contentEnd) == line.contentEnd else {
+          return bad("the line holds more than one JSON value")
+        }
+        let members = JSONScan.members(bytes, from: start, end: objectEnd)
+        let memberNames = members.map(\.name)
+        let values = members.map {
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.value]), as: UTF8.self)
+        }
+        if memberNames != lastNames {
+          lastNames = memberNames
+          do throws(BatchError) {
+            lastColumns = .success(try CoordinateColumns.find(in: memberNames, names: names))
+          } catch {
+            lastColumns = .failure(error)
+          }
+        }
+        var coordinate: Coordinate? = nil
+        var problem: String? = nil
+        switch lastColumns {
+        case .failure(let error):
+          problem = error.description
+        case .success(nil):
+          problem = "no member holds the coordinate (lat and lon, latitude and longitude, or coordinate)"
+        case .success(let columns?):
+          switch JSONValues.coordinate(values, columns) {
+          case .success(let found): coordinate = found
+          case .failure(let failure): problem = failure.message
+          }
+        }
+        return BatchRecord(
+          line: number, values: values, names: memberNames, coordinate: coordinate, problem: problem)
+      }
+    }
+  }
+}
+
+/// Reading input a line at a time.
+enum LineReading {
+  struct Line {
+    /// Where the line's text ends (before LF or CR LF).
+    var contentEnd: Int
+    /// The bytes to consume, line break included.
+    var length: Int
+    /// Whether the line was longer than a record may be (then it has been skipped already, except for
+    /// `length` bytes).
+    var tooLong = false
+  }
+
+  /// The line at the input's start, read in whole; nil at the end of the input.
+  static func nextLine(_ input: InputBuffer) throws(BatchError) -> Line? {
+    var searched = input.start
+    while true {
+      let newline = input.storage.withUnsafeBufferPointer { bytes in
+        (searched..<input.end).first { bytes[$0] == 0x0A }
+      }
+      if let newline {
+        let crlf = input.storage.withUnsafeBufferPointer { newline > input.start && $0[newline - 1] == 0x0D }
+        return Line(contentEnd: crlf ? newline - 1 : newline, length: newline + 1 - input.start)
+      }
+      searched = input.end
+      if input.available > DelimitedReader.maximumRecordBytes {
+        // Skip to the end of the overlong line, keeping one byte to consume as the line.
+        while true {
+          input.consume(input.available - 1)
+          guard try input.fill() else { break }
+          let newline = input.storage.withUnsafeBufferPointer { bytes in
+            (input.start..<input.end).first { bytes[$0] == 0x0A }
+          }
+          if let newline {
+            return Line(contentEnd: input.start, length: newline + 1 - input.start, tooLong: true)
+          }
+        }
+        return Line(contentEnd: input.start, length: input.available, tooLong: true)
+      }
+      let searchedOffset = searched - input.start
+      guard try input.fill() else {
+        if input.available == 0 { return nil }
+        return Line(contentEnd: input.end, length: input.available)
+      }
+      searched = input.start + searchedOffset
+    }
+  }
+}

@@ -1,0 +1,167 @@
+import TunnelGeo
+
+/// The formats `tunnel batch` writes.
+public enum BatchOutputFormat: String, Sendable, CaseIterable {
+  case csv, tsv, jsonl, geojson
+}
+
+/// Writes rows of one output format: the input's values passed through in order, then the fields the
+/// batch adds, then, for a bad row, its problem.
+struct RowFormatter: Sendable {
+  var format: BatchOutputFormat
+  var fields: [PlacemarkField]
+  var antipode: Bool
+  var precision: NumberPrecision
+  /// Whether bad rows are left out (then CSV has no error column).
+  var skipInvalid: Bool
+  /// The pass-through columns of CSV output: the input's header, or the first JSON row's names.
+  var inputColumns: [String]
+  /// Whether the rows' values are raw JSON.
+  var inputIsJSON: Bool
+
+  private var separator: UInt8 { format == .tsv ? 0x09 : UInt8(ascii: ",") }
+
+  /// What comes before the first row: the CSV header, or the opening of a feature collection.
+  func header() -> [UInt8] {
+    var out = OutputBytes()
+    switch format {
+    case .csv, .tsv:
+      var columns = inputColumns + fields.flatMap(\.columns)
+      if antipode {
+        columns +=
+          ["antipode_latitude", "antipode_longitude"] + fields.flatMap(\.columns).map { "antipode_" + $0 }
+      }
+      if !skipInvalid { columns.append("error") }
+      for (index, column) in columns.enumerated() {
+        if index > 0 { out.append(separator) }
+        out.field(column, separator: separator)
+      }
+      out.append("\n")
+    case .jsonl:
+      break
+    case .geojson:
+      out.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
+    }
+    return out.bytes
+  }
+
+  /// What comes after the last row.
+  func footer(rowsWritten: Int) -> [UInt8] {
+    guard format == .geojson else { return [] }
+    return Array((rowsWritten > 0 ? "\n]}\n" : "]}\n").utf8)
+  }
+
+  /// Appends one row; `first` says whether it is the first row of the output (GeoJSON puts a comma
+  /// before every other feature).
+  func write(
+    _ record: BatchRecord, _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, first: Bool,
+    to out: inout OutputBytes
+  ) {
+    switch format {
+    case .csv, .tsv:
+      writeCSV(record, answer, antipodeAnswer, to: &out)
+    case .jsonl:
+      writeMembers(record, answer, antipodeAnswer, to: &out)
+      out.append("\n")
+    case .geojson:
+      if !first { out.append(",\n") }
+      out.append("{\"type\":\"Feature\",\"geometry\":")
+      if let coordinate = record.coordinate {
+        out.append("{\"type\":\"Point\",\"coordinates\":[")
+        out.number(coordinate.longitude, places: precision.degrees)
+        out.append(",")
+        out.number(coordinate.latitude, places: precision.degrees)
+        out.append("]}")
+      } else {
+        out.append("null")
+      }
+      out.append(",\"properties\":")
+      writeMembers(record, answer, antipodeAnswer, to: &out)
+      out.append("}")
+    }
+  }
+
+  /// `{…}`: the row's values, fields, antipode and error as one JSON object.
+  private func writeMembers(
+    _ record: BatchRecord, _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
+  ) {
+    out.append("{")
+    let names = inputIsJSON ? record.names : inputColumns
+    for (index, value) in record.values.enumerated() {
+      out.key(index < names.count ? names[index] : "column\(index + 1)")
+      if inputIsJSON { out.append(value) } else { out.json(value) }
+      out.append(",")
+    }
+    if let answer {
+      for field in fields { field.writeJSON(answer, to: &out, precision: precision) }
+    }
+    if let antipodeAnswer, let antipode = record.coordinate?.antipode {
+      out.key("antipode")
+      out.append("{")
+      out.key("latitude")
+      out.number(antipode.latitude, places: precision.degrees)
+      out.append(",")
+      out.key("longitude")
+      out.number(antipode.longitude, places: precision.degrees)
+      out.append(",")
+      for field in fields { field.writeJSON(antipodeAnswer, to: &out, precision: precision) }
+      out.bytes.removeLast()
+      out.append("},")
+    }
+    if let problem = record.problem {
+      out.key("error")
+      out.json(problem)
+      out.append(",")
+    }
+    if out.bytes.last == UInt8(ascii: ",") { out.bytes.removeLast() }
+    out.append("}")
+  }
+
+  private func writeCSV(
+    _ record: BatchRecord, _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
+  ) {
+    var values = record.values
+    if inputIsJSON {
+      if record.names != inputColumns {
+        var byName: [String: String] = [:]
+        for (name, value) in zip(record.names, record.values) where byName[name] == nil {
+          byName[name] = value
+        }
+        values = inputColumns.map { byName[$0] ?? "" }
+      }
+      values = values.map { $0 == "null" ? "" : JSONValues.text($0) ?? $0 }
+    }
+    for index in 0..<inputColumns.count {
+      if index > 0 { out.append(separator) }
+      if index < values.count { out.field(values[index], separator: separator) }
+    }
+    var first = inputColumns.isEmpty
+    for field in fields {
+      if first {
+        // No column before this one: drop the separator the field puts first.
+        var own = OutputBytes()
+        field.writeCSV(answer, to: &own, separator: separator, precision: precision)
+        out.bytes.append(contentsOf: own.bytes.dropFirst())
+        first = false
+      } else {
+        field.writeCSV(answer, to: &out, separator: separator, precision: precision)
+      }
+    }
+    if antipode {
+      let point = answer == nil ? nil : record.coordinate?.antipode
+      out.append(separator)
+      if let point { out.number(point.latitude, places: precision.degrees) }
+      out.append(separator)
+      if let point { out.number(point.longitude, places: precision.degrees) }
+      for field in fields {
+        field.writeCSV(
+          point == nil ? nil : antipodeAnswer, to: &out, separator: separator, precision: precision)
+      }
+    }
+    if !skipInvalid {
+      out.append(separator)
+      if let problem = record.problem { out.field(problem, separator: separator) }
+    }
+    out.append("\n")
+  }
+}

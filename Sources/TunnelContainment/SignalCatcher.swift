@@ -1,0 +1,54 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Catches signals that ask a process to stop (SIGINT, SIGTERM, SIGHUP) so that it can stop on its own
+/// terms: finish what it was writing, restore the terminal, say what happened.
+///
+/// The handlers are installed without `SA_RESTART`, so a blocking `read` or `poll` returns `EINTR` when a
+/// signal arrives. ``restore()`` puts the previous handlers back.
+///
+///     let catcher = SignalCatcher()
+///     defer { catcher.restore() }
+///     while SignalCatcher.caught == nil { … }
+public final class SignalCatcher {
+  private let previous: [(Int32, sigaction)]
+
+  /// The last signal caught since the newest catcher was installed, nil for none.
+  public static var caught: Int32? {
+    let number = received.load(ordering: .relaxed)
+    return number == 0 ? nil : number
+  }
+
+  private static let received = Atomic<Int32>(0)
+
+  /// Installs handlers for `signals`, forgetting any signal caught before.
+  public init(_ signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]) {
+    Self.received.store(0, ordering: .relaxed)
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { number in
+      SignalCatcher.received.store(number, ordering: .relaxed)
+    }
+    action.sa_flags = 0
+    sigemptyset(&action.sa_mask)
+    var previous: [(Int32, sigaction)] = []
+    for number in signals {
+      var old = sigaction()
+      sigaction(number, &action, &old)
+      previous.append((number, old))
+    }
+    self.previous = previous
+  }
+
+  /// Puts back the handlers there were before.
+  public func restore() {
+    for (number, old) in previous {
+      var old = old
+      sigaction(number, &old, nil)
+    }
+  }
+}

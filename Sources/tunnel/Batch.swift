@@ -1,0 +1,273 @@
+import ArgumentParser
+import Foundation
+import TunnelApp
+import TunnelBatch
+import TunnelContainment
+import TunnelGeo
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Tunnel {
+  /// `tunnel batch [FILE|-]`: placemarks for every row of a file, streamed.
+  struct Batch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Add placemarks (and antipodes) to every row of a CSV, TSV, JSON Lines or GeoJSON file.",
+      discussion: """
+        Rows stream through in input order, answered on every core, whatever the input's size; each \
+        input row gives exactly one output row, its own columns first and unchanged. The coordinate \
+        columns are found by name (lat/latitude/y and lon/lng/long/longitude/x, or one column named \
+        coordinate or location holding a whole coordinate in any notation 'tunnel where' reads), or \
+        named with --lat-column and --lon-column or --coordinate-column; a file without a header has \
+        the latitude and longitude first.
+
+        A bad row (an unreadable coordinate, a latitude outside -90…90, a broken quote, a wrong number \
+        of fields) is written with its problem in an "error" column and named on standard error with \
+        its line number; the exit status is then 65, unless --skip-invalid leaves such rows out. A \
+        progress line is shown while standard error is a terminal. Ctrl-C stops after whole rows.
+
+        Fields (--fields, comma-separated; all of them by default): land, country, region, sea (with \
+        lake and inLake), nearestPlace, nearestLand, timeZone. nearestPlace alone is the fast path.
+
+        Examples:
+          tunnel batch points.csv > placemarks.csv
+          tunnel batch --fields nearestPlace --antipode points.csv
+          tunnel batch --format jsonl < points.csv | head
+          tunnel batch tracks.geojson --format geojson > named.geojson
+          printf '56 8.5\\n-33.9 18.4\\n' | tunnel batch --format jsonl
+        """
+    )
+
+    @Argument(
+      help: ArgumentHelp(
+        "The file to read; '-' or nothing for standard input.", valueName: "file"))
+    var file: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "The input's format (default: from the file's extension, else from its first line).",
+        valueName: "csv|tsv|jsonl|geojson"))
+    var inputFormat: BatchInputFormat?
+
+    @Option(
+      help: ArgumentHelp(
+        "The output's format (default: the input's; CSV for CSV).", valueName: "csv|tsv|jsonl|geojson"))
+    var format: BatchOutputFormat?
+
+    @Option(
+      help: ArgumentHelp(
+        "The placemark's parts to add, comma-separated (default: all).", valueName: "fields"))
+    var fields: String?
+
+    @Flag(help: "Add each point's antipode and the same fields for it.")
+    var antipode = false
+
+    @Option(
+      help: ArgumentHelp("The column holding the latitude (a name or a number from 1).", valueName: "column"))
+    var latColumn: String?
+
+    @Option(
+      help: ArgumentHelp("The column holding the longitude (a name or a number from 1).", valueName: "column")
+    )
+    var lonColumn: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "The column holding a whole coordinate, as '56.55 8.32' or '56°33′N 8°19′E'.", valueName: "column"))
+    var coordinateColumn: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Decimals for degrees (kilometres get three fewer); the default, 9, is 0.1 mm.", valueName: "n"))
+    var precision: Int = 9
+
+    @Flag(help: "Leave bad rows out of the output (they are still counted and named on standard error).")
+    var skipInvalid = false
+
+    @Option(help: ArgumentHelp("Threads to answer on (default: one per core).", valueName: "n"))
+    var threads: Int?
+
+    @OptionGroup var data: DataOptions
+
+    func validate() throws {
+      guard (0...15).contains(precision) else {
+        throw ValidationError("--precision must be between 0 and 15")
+      }
+      if let threads, !(1...1024).contains(threads) {
+        throw ValidationError("--threads must be between 1 and 1,024")
+      }
+      if coordinateColumn != nil, latColumn != nil || lonColumn != nil {
+        throw ValidationError("give either --coordinate-column or --lat-column and --lon-column, not both")
+      }
+      _ = try chosenFields()
+    }
+
+    func chosenFields() throws -> [PlacemarkField] {
+      guard let fields else { return PlacemarkField.allCases }
+      do {
+        return try PlacemarkField.list(fields)
+      } catch {
+        throw ValidationError("--fields: \(error.message)")
+      }
+    }
+
+    func run() throws {
+      let placeData = try data.placeData()
+      let catcher = SignalCatcher([SIGINT, SIGTERM, SIGHUP])
+      defer { catcher.restore() }
+      signal(SIGPIPE, SIG_IGN)
+      let name = file.flatMap { $0 == "-" ? nil : $0 }
+      let input: BatchInput
+      do {
+        input = try BatchInput(
+          path: name, format: inputFormat,
+          columns: .init(latitude: latColumn, longitude: lonColumn, coordinate: coordinateColumn))
+      } catch {
+        throw CommandFailure(error)
+      }
+      input.stopRequested = { SignalCatcher.caught != nil }
+      let outputFormat =
+        format
+        ?? {
+          switch input.format {
+          case .csv: .csv
+          case .tsv: .tsv
+          case .jsonl: .jsonl
+          case .geojson: .geojson
+          }
+        }()
+      let options = BatchRun.Options(
+        fields: try chosenFields(), antipode: antipode, format: outputFormat,
+        precision: NumberPrecision(places: precision), skipInvalid: skipInvalid, threads: threads)
+      let report = BatchReport(source: name ?? "standard input", size: input.size)
+      let summary: BatchRun.Summary
+      do {
+        summary = try BatchRun(input: input, geocoder: ReverseGeocoder(data: placeData), options: options)
+          .run(
+            output: 1, shouldStop: { SignalCatcher.caught != nil }, badRow: report.badRow,
+            progress: report.progress)
+      } catch let error as BatchError {
+        report.finish()
+        throw CommandFailure(error)
+      } catch let error as PlaceDataError {
+        report.finish()
+        throw CommandFailure(error)
+      }
+      report.finish()
+      if summary.outputClosed { return }
+      try report.conclude(summary, skipInvalid: skipInvalid, signal: SignalCatcher.caught)
+    }
+  }
+}
+
+/// What a batch tells standard error: bad rows (the first ``shownBadRows``, then a count), a progress
+/// line while standard error is a terminal, and how it ended.
+final class BatchReport {
+  static let shownBadRows = 20
+
+  private let source: String
+  private let size: Int?
+  private let showsProgress = isatty(2) == 1
+  private let started = Date()
+  private var lastProgress = Date.distantPast
+  private var badRows = 0
+  private var progressShown = false
+
+  init(source: String, size: Int?) {
+    self.source = source
+    self.size = size
+  }
+
+  private func write(_ line: String) {
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+
+  func badRow(_ record: BatchRecord) {
+    badRows += 1
+    guard badRows <= Self.shownBadRows else { return }
+    clearProgress()
+    write("tunnel: \(source), line \(record.line): \(record.problem ?? "bad row")\n")
+  }
+
+  func progress(rows: Int, bytes: Int) {
+    guard showsProgress else { return }
+    let now = Date()
+    guard now.timeIntervalSince(lastProgress) >= 0.25 else { return }
+    lastProgress = now
+    let seconds = now.timeIntervalSince(started)
+    let rate = seconds > 0 ? Double(rows) / seconds : 0
+    var line = "\(PlaceText.grouped(rows)) rows, \(PlaceText.grouped(Int(rate))) rows/s"
+    if let size, size > 0, bytes > 0 {
+      let fraction = min(1, Double(bytes) / Double(size))
+      let remaining = seconds / fraction - seconds
+      line += String(format: ", %.0f %%, about %@ left", fraction * 100, Self.duration(remaining))
+    }
+    write("\r\u{1B}[K" + line)
+    progressShown = true
+  }
+
+  private func clearProgress() {
+    if progressShown { write("\r\u{1B}[K") }
+    progressShown = false
+  }
+
+  /// Clears the progress line.
+  func finish() { clearProgress() }
+
+  /// Says how the batch ended and throws the failure that sets the exit status, if any.
+  func conclude(_ summary: BatchRun.Summary, skipInvalid: Bool, signal: Int32?) throws {
+    if badRows > Self.shownBadRows {
+      write("tunnel: … and \(PlaceText.grouped(badRows - Self.shownBadRows)) more bad rows\n")
+    }
+    let seconds = Date().timeIntervalSince(started)
+    if let signal {
+      let name = signal == SIGINT ? "interrupted" : signal == SIGTERM ? "terminated" : "hung up"
+      throw CommandFailure(
+        message:
+          "\(name) after \(PlaceText.grouped(summary.rows)) rows; the output holds those rows, each whole",
+        exitCode: 128 + signal)
+    }
+    if summary.badRows > 0 {
+      let what = skipInvalid ? "left out of the output" : "written with their problem in the error column"
+      let message =
+        "\(PlaceText.grouped(summary.badRows)) of \(PlaceText.grouped(summary.rows)) rows were bad and \(what)"
+      if skipInvalid {
+        write("tunnel: \(message)\n")
+      } else {
+        throw CommandFailure(message: message, exitCode: 65)
+      }
+    } else if showsProgress {
+      let rate = seconds > 0 ? Double(summary.rows) / seconds : 0
+      write(
+        "tunnel: \(PlaceText.grouped(summary.rows)) rows in \(String(format: "%.1f", seconds)) s (\(PlaceText.grouped(Int(rate))) rows/s)\n"
+      )
+    }
+  }
+
+  static func duration(_ seconds: Double) -> String {
+    guard seconds.isFinite else { return "?" }
+    let whole = Int(seconds.rounded())
+    return whole >= 3600
+      ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+      : String(format: "%d:%02d", whole / 60, whole % 60)
+  }
+}
+
+extension BatchInputFormat: ExpressibleByArgument {}
+extension BatchOutputFormat: ExpressibleByArgument {}
+
+extension CommandFailure {
+  /// A batch that cannot go on: the input cannot be opened (66), read or written (74), or its columns are
+  /// not found (65; 64 when an option names a column that is not there).
+  init(_ error: BatchError) {
+    let code: Int32
+    switch error {
+    case .cannotOpen: code = 66
+    case .readFailed, .writeFailed: code = 74
+    case .unknownColumn: code = 64
+    case .noCoordinateColumns, .unreadableDocument: code = 65
+    }
+    self.init(message: error.description, exitCode: code)
+  }
+}
