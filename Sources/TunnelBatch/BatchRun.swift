@@ -84,7 +84,10 @@ public final class BatchRun {
   ) throws -> Summary {
     var summary = Summary()
     let writer = DescriptorWriter(descriptor: output)
-    var chunk = try readChunk()
+    let reader = ChunkReader(input: input, chunkSize: options.chunkSize)
+    defer { reader.cancel() }
+    var next = try reader.next(shouldStop: shouldStop)
+    var chunk = next.records
     var formatter = RowFormatter(
       format: options.format, fields: options.fields, antipode: options.antipode,
       precision: options.precision,
@@ -118,29 +121,19 @@ public final class BatchRun {
           return summary
         }
       }
-      progress(summary.rows, input.bytesRead)
-      if chunk.count < options.chunkSize { break }
-      if shouldStop() {
-        summary.stopped = true
-        break
-      }
-      chunk = try readChunk()
+      progress(summary.rows, next.bytesRead)
+      if shouldStop() { break }
+      next = try reader.next(shouldStop: shouldStop)
+      chunk = next.records
     }
     if shouldStop() { summary.stopped = true }
     if try !writer.write(closing(summary.rowsWritten)) { summary.outputClosed = true }
     return summary
   }
 
-  private func readChunk() throws(BatchError) -> [BatchRecord] {
-    var chunk: [BatchRecord] = []
-    chunk.reserveCapacity(options.chunkSize)
-    while chunk.count < options.chunkSize, let record = try input.next() { chunk.append(record) }
-    return chunk
-  }
-
   /// The answers of a chunk's good rows (then, with antipodes, of their antipodes), and for each row
   /// the index of its answer, or -1.
-  private func answer(_ chunk: [BatchRecord]) throws -> (answers: [BatchAnswer], slots: [Int32]) {
+  private func answer(_ chunk: [BatchRecord]) throws -> (answers: Answers, slots: [Int32]) {
     var points: [Coordinate] = []
     points.reserveCapacity(chunk.count * (options.antipode ? 2 : 1))
     var slots = [Int32](repeating: -1, count: chunk.count)
@@ -150,20 +143,15 @@ public final class BatchRun {
       points.append(coordinate)
     }
     if options.antipode { points += points.map(\.antipode) }
-    let answers: [BatchAnswer]
     if options.nearestPlaceOnly {
-      answers = try geocoder.nearestPlaces(to: points, threads: options.threads).map(
-        BatchAnswer.init(nearestPlace:))
-    } else {
-      answers = try geocoder.placemarks(for: points, threads: options.threads).map(
-        BatchAnswer.init(placemark:))
+      return (.nearestPlaces(try geocoder.nearestPlaces(to: points, threads: options.threads)), slots)
     }
-    return (answers, slots)
+    return (.placemarks(try geocoder.placemarks(for: points, threads: options.threads)), slots)
   }
 
   /// The chunk's rows as bytes, in parts formatted on every core.
   private func format(
-    _ chunk: [BatchRecord], answers: [BatchAnswer], slots: [Int32], formatter: RowFormatter, rowsBefore: Int
+    _ chunk: [BatchRecord], answers: Answers, slots: [Int32], formatter: RowFormatter, rowsBefore: Int
   ) -> [[UInt8]] {
     let workers = max(
       1, min(chunk.count / 256, options.threads ?? ProcessInfo.processInfo.activeProcessorCount))
@@ -182,6 +170,7 @@ public final class BatchRun {
     defer { results.free() }
     DispatchQueue.concurrentPerform(iterations: parts) { part in
       var out = OutputBytes()
+      out.bytes.reserveCapacity(256 * (chunk.count / parts + 1))
       var written = rowsBefore + offsets[part]
       for index in (chunk.count * part / parts)..<(chunk.count * (part + 1) / parts) {
         let record = chunk[index]
@@ -196,6 +185,26 @@ public final class BatchRun {
       results.set(part, out.bytes)
     }
     return results.all()
+  }
+}
+
+/// The answers of a chunk: whole placemarks, or nearest places only.
+enum Answers: Sendable {
+  case placemarks([Placemark])
+  case nearestPlaces([NearestPlace])
+
+  var count: Int {
+    switch self {
+    case .placemarks(let placemarks): placemarks.count
+    case .nearestPlaces(let places): places.count
+    }
+  }
+
+  subscript(index: Int) -> BatchAnswer {
+    switch self {
+    case .placemarks(let placemarks): BatchAnswer(placemark: placemarks[index])
+    case .nearestPlaces(let places): BatchAnswer(nearestPlace: places[index])
+    }
   }
 }
 

@@ -120,7 +120,9 @@ public enum CoordinateColumns: Sendable, Equatable {
   /// A coordinate from a latitude's text and a longitude's text: plain decimal numbers quickly, any
   /// other notation through the coordinate parser.
   static func coordinate(latitude: String, longitude: String) -> Result<Coordinate, RowProblem> {
-    if let north = Double(latitude), let east = Double(longitude) { return coordinate(north, east) }
+    if let north = DecimalNumber.parse(latitude), let east = DecimalNumber.parse(longitude) {
+      return coordinate(north, east)
+    }
     let north = latitude.trimmingCharacters(in: .whitespacesAndNewlines)
     let east = longitude.trimmingCharacters(in: .whitespacesAndNewlines)
     if north.isEmpty { return .failure(RowProblem(east.isEmpty ? "no coordinate" : "no latitude")) }

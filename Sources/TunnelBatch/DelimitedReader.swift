@@ -94,6 +94,7 @@ final class DelimitedReader {
     var index = start
     func text(_ range: Range<Int>) -> String {
       let slice = UnsafeBufferPointer(rebasing: bytes[range])
+      if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
       if let valid = String(validating: slice, as: UTF8.self) { return valid }
       if problem == nil { problem = "field \(fields.count + 1) is not UTF-8 text" }
       return String(decoding: slice, as: UTF8.self)

@@ -24,7 +24,8 @@ enum JSONValues {
     }
     switch columns {
     case .pair(let latitude, let longitude):
-      if let north = Double(values[latitude]), let east = Double(values[longitude]) {
+      if let north = DecimalNumber.parse(values[latitude]), let east = DecimalNumber.parse(values[longitude])
+      {
         return CoordinateColumns.coordinate(north, east)
       }
       switch (readable(latitude, "latitude"), readable(longitude, "longitude")) {

@@ -49,17 +49,58 @@ struct OutputBytes {
     bytes.append(UInt8(ascii: ":"))
   }
 
-  /// A number rounded to `places` decimals, as Swift prints it (`56.5`, `-0.25`, `1e-07`).
+  /// A number rounded to `places` decimals, written without trailing zeros (`56.5`, `-0.25`, `7`);
+  /// `null` when it is not finite.
   mutating func number(_ value: Double, places: Int) {
-    append(Self.text(value, places: places))
+    let places = max(0, min(places, Self.scales.count - 1))
+    let scaled = (value * Self.scales[places]).rounded()
+    guard value.isFinite, abs(scaled) < 1e15 else {
+      append(value.isFinite ? (scaled / Self.scales[places] + 0).description : "null")
+      return
+    }
+    // The rounded value is exactly scaled × 10^-places: its digits with a point put in.
+    var units = Int64(scaled)
+    if units < 0 { bytes.append(UInt8(ascii: "-")) }
+    units = abs(units)
+    var fraction = places
+    while fraction > 0, units % 10 == 0 {
+      units /= 10
+      fraction -= 1
+    }
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var position = 24
+      var value = units
+      repeat {
+        position -= 1
+        buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+        value /= 10
+      } while value > 0
+      while 24 - position <= fraction {
+        position -= 1
+        buffer[position] = UInt8(ascii: "0")
+      }
+      if fraction > 0 {
+        // Move the integer digits one place left and put the point after them.
+        let point = 24 - fraction
+        for index in position..<point { buffer[index - 1] = buffer[index] }
+        position -= 1
+        buffer[point - 1] = UInt8(ascii: ".")
+      }
+      let typed = buffer.bindMemory(to: UInt8.self)
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: typed[position..<24]))
+    }
+  }
+
+  /// An integer in decimal.
+  mutating func integer(_ value: Int) {
+    if value.magnitude < 1 << 50 { number(Double(value), places: 0) } else { append(String(value)) }
   }
 
   static func text(_ value: Double, places: Int) -> String {
-    guard value.isFinite else { return "null" }
-    let scale = Self.scales[max(0, min(places, Self.scales.count - 1))]
-    let rounded = (value * scale).rounded() / scale + 0
-    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-    return rounded.description
+    var out = OutputBytes()
+    out.number(value, places: places)
+    return String(decoding: out.bytes, as: UTF8.self)
   }
 
   private static let scales: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }

@@ -143,7 +143,7 @@ extension PlacemarkField {
       out.json(place.name)
       out.append(",")
       out.key("population")
-      out.append(String(place.population))
+      out.integer(place.population)
       out.append("}")
     case .nearestLand:
       out.key("nearestLand")
@@ -192,9 +192,13 @@ extension PlacemarkField {
       out.append(separator)
       if let text { out.field(text, separator: separator) }
     }
-    func degrees(_ value: Double?) { field(value.map { OutputBytes.text($0, places: precision.degrees) }) }
+    func degrees(_ value: Double?) {
+      out.append(separator)
+      if let value { out.number(value, places: precision.degrees) }
+    }
     func kilometres(_ value: Double?) {
-      field(value.map { OutputBytes.text($0, places: precision.kilometres) })
+      out.append(separator)
+      if let value { out.number(value, places: precision.kilometres) }
     }
     func flag(_ value: Bool?) { field(value.map { $0 ? "true" : "false" }) }
     let placemark = answer?.placemark
@@ -217,7 +221,8 @@ extension PlacemarkField {
       field(place?.countryCode)
       degrees(place?.latitude)
       degrees(place?.longitude)
-      field(place.map { String($0.population) })
+      out.append(separator)
+      if let place { out.integer(place.population) }
       kilometres(place?.distanceKm)
     case .nearestLand:
       let land = placemark?.nearestLand

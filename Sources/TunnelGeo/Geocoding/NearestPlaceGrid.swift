@@ -35,59 +35,125 @@ final class NearestPlaceGrid: @unchecked Sendable {
   private(set) var count: [UInt32] = []
   private(set) var candidates: [UInt32] = []
 
-  /// Builds the grid over every place.
+  /// Builds the grid over every place, the top cells shared out among every core.
   init(places: PlaceLayer, vectors: PlaceVectorArray, topSize: Int = 64) {
     self.vectors = vectors
     self.topSize = topSize
     let tree = NearestPlaceSearch(places: places, vectors: vectors)
     let topCount = 6 * topSize * topSize
+    // Each part builds the subtrees of a run of top cells with its own numbering: its top cells are its
+    // nodes 0..<run, their descendants follow. The parts are then laid end to end.
+    let partCount = min(topCount, 8 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+    let parts = PartSlots(count: partCount)
+    DispatchQueue.concurrentPerform(iterations: partCount) { part in
+      let range = (topCount * part / partCount)..<(topCount * (part + 1) / partCount)
+      var built = Part(topCells: range.count)
+      var list: [UInt32] = []
+      for (local, node) in range.enumerated() {
+        let cell = Cell(top: node, topSize: topSize)
+        let centre = cell.centre
+        let nearest = tree.nearest(to: centre)!.index
+        let limit = cell.candidateRadius(nearest: vectors.vector(nearest))
+        list.removeAll(keepingCapacity: true)
+        tree.forEach(within: SphereGeometry.chordSquared(angle: limit), of: centre) { index, _ in
+          list.append(UInt32(index))
+        }
+        built.fill(
+          node: local, cell: cell, list: cell.keeping(list, nearest: nearest, vectors: vectors), depth: 0,
+          vectors: vectors)
+      }
+      parts.set(part, built)
+    }
     first = [UInt32](repeating: 0, count: topCount)
     count = [UInt32](repeating: 0, count: topCount)
-    var list: [UInt32] = []
-    for node in 0..<topCount {
-      let cell = Cell(top: node, topSize: topSize)
-      let centre = cell.centre
-      let nearest = tree.nearest(to: centre)!.index
-      let limit = cell.candidateRadius(nearest: vectors.vector(nearest))
-      list.removeAll(keepingCapacity: true)
-      tree.forEach(within: SphereGeometry.chordSquared(angle: limit), of: centre) { index, _ in
-        list.append(UInt32(index))
+    var topStart = 0
+    for part in parts.take() {
+      let topCells = part.topCells
+      let childBase = first.count
+      let candidateBase = candidates.count
+      func global(_ local: UInt32) -> UInt32 {
+        Int(local) < topCells ? UInt32(topStart) + local : UInt32(childBase) + local - UInt32(topCells)
       }
-      fill(node: node, cell: cell, list: cell.keeping(list, nearest: nearest, vectors: vectors), depth: 0)
+      for local in 0..<part.first.count {
+        let isInner = part.count[local] == UInt32.max
+        let value = isInner ? global(part.first[local]) : part.first[local] + UInt32(candidateBase)
+        if local < topCells {
+          first[topStart + local] = value
+          count[topStart + local] = part.count[local]
+        } else {
+          first.append(value)
+          count.append(part.count[local])
+        }
+      }
+      candidates.append(contentsOf: part.candidates)
+      topStart += topCells
     }
     (first, count, candidates) = (first.compacted(), count.compacted(), candidates.compacted())
   }
 
-  private func fill(node: Int, cell: Cell, list: [UInt32], depth: Int) {
-    if list.count <= Self.leafCapacity || depth >= Self.maximumDepth {
-      first[node] = UInt32(candidates.count)
-      count[node] = UInt32(list.count)
-      candidates.append(contentsOf: list.sorted())
-      return
+  /// The nodes of the subtrees of a run of top cells, numbered from 0 with the top cells first.
+  private struct Part {
+    let topCells: Int
+    var first: [UInt32]
+    var count: [UInt32]
+    var candidates: [UInt32] = []
+
+    init(topCells: Int) {
+      self.topCells = topCells
+      first = [UInt32](repeating: 0, count: topCells)
+      count = [UInt32](repeating: 0, count: topCells)
     }
-    let children = first.count
-    first[node] = UInt32(children)
-    count[node] = UInt32.max
-    first.append(contentsOf: [0, 0, 0, 0])
-    count.append(contentsOf: [0, 0, 0, 0])
-    for quadrant in 0..<4 {
-      let child = cell.child(quadrant)
-      let centre = child.centre
-      var nearest = Int(list[0])
-      var best = Double.infinity
-      for index in list {
-        let squared = SphereGeometry.chordSquared(centre, vectors.vector(Int(index)))
-        if squared < best || (squared == best && Int(index) < nearest) {
-          best = squared
-          nearest = Int(index)
-        }
+
+    mutating func fill(node: Int, cell: Cell, list: [UInt32], depth: Int, vectors: PlaceVectorArray) {
+      if list.count <= NearestPlaceGrid.leafCapacity || depth >= NearestPlaceGrid.maximumDepth {
+        first[node] = UInt32(candidates.count)
+        count[node] = UInt32(list.count)
+        candidates.append(contentsOf: list.sorted())
+        return
       }
-      let limit = SphereGeometry.chordSquared(angle: child.candidateRadius(nearest: vectors.vector(nearest)))
-      let sublist = list.filter { SphereGeometry.chordSquared(centre, vectors.vector(Int($0))) <= limit }
-      fill(
-        node: children + quadrant, cell: child,
-        list: child.keeping(sublist, nearest: nearest, vectors: vectors), depth: depth + 1)
+      let children = first.count
+      first[node] = UInt32(children)
+      count[node] = UInt32.max
+      first.append(contentsOf: [0, 0, 0, 0])
+      count.append(contentsOf: [0, 0, 0, 0])
+      for quadrant in 0..<4 {
+        let child = cell.child(quadrant)
+        let centre = child.centre
+        var nearest = Int(list[0])
+        var best = Double.infinity
+        for index in list {
+          let squared = SphereGeometry.chordSquared(centre, vectors.vector(Int(index)))
+          if squared < best || (squared == best && Int(index) < nearest) {
+            best = squared
+            nearest = Int(index)
+          }
+        }
+        let limit = SphereGeometry.chordSquared(
+          angle: child.candidateRadius(nearest: vectors.vector(nearest)))
+        let sublist = list.filter { SphereGeometry.chordSquared(centre, vectors.vector(Int($0))) <= limit }
+        fill(
+          node: children + quadrant, cell: child,
+          list: child.keeping(sublist, nearest: nearest, vectors: vectors), depth: depth + 1, vectors: vectors
+        )
+      }
     }
+  }
+
+  /// One slot per part of the build, each written by one worker.
+  private final class PartSlots: @unchecked Sendable {
+    // @unchecked: each worker writes only its own slot; the slots are taken after every worker is done.
+    private var slots: [Part?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ part: Part) {
+      lock.lock()
+      slots[index] = part
+      lock.unlock()
+    }
+
+    func take() -> [Part] { slots.map { $0! } }
   }
 
   /// The index and squared chord of the place nearest to a unit vector.

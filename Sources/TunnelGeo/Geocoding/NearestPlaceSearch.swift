@@ -207,3 +207,5 @@ struct NearestPlaceSearch<Vectors: PlaceVectorSource> {
     }
   }
 }
+
+extension NearestPlaceSearch: Sendable where Vectors: Sendable {}
