@@ -62,8 +62,20 @@ public final class BatchInput {
   ///   - format: The format; by default guessed from the extension, else from the first bytes.
   ///   - columns: Columns the user named; the common names are looked for otherwise.
   /// - Throws: ``BatchError`` when the file cannot be opened or read, or no coordinate columns are found.
+  ///   - stopRequested: Asked while waiting for slow input, and when a read is interrupted by a signal:
+  ///     true ends the input there (so that a batch reading a terminal or a quiet pipe stops when asked).
   public convenience init(
-    path: String?, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init()
+    path: String?, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
+    stopRequested: @escaping () -> Bool = { false }
+  ) throws(BatchError) {
+    try self.init(
+      path: path, format: format, columns: columns, blockSize: 1 << 20, stopRequested: stopRequested)
+  }
+
+  /// Opens `path`, reading `blockSize` bytes at a time (small blocks make tests cross block boundaries).
+  convenience init(
+    path: String?, format: BatchInputFormat?, columns: CoordinateColumns.Names, blockSize: Int,
+    stopRequested: @escaping () -> Bool = { false }
   ) throws(BatchError) {
     var descriptor: Int32 = 0
     var opened: Int32? = nil
@@ -85,8 +97,10 @@ public final class BatchInput {
         }
       }
     do {
+      let buffer = InputBuffer(descriptor: descriptor, blockSize: blockSize)
+      buffer.isStopRequested = stopRequested
       try self.init(
-        buffer: InputBuffer(descriptor: descriptor), format: chosen, columns: columns, descriptor: descriptor,
+        buffer: buffer, format: chosen, columns: columns, descriptor: descriptor,
         owning: opened != nil)
     } catch {
       if let opened { close(opened) }
@@ -114,7 +128,15 @@ public final class BatchInput {
     } else {
       size = nil
     }
-    if format == nil { while buffer.available < 4096, try buffer.fill() {} }
+    if format == nil {
+      // The first line is enough to tell the format; more is not waited for.
+      func hasLine() -> Bool {
+        buffer.storage.withUnsafeBufferPointer { bytes in
+          (buffer.start..<buffer.end).contains { bytes[$0] == 0x0A }
+        }
+      }
+      while buffer.available < 4096, !hasLine(), try buffer.fill() {}
+    }
     let format =
       format
       ?? buffer.storage.withUnsafeBufferPointer { bytes in
@@ -144,11 +166,10 @@ public final class BatchInput {
   /// The next row, or nil at the end of the input.
   public func next() throws(BatchError) -> BatchRecord? { try source.next() }
 
-  /// Asked when reading is interrupted by a signal: true ends the input there (so that a batch reading
-  /// a terminal or a slow pipe stops when asked to).
-  public var stopRequested: () -> Bool {
-    get { buffer.isStopRequested }
-    set { buffer.isStopRequested = newValue }
+  /// Called before waiting for input that is not there yet (from a pipe or a terminal).
+  var willWait: () -> Void {
+    get { buffer.willWait }
+    set { buffer.willWait = newValue }
   }
 
   /// Bytes read so far.

@@ -96,8 +96,9 @@ public final class BatchRun {
       formatter.inputColumns = chunk.first { $0.problem == nil }?.names ?? chunk.first?.names ?? []
     }
     let closing = formatter.footer
+    // Indexes pay for themselves past a few hundred placemarks, or tens of thousands of nearest places.
     if options.nearestPlaceOnly {
-      _ = try geocoder.nearestPlaceIndex()
+      if chunk.count >= options.chunkSize { _ = try geocoder.nearestPlaceIndex() }
     } else if chunk.count > Self.indexThreshold {
       try geocoder.prepareForBatch()
     }

@@ -2,22 +2,28 @@ import Foundation
 
 /// Reads chunks of rows on a thread of its own, a couple of chunks ahead of the batch that answers
 /// them, so that reading overlaps answering.
+///
+/// A chunk is handed over when it is full, at the end of the input, or when the input has nothing more
+/// to give for now (a pipe or a terminal that is waiting for its writer), so that rows arriving slowly
+/// are answered as they come.
 final class ChunkReader: @unchecked Sendable {
-  // @unchecked: `input` is used only by the reading thread; everything else is guarded by `condition`.
+  // @unchecked: `input` and `pending` are used only by the reading thread; everything else is guarded
+  // by `condition`.
   private let input: BatchInput
   private let chunkSize: Int
   private let condition = NSCondition()
   private var ready: [Result<Chunk, BatchError>] = []
+  private var finished = false
+  private var cancelled = false
+  private var pending: [BatchRecord] = []
+  /// Chunks read ahead at most.
+  private let depth = 2
 
   /// Rows read, and the input's bytes read by the end of them.
   struct Chunk {
     var records: [BatchRecord] = []
     var bytesRead = 0
   }
-  private var finished = false
-  private var cancelled = false
-  /// Chunks read ahead at most.
-  private let depth = 2
 
   init(input: BatchInput, chunkSize: Int) {
     self.input = input
@@ -28,29 +34,52 @@ final class ChunkReader: @unchecked Sendable {
   }
 
   private func read() {
-    while true {
-      condition.lock()
-      while ready.count >= depth && !cancelled { condition.wait() }
-      let stop = cancelled
-      condition.unlock()
-      if stop { return }
-      var chunk: [BatchRecord] = []
-      chunk.reserveCapacity(chunkSize)
-      var failure: BatchError? = nil
-      do throws(BatchError) {
-        while chunk.count < chunkSize, let record = try input.next() { chunk.append(record) }
-      } catch {
-        failure = error
-      }
-      condition.lock()
-      if !chunk.isEmpty { ready.append(.success(Chunk(records: chunk, bytesRead: input.bytesRead))) }
-      if let failure { ready.append(.failure(failure)) }
-      let done = failure != nil || chunk.count < chunkSize
-      if done { finished = true }
-      condition.broadcast()
-      condition.unlock()
-      if done { return }
+    input.willWait = { [unowned self] in
+      if !pending.isEmpty { hand(over: .success(takePending())) }
     }
+    defer { input.willWait = {} }
+    pending.reserveCapacity(chunkSize)
+    while true {
+      do throws(BatchError) {
+        guard let record = try input.next() else { break }
+        pending.append(record)
+        if pending.count == chunkSize, !hand(over: .success(takePending())) { return }
+      } catch {
+        if !pending.isEmpty { hand(over: .success(takePending())) }
+        hand(over: .failure(error))
+        finish()
+        return
+      }
+    }
+    if !pending.isEmpty { hand(over: .success(takePending())) }
+    finish()
+  }
+
+  private func takePending() -> Chunk {
+    defer {
+      pending = []
+      pending.reserveCapacity(chunkSize)
+    }
+    return Chunk(records: pending, bytesRead: input.bytesRead)
+  }
+
+  /// Queues a chunk, waiting while enough are queued; false once reading is cancelled.
+  @discardableResult
+  private func hand(over chunk: Result<Chunk, BatchError>) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while ready.count >= depth && !cancelled { condition.wait() }
+    guard !cancelled else { return false }
+    ready.append(chunk)
+    condition.broadcast()
+    return true
+  }
+
+  private func finish() {
+    condition.lock()
+    finished = true
+    condition.broadcast()
+    condition.unlock()
   }
 
   /// The next chunk; empty at the end of the input, or when `shouldStop` says so while waiting.
@@ -59,7 +88,7 @@ final class ChunkReader: @unchecked Sendable {
     defer { condition.unlock() }
     while ready.isEmpty && !finished {
       if shouldStop() { return Chunk() }
-      _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+      _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
     }
     guard !ready.isEmpty else { return Chunk() }
     let next = ready.removeFirst()

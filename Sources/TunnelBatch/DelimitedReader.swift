@@ -51,6 +51,8 @@ final class DelimitedReader {
       }
       let line = input.linesConsumed + 1
       switch scan {
+      case .record(_, let length, _) where length > Self.maximumRecordBytes:
+        return try skipLongLine(line: line)
       case .record(let fields, let length, let problem):
         input.consume(length)
         if problem == nil, fields.count == 1, fields[0].isEmpty { continue }

@@ -16,7 +16,16 @@ final class DelimitedSource: RecordSource {
       columns = nil
       return
     }
-    if first.problem == nil, let guessed = CoordinateColumns.guess(fromData: first.fields) {
+    if first.problem == nil, !names.isEmpty,
+      let numbered = try? CoordinateColumns.find(
+        in: CoordinateColumns.pair(latitude: 0, longitude: 1).names(count: first.fields.count), names: names),
+      case .success = numbered.coordinate(in: first.fields)
+    {
+      // No header, and the columns named by number hold a coordinate.
+      columns = numbered
+      header = numbered.names(count: first.fields.count)
+      pending = first
+    } else if first.problem == nil, let guessed = CoordinateColumns.guess(fromData: first.fields) {
       // No header: the first row is data.
       var chosen = guessed
       if !names.isEmpty {

@@ -20,8 +20,13 @@ final class InputBuffer {
   /// Newlines consumed since the input began; the line a record starts on is `linesConsumed + 1`.
   private(set) var linesConsumed = 0
 
-  /// Asked when a read is interrupted by a signal: true ends the input there.
+  /// Asked while waiting for input that is slow to come (and when a read is interrupted by a signal):
+  /// true ends the input there.
   var isStopRequested: () -> Bool = { false }
+  /// Called before waiting for input that is not there yet (from a pipe or a terminal).
+  var willWait: () -> Void = {}
+  /// Whether reads may have to wait: the descriptor is not a regular file.
+  private let mayWait: Bool
 
   private let descriptor: Int32
   private let blockSize: Int
@@ -31,10 +36,13 @@ final class InputBuffer {
     self.descriptor = descriptor
     self.blockSize = blockSize
     storage = [UInt8](repeating: 0, count: blockSize)
+    var status = stat()
+    mayWait = fstat(descriptor, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
   }
 
   init(bytes: [UInt8]) {
     descriptor = -1
+    mayWait = false
     blockSize = max(1, bytes.count)
     storage = bytes
     end = bytes.count
@@ -62,6 +70,10 @@ final class InputBuffer {
     if storage.count - end < blockSize / 2 {
       storage.append(contentsOf: repeatElement(0, count: max(blockSize, storage.count)))
     }
+    if mayWait, !(try waitForInput()) {
+      atEnd = true
+      return false
+    }
     while true {
       let count = storage.withUnsafeMutableBufferPointer { buffer in
         read(descriptor, buffer.baseAddress! + end, buffer.count - end)
@@ -82,6 +94,20 @@ final class InputBuffer {
         continue
       }
       throw .readFailed(String(cString: strerror(errno)))
+    }
+  }
+
+  /// Waits until the descriptor has input (or its end), a tenth of a second at a time, telling
+  /// ``willWait`` first; false when a stop is requested meanwhile.
+  private func waitForInput() throws(BatchError) -> Bool {
+    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    if poll(&poller, 1, 0) > 0 { return true }
+    willWait()
+    while true {
+      if isStopRequested() { return false }
+      let ready = poll(&poller, 1, 100)
+      if ready > 0 { return true }
+      if ready < 0, errno != EINTR { throw .readFailed(String(cString: strerror(errno))) }
     }
   }
 

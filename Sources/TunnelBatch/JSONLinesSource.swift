@@ -110,7 +110,11 @@ enum LineReading {
       }
       if let newline {
         let crlf = input.storage.withUnsafeBufferPointer { newline > input.start && $0[newline - 1] == 0x0D }
-        return Line(contentEnd: crlf ? newline - 1 : newline, length: newline + 1 - input.start)
+        let length = newline + 1 - input.start
+        if length > DelimitedReader.maximumRecordBytes {
+          return Line(contentEnd: input.start, length: length, tooLong: true)
+        }
+        return Line(contentEnd: crlf ? newline - 1 : newline, length: length)
       }
       searched = input.end
       if input.available > DelimitedReader.maximumRecordBytes {

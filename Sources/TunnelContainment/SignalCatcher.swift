@@ -10,13 +10,15 @@ import Darwin
 /// terms: finish what it was writing, restore the terminal, say what happened.
 ///
 /// The handlers are installed without `SA_RESTART`, so a blocking `read` or `poll` returns `EINTR` when a
-/// signal arrives. ``restore()`` puts the previous handlers back.
+/// signal arrives; the signals are unblocked in the calling thread. ``restore()`` puts the previous
+/// handlers and mask back.
 ///
 ///     let catcher = SignalCatcher()
 ///     defer { catcher.restore() }
 ///     while SignalCatcher.caught == nil { … }
 public final class SignalCatcher {
   private let previous: [(Int32, sigaction)]
+  private let previousMask: sigset_t
 
   /// The last signal caught since the newest catcher was installed, nil for none.
   public static var caught: Int32? {
@@ -42,10 +44,19 @@ public final class SignalCatcher {
       previous.append((number, old))
     }
     self.previous = previous
+    // A parent may have left them blocked (some process launchers do): unblock them in this thread.
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    for number in signals { sigaddset(&unblocked, number) }
+    var mask = sigset_t()
+    pthread_sigmask(SIG_UNBLOCK, &unblocked, &mask)
+    previousMask = mask
   }
 
   /// Puts back the handlers there were before.
   public func restore() {
+    var mask = previousMask
+    pthread_sigmask(SIG_SETMASK, &mask, nil)
     for (number, old) in previous {
       var old = old
       sigaction(number, &old, nil)

@@ -122,11 +122,11 @@ extension Tunnel {
       do {
         input = try BatchInput(
           path: name, format: inputFormat,
-          columns: .init(latitude: latColumn, longitude: lonColumn, coordinate: coordinateColumn))
+          columns: .init(latitude: latColumn, longitude: lonColumn, coordinate: coordinateColumn),
+          stopRequested: { SignalCatcher.caught != nil })
       } catch {
         throw CommandFailure(error)
       }
-      input.stopRequested = { SignalCatcher.caught != nil }
       let outputFormat =
         format
         ?? {
@@ -197,7 +197,7 @@ final class BatchReport {
     lastProgress = now
     let seconds = now.timeIntervalSince(started)
     let rate = seconds > 0 ? Double(rows) / seconds : 0
-    var line = "\(PlaceText.grouped(rows)) rows, \(PlaceText.grouped(Int(rate))) rows/s"
+    var line = "\(Self.rows(rows)), \(PlaceText.grouped(Int(rate))) rows/s"
     if let size, size > 0, bytes > 0 {
       let fraction = min(1, Double(bytes) / Double(size))
       let remaining = seconds / fraction - seconds
@@ -218,20 +218,22 @@ final class BatchReport {
   /// Says how the batch ended and throws the failure that sets the exit status, if any.
   func conclude(_ summary: BatchRun.Summary, skipInvalid: Bool, signal: Int32?) throws {
     if badRows > Self.shownBadRows {
-      write("tunnel: … and \(PlaceText.grouped(badRows - Self.shownBadRows)) more bad rows\n")
+      write(
+        "tunnel: … and \(PlaceText.grouped(badRows - Self.shownBadRows)) more bad \(badRows - Self.shownBadRows == 1 ? "row" : "rows")\n"
+      )
     }
     let seconds = Date().timeIntervalSince(started)
     if let signal {
       let name = signal == SIGINT ? "interrupted" : signal == SIGTERM ? "terminated" : "hung up"
       throw CommandFailure(
         message:
-          "\(name) after \(PlaceText.grouped(summary.rows)) rows; the output holds those rows, each whole",
+          "\(name) after \(Self.rows(summary.rows)); the output holds those rows, each whole",
         exitCode: 128 + signal)
     }
     if summary.badRows > 0 {
       let what = skipInvalid ? "left out of the output" : "written with their problem in the error column"
       let message =
-        "\(PlaceText.grouped(summary.badRows)) of \(PlaceText.grouped(summary.rows)) rows were bad and \(what)"
+        "\(PlaceText.grouped(summary.badRows)) of \(Self.rows(summary.rows)) \(summary.badRows == 1 ? "was" : "were") bad and \(what)"
       if skipInvalid {
         write("tunnel: \(message)\n")
       } else {
@@ -240,10 +242,13 @@ final class BatchReport {
     } else if showsProgress {
       let rate = seconds > 0 ? Double(summary.rows) / seconds : 0
       write(
-        "tunnel: \(PlaceText.grouped(summary.rows)) rows in \(String(format: "%.1f", seconds)) s (\(PlaceText.grouped(Int(rate))) rows/s)\n"
+        "tunnel: \(Self.rows(summary.rows)) in \(String(format: "%.1f", seconds)) s (\(PlaceText.grouped(Int(rate))) rows/s)\n"
       )
     }
   }
+
+  /// "1 row", "1,234 rows".
+  static func rows(_ count: Int) -> String { "\(PlaceText.grouped(count)) row\(count == 1 ? "" : "s")" }
 
   static func duration(_ seconds: Double) -> String {
     guard seconds.isFinite else { return "?" }

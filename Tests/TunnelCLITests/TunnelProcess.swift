@@ -16,8 +16,11 @@ struct TunnelProcess {
     return Bundle.main.bundleURL.appendingPathComponent("tunnel")
   }
 
-  /// Runs `tunnel` with `arguments`, standard input empty, and waits at most 60 seconds.
-  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+  /// Runs `tunnel` with `arguments`, standard input `input` (empty by default), and waits at most 60
+  /// seconds.
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], input: Data? = nil
+  ) throws -> Result {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -28,7 +31,16 @@ struct TunnelProcess {
     let error = Pipe()
     process.standardOutput = output
     process.standardError = error
-    process.standardInput = FileHandle.nullDevice
+    if let input {
+      let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "tunnel-in-\(UUID().uuidString)"
+      ).path
+      FileManager.default.createFile(atPath: path, contents: input)
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      process.standardInput = FileHandle(forReadingAtPath: path)
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
     try process.run()
     let deadline = DispatchTime.now() + .seconds(60)
     let outputData = output.fileHandleForReading.readDataToEndOfFile()

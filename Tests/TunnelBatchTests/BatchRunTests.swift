@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import TunnelGeo
+
+@testable import TunnelBatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct BatchRunTests {
+  static let geocoder = ReverseGeocoder(data: try! PlaceData())
+
+  /// Runs a batch of `text` and returns what it wrote and how it ended.
+  func run(
+    _ text: String, options: BatchRun.Options, format: BatchInputFormat? = nil,
+    shouldStop: @escaping () -> Bool = { false }
+  ) throws -> (output: String, summary: BatchRun.Summary, bad: [Int]) {
+    let directory = FileManager.default.temporaryDirectory
+    let inputPath = directory.appendingPathComponent("batch-in-\(UUID().uuidString)").path
+    let outputPath = directory.appendingPathComponent("batch-out-\(UUID().uuidString)").path
+    FileManager.default.createFile(atPath: inputPath, contents: Data(text.utf8))
+    defer {
+      try? FileManager.default.removeItem(atPath: inputPath)
+      try? FileManager.default.removeItem(atPath: outputPath)
+    }
+    let input = try BatchInput(path: inputPath, format: format, columns: .init(), blockSize: 64)
+    let descriptor = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    defer { close(descriptor) }
+    var bad: [Int] = []
+    let summary = try BatchRun(input: input, geocoder: Self.geocoder, options: options).run(
+      output: descriptor, shouldStop: shouldStop, badRow: { bad.append($0.line) })
+    let output = try String(contentsOfFile: outputPath, encoding: .utf8)
+    return (output, summary, bad)
+  }
+
+  /// Points spread over the globe, with a bad row every seventh line.
+  static func points(_ count: Int) -> (text: String, coordinates: [Coordinate?]) {
+    var text = "id,lat,lon,note\n"
+    var coordinates: [Coordinate?] = []
+    for index in 0..<count {
+      if index % 7 == 3 {
+        text += "\(index),95,0,\"bad, on purpose\"\n"
+        coordinates.append(nil)
+        continue
+      }
+      // Spread by multiplying with primes, so that neighbouring rows are far apart.
+      let latitude = Double(index * 7_919 % 1_800_000) / 10_000 - 90
+      let longitude = Double(index * 104_729 % 3_600_000) / 10_000 - 180
+      text += "\(index),\(latitude),\(longitude),\"note \(index)\"\n"
+      coordinates.append(try! Coordinate(latitude: latitude, longitude: longitude))
+    }
+    return (text, coordinates)
+  }
+
+  @Test("Every row in gives one row out, in input order, across chunks and threads")
+  func orderKept() throws {
+    let (text, coordinates) = Self.points(300)
+    let options = BatchRun.Options(fields: [.nearestPlace], format: .jsonl, threads: 2, chunkSize: 37)
+    let (output, summary, bad) = try run(text, options: options)
+    let rows = try output.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(rows.count == 300)
+    #expect(
+      summary.rows == 300 && summary.rowsWritten == 300 && summary.badRows == coordinates.count { $0 == nil })
+    #expect(bad == coordinates.indices.filter { coordinates[$0] == nil }.map { $0 + 2 })
+    for (index, coordinate) in coordinates.enumerated() {
+      let row = rows[index]
+      #expect(row["id"] as? String == String(index))
+      #expect((row["note"] as? String)?.hasPrefix(coordinate == nil ? "bad" : "note") == true)
+      if let coordinate {
+        let nearest = try Self.geocoder.nearestPlace(to: coordinate)!
+        let found = row["nearestPlace"] as? [String: Any]
+        #expect(
+          found?["name"] as? String == nearest.name && found?["countryCode"] as? String == nearest.countryCode
+        )
+        #expect(row["error"] == nil)
+      } else {
+        #expect(row["nearestPlace"] == nil && row["error"] as? String == "latitude 95 is outside -90…90")
+      }
+    }
+  }
+
+  @Test("JSON Lines rows carry the placemark as 'tunnel where --format json' prints it, and the antipode's")
+  func placemarkJSON() throws {
+    let text = "lat,lon\n56,8.5\n-56,-171.5\n33.87,151.21\n78,-40\n0,0\n"
+    let (output, _, _) = try run(text, options: BatchRun.Options(antipode: true, format: .jsonl))
+    let lines = output.split(separator: "\n")
+    #expect(lines.count == 5)
+    let encoder = JSONEncoder()
+    for line in lines {
+      let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let point = try Coordinate(
+        latitude: Double(row["lat"] as! String)!, longitude: Double(row["lon"] as! String)!)
+      for (coordinate, members) in [(point, row), (point.antipode, row["antipode"] as! [String: Any])] {
+        let placemark = try Self.geocoder.placemark(for: coordinate)
+        var expected = try #require(
+          try JSONSerialization.jsonObject(with: encoder.encode(placemark)) as? [String: Any])
+        expected["latitude"] = nil
+        expected["longitude"] = nil
+        func canonical(_ value: Any) throws -> String {
+          String(
+            decoding: try JSONSerialization.data(
+              withJSONObject: ["value": value], options: [.sortedKeys, .fragmentsAllowed]), as: UTF8.self)
+        }
+        for (key, value) in expected {
+          #expect(try canonical(members[key] ?? NSNull()) == canonical(value), "\(key) of \(coordinate)")
+        }
+      }
+      let antipode = row["antipode"] as! [String: Any]
+      #expect(antipode["latitude"] as? Double == point.antipode.latitude)
+    }
+  }
+
+  @Test("GeoJSON out is a feature collection, longitude first; bad rows keep a null geometry or are left out")
+  func geoJSON() throws {
+    let text = "lat,lon,name\n56,8.5,Skjern\n95,0,bad\n-33.9,18.4,Cape Town\n"
+    let options = BatchRun.Options(fields: [.country], format: .geojson)
+    let (output, summary, _) = try run(text, options: options)
+    let collection = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    let features = try #require(collection["features"] as? [[String: Any]])
+    #expect(features.count == 3 && summary.badRows == 1)
+    let geometry = try #require(features[0]["geometry"] as? [String: Any])
+    #expect(geometry["coordinates"] as? [Double] == [8.5, 56])
+    #expect(features[1]["geometry"] is NSNull)
+    let properties = try #require(features[2]["properties"] as? [String: Any])
+    #expect(properties["name"] as? String == "Cape Town")
+    #expect((properties["country"] as? [String: Any])?["code"] as? String == "ZA")
+    var skipping = options
+    skipping.skipInvalid = true
+    let skipped = try run(text, options: skipping)
+    let kept = try #require(
+      try JSONSerialization.jsonObject(with: Data(skipped.output.utf8)) as? [String: Any])
+    #expect((kept["features"] as? [Any])?.count == 2 && skipped.summary.badRows == 1)
+    #expect(skipped.summary.rowsWritten == 2)
+    let empty = try run("lat,lon\n", options: options)
+    #expect(
+      (try JSONSerialization.jsonObject(with: Data(empty.output.utf8)) as? [String: Any])?["features"]
+        as? [Any] != nil)
+  }
+
+  @Test("JSON input passes through as written; CSV out from JSON takes the first row's names")
+  func jsonPassThrough() throws {
+    let text = """
+      {"id": 1.50, "lat": 56, "lon": 8.5, "tag": "a\\"b"}
+      {"lat": -33.9, "id": 2, "lon": 18.4}
+      """
+    let (jsonl, _, _) = try run(text, options: BatchRun.Options(fields: [.timeZone], format: .jsonl))
+    #expect(
+      jsonl.hasPrefix(
+        #"{"id":1.50,"lat":56,"lon":8.5,"tag":"a\"b","timeZone":{"identifier":"Europe/Copenhagen"}}"#))
+    let (csv, _, _) = try run(text, options: BatchRun.Options(fields: [.timeZone], format: .csv))
+    #expect(
+      csv == """
+        id,lat,lon,tag,time_zone,error
+        1.50,56,8.5,"a""b",Europe/Copenhagen,
+        2,-33.9,18.4,,Africa/Johannesburg,
+
+        """)
+  }
+
+  @Test("A stop between chunks ends with whole rows, and GeoJSON closed")
+  func stop() throws {
+    let (text, _) = Self.points(100)
+    var asked = 0
+    let options = BatchRun.Options(fields: [.nearestPlace], format: .geojson, chunkSize: 10)
+    let (output, summary, _) = try run(text, options: options) {
+      asked += 1
+      return asked > 2
+    }
+    #expect(summary.rows < 100 && summary.rows % 10 == 0)
+    let collection = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    #expect((collection["features"] as? [Any])?.count == summary.rowsWritten)
+  }
+
+  @Test("A reader that goes away ends the batch quietly")
+  func closedOutput() throws {
+    signal(SIGPIPE, SIG_IGN)
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    close(ends[0])
+    defer { close(ends[1]) }
+    let (text, _) = Self.points(50)
+    let input = try BatchInput(bytes: Array(text.utf8))
+    let summary = try BatchRun(
+      input: input, geocoder: Self.geocoder, options: BatchRun.Options(fields: [.nearestPlace])
+    ).run(output: ends[1])
+    #expect(summary.outputClosed)
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import TunnelGeo
+
+@testable import TunnelBatch
+
+@Suite struct DelimitedInputTests {
+  @Test("A header names the coordinate columns; other columns pass through in order")
+  func header() throws {
+    let (input, rows) = try records("id,Latitude,name,LON\n7,56,Skjern,8.5\n8,-33.9,Cape Town,18.4\n")
+    #expect(input.format == .csv && input.columnNames == ["id", "Latitude", "name", "LON"])
+    #expect(rows.map(\.values) == [["7", "56", "Skjern", "8.5"], ["8", "-33.9", "Cape Town", "18.4"]])
+    #expect(rows.map(\.line) == [2, 3])
+    #expect(
+      rows.map(\.coordinate) == [
+        try Coordinate(latitude: 56, longitude: 8.5), try Coordinate(latitude: -33.9, longitude: 18.4),
+      ])
+  }
+
+  @Test("Quoted fields keep separators, doubled quotes and line breaks; CRLF and a BOM are handled")
+  func quoting() throws {
+    let text = "\u{FEFF}lat,lon,note\r\n56,8.5,\"a, \"\"quoted\"\"\r\nnote\"\r\n-33.9,18.4,plain\r\n"
+    let (input, rows) = try records(text, blockSize: 3)
+    #expect(input.columnNames == ["lat", "lon", "note"])
+    #expect(rows.count == 2)
+    #expect(rows[0].values[2] == "a, \"quoted\"\r\nnote" && rows[0].problem == nil)
+    #expect(rows[1].values == ["-33.9", "18.4", "plain"] && rows[1].line == 4)
+  }
+
+  @Test("Without a header: latitude and longitude first, or one column holding a whole coordinate")
+  func headerless() throws {
+    let pair = try records("56,8.5,x\n-33.9,18.4,y\n")
+    #expect(pair.input.columnNames == ["latitude", "longitude", "column3"] && pair.rows.count == 2)
+    let single = try records("56°33′N 8°19′E\n33.9S 18.4E\n")
+    #expect(single.input.columnNames == ["coordinate"])
+    #expect(single.rows.map { $0.coordinate?.latitude } == [56.55, -33.9])
+    let tabs = try records("56\t8.5\n1\t2\n")
+    #expect(tabs.input.format == .tsv && tabs.rows.count == 2)
+  }
+
+  @Test("Columns named by the user, by name or by number")
+  func namedColumns() throws {
+    let named = try records("a,b,c\n1,56,8.5\n", columns: .init(latitude: "b", longitude: "c"))
+    #expect(named.rows.first?.coordinate == (try Coordinate(latitude: 56, longitude: 8.5)))
+    let numbered = try records("x,56,8.5\n", columns: .init(latitude: "2", longitude: "3"))
+    #expect(numbered.rows.first?.coordinate == (try Coordinate(latitude: 56, longitude: 8.5)))
+    let whole = try records("id,where\n1,56 8.5\n", columns: .init(coordinate: "where"))
+    #expect(whole.rows.first?.coordinate == (try Coordinate(latitude: 56, longitude: 8.5)))
+    #expect(throws: BatchError.self) { try records("a,b\n1,2\n", columns: .init(latitude: "nope")) }
+    #expect(throws: BatchError.noCoordinateColumns(header: ["a", "b"])) { try records("a,b\n1,2\n") }
+  }
+
+  @Test(
+    "Bad rows are kept, each with its problem and line",
+    arguments: [
+      ("lat,lon\n91,0\n", "latitude 91 is outside -90…90"),
+      ("lat,lon\nnan,0\n", "latitude nan is not a finite number"),
+      ("lat,lon\n10,400\n", "longitude 400 is outside -180…180"),
+      ("lat,lon\nabc,5\n", "the latitude 'abc' is not a number or an angle"),
+      ("lat,lon\n,\n", "no coordinate"),
+      ("lat,lon\n10\n", "the row has 1 field where the header has 2"),
+      ("lat,lon\n10,20,30\n", "the row has 3 fields where the header has 2"),
+      ("lat,lon\n\"10\"x,20\n", "text follows the closing quote of field 1"),
+    ])
+  func badRows(text: String, problem: String) throws {
+    let (_, rows) = try records(text)
+    #expect(rows.count == 1)
+    #expect(rows[0].problem == problem && rows[0].coordinate == nil && rows[0].line == 2)
+  }
+
+  @Test("A quote never closed spoils one line, not the rest of the file")
+  func brokenQuote() throws {
+    let (_, rows) = try records("lat,lon\n\"56,8.5\n1,2\n3,4\n")
+    #expect(rows.count == 3)
+    #expect(rows[0].problem == "the quote that opens field 1 is never closed" && rows[0].line == 2)
+    #expect(rows[1].coordinate != nil && rows[1].line == 3 && rows[2].line == 4)
+  }
+
+  @Test("Bytes that are not UTF-8, NULs and an overlong line are bad rows; blank lines are skipped")
+  func garbage() throws {
+    var bytes = Array("lat,lon,note\n1,2,ok\n\n3,4,".utf8) + [0xFF, 0xFE, 0x00] + Array("\n".utf8)
+    bytes += Array("5,6,".utf8) + Array(repeating: UInt8(ascii: "x"), count: (1 << 20) + 10) + [0x0A]
+    bytes += Array("7,8,end".utf8)
+    let (_, rows) = try records(bytes, blockSize: 1 << 16)
+    #expect(rows.count == 4)
+    #expect(rows[0].problem == nil)
+    #expect(rows[1].problem == "field 3 is not UTF-8 text" && rows[1].line == 4)
+    #expect(
+      rows[2].problem?.hasPrefix("the line is longer than 1 MiB") == true && rows[2].line == 5,
+      "\(rows[2].problem ?? "")")
+    #expect(rows[3].values == ["7", "8", "end"] && rows[3].line == 6)
+  }
+
+  @Test("Empty input and a header alone give no rows")
+  func empty() throws {
+    #expect(try records("").rows.isEmpty)
+    #expect(try records("lat,lon\n").rows.isEmpty)
+    #expect(try records("lat,lon").rows.isEmpty)
+  }
+
+  @Test("Random bytes never stop the reader: every line ends up in a row or is blank")
+  func randomBytes() throws {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<200 {
+      let count = Int.random(in: 0..<400, using: &generator)
+      let alphabet = Array("0123456789.,-\"\n\r\t ab°′NSEW".utf8) + [0xFF, 0xC3, 0x00]
+      let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
+      let text = Array("lat,lon\n".utf8) + bytes
+      do {
+        let (_, rows) = try records(text, blockSize: 7)
+        let lines = rows.map(\.line)
+        #expect(lines == lines.sorted())
+      } catch let error as BatchError {
+        Issue.record("\(error) for \(bytes)")
+      }
+    }
+  }
+}

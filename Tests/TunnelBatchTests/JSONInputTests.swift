@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TunnelGeo
+
+@testable import TunnelBatch
+
+@Suite struct JSONInputTests {
+  @Test("JSON Lines: members kept in order and as written; the coordinate found by name")
+  func jsonLines() throws {
+    let text = """
+      {"id": 1, "lat": 56.0, "lon": 8.50, "tags": {"a": [1, 2]}}
+      {"lon": "18.4", "id": "x", "lat": "-33.9"}
+
+      {"id": 3, "position": "56°33′N 8°19′E"}
+      """
+    let (input, rows) = try records(text, blockSize: 4)
+    #expect(input.format == .jsonl)
+    #expect(rows.count == 3)
+    #expect(
+      rows[0].names == ["id", "lat", "lon", "tags"]
+        && rows[0].values == ["1", "56.0", "8.50", "{\"a\": [1, 2]}"])
+    #expect(rows[1].coordinate == (try Coordinate(latitude: -33.9, longitude: 18.4)))
+    #expect(rows[2].coordinate?.latitude == 56.55 && rows[2].line == 4)
+  }
+
+  @Test(
+    "Bad JSON lines are rows with their problem",
+    arguments: [
+      ("[1, 2]", "the line is not a JSON object"),
+      ("{\"lat\": 1,", "the line ends inside its JSON object"),
+      ("{\"lat\" 1}", "the line is not JSON: expected ':' at column 8"),
+      ("{\"lat\": 1} {}", "the line holds more than one JSON value"),
+      (
+        "{\"name\": \"x\"}",
+        "no member holds the coordinate (lat and lon, latitude and longitude, or coordinate)"
+      ),
+      ("{\"lat\": null, \"lon\": 1}", "the latitude is null"),
+      ("{\"lat\": true, \"lon\": 1}", "the latitude is not a number or text"),
+      ("{\"lat\": 95, \"lon\": 1}", "latitude 95 is outside -90…90"),
+    ])
+  func badLines(line: String, problem: String) throws {
+    let (_, rows) = try records("{\"lat\": 1, \"lon\": 2}\n" + line + "\n", format: .jsonl)
+    #expect(rows.count == 2 && rows[0].problem == nil)
+    #expect(rows[1].problem == problem && rows[1].line == 2)
+  }
+
+  @Test(
+    "GeoJSON: a feature collection streamed feature by feature, longitude first, properties passed through")
+  func featureCollection() throws {
+    let text = """
+      {"type": "FeatureCollection", "name": "points", "features": [
+        {"type": "Feature", "geometry": {"type": "Point", "coordinates": [8.5, 56.0]}, "properties": {"id": 1}},
+        {"type": "Feature", "geometry": {"type": "Point", "coordinates": [18.4, -33.9, 12]}, "properties": null},
+        {"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}, "properties": {"id": 3}},
+        {"type": "Feature", "geometry": null, "properties": {"id": 4}}
+      ], "bbox": [0, 0, 1, 1]}
+      """
+    let (input, rows) = try records(text, blockSize: 16)
+    #expect(input.format == .geojson)
+    #expect(rows.count == 4)
+    #expect(rows[0].coordinate == (try Coordinate(latitude: 56, longitude: 8.5)) && rows[0].values == ["1"])
+    #expect(rows[0].line == 2 && rows[3].line == 5)
+    #expect(rows[1].coordinate?.latitude == -33.9 && rows[1].values.isEmpty)
+    #expect(rows[2].problem == "the geometry is a LineString, not a Point")
+    #expect(rows[3].problem == "the feature has no geometry")
+  }
+
+  @Test("GeoJSON: features one after another (one a line, or after RS) and a lone feature")
+  func featureSequence() throws {
+    let feature =
+      #"{"type":"Feature","geometry":{"type":"Point","coordinates":[8.5,56]},"properties":{"n":1}}"#
+    let lines = try records(feature + "\n" + feature + "\n", format: .geojson)
+    #expect(lines.rows.count == 2 && lines.rows.allSatisfy { $0.coordinate != nil })
+    let separated = try records("\u{1E}" + feature + "\n\u{1E}" + feature + "\n")
+    #expect(separated.input.format == .geojson && separated.rows.count == 2)
+    #expect(try records(feature).rows.count == 1)
+  }
+
+  @Test("A broken collection ends the batch with the line where it broke")
+  func brokenCollection() throws {
+    let text = """
+      {"type":"FeatureCollection","features":[
+      {"type":"Feature","geometry":{"type":"Point","coordinates":[8.5,56]},"properties":{}},
+      {"type":"Feature","geometry":{"type":"Point" "coordinates":[8.5,56]}}
+      ]}
+      """
+    #expect(throws: BatchError.unreadableDocument(line: 3, reason: "not GeoJSON: expected ',' or '}'")) {
+      try records(text, blockSize: 8)
+    }
+    #expect(throws: BatchError.self) {
+      try records("{\"type\":\"FeatureCollection\",\"features\":[", format: .geojson)
+    }
+  }
+
+  @Test("Random bytes never crash the JSON readers")
+  func randomBytes() throws {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("{}[]\":,0123456789.-eE truefalsnl\\u\n\u{1E}".utf8) + [0xFF, 0x00]
+    for format in [BatchInputFormat.jsonl, .geojson] {
+      for _ in 0..<300 {
+        let bytes = (0..<Int.random(in: 0..<200, using: &generator)).map { _ in
+          alphabet.randomElement(using: &generator)!
+        }
+        _ = try? records(bytes, format: format, blockSize: 3)
+      }
+    }
+  }
+
+  @Test("Deep nesting is refused, not followed")
+  func deepNesting() throws {
+    let deep = "{\"lat\":1,\"lon\":2,\"x\":" + String(repeating: "[", count: 100_000) + "}\n"
+    let (_, rows) = try records(deep, format: .jsonl, blockSize: 1 << 16)
+    #expect(rows.first?.problem?.contains("nested more than 256 deep") == true)
+  }
+}

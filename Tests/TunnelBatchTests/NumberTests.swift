@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import TunnelBatch
+
+@Suite struct NumberTests {
+  @Test("Plain decimals read exactly as Double(_:) reads them")
+  func decimals() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let value = Double.random(in: -400...400, using: &generator)
+      for places in [0, 1, 4, 6, 9, 12] {
+        let text = String(format: "%.\(places)f", value)
+        #expect(DecimalNumber.parse(text) == Double(text), "\(text)")
+      }
+    }
+    for text in [
+      "", "-", ".", "1.2.3", "1e5", " 5", "0x10", "12345678901234567890.5", "+7", "-0.0", "007.50",
+    ] {
+      let parsed = DecimalNumber.parse(text)
+      #expect(parsed == Double(text) || (parsed == nil && Double(text) == nil), "\(text)")
+    }
+  }
+
+  @Test("Numbers are written rounded, without trailing zeros, as the rounded Double prints")
+  func numbers() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let value = Double.random(in: -20_000...20_000, using: &generator)
+      for places in [0, 3, 6, 9] {
+        let scale = pow(10, Double(places))
+        let rounded = (value * scale).rounded() / scale + 0
+        let text = OutputBytes.text(value, places: places)
+        #expect(Double(text) == rounded, "\(value) at \(places) places gave \(text)")
+        #expect(!text.contains(".") || !text.hasSuffix("0"))
+      }
+    }
+    #expect(OutputBytes.text(-0.25, places: 9) == "-0.25")
+    #expect(OutputBytes.text(1e-7, places: 9) == "0.0000001")
+    #expect(OutputBytes.text(-1e-12, places: 9) == "0")
+    #expect(OutputBytes.text(56, places: 9) == "56")
+    #expect(OutputBytes.text(.nan, places: 9) == "null")
+  }
+
+  @Test("JSON strings escape quotes, backslashes and control characters")
+  func jsonStrings() throws {
+    var out = OutputBytes()
+    out.json("a\"b\\c\nd\u{1}é")
+    let text = String(decoding: out.bytes, as: UTF8.self)
+    #expect(text == #""a\"b\\c\nd\u0001é""#)
+    #expect(
+      try JSONSerialization.jsonObject(with: Data(out.bytes), options: .fragmentsAllowed) as? String
+        == "a\"b\\c\nd\u{1}é")
+  }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+@testable import TunnelBatch
+
+/// Every row of `text` read as `format`, through a file read `blockSize` bytes at a time so that records
+/// cross block boundaries.
+func records(
+  _ text: String, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
+  blockSize: Int = 5
+) throws -> (input: BatchInput, rows: [BatchRecord]) {
+  try records(Array(text.utf8), format: format, columns: columns, blockSize: blockSize)
+}
+
+func records(
+  _ bytes: [UInt8], format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
+  blockSize: Int = 5
+) throws -> (input: BatchInput, rows: [BatchRecord]) {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString).data")
+    .path
+  FileManager.default.createFile(atPath: path, contents: Data(bytes))
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  let input = try BatchInput(path: path, format: format, columns: columns, blockSize: blockSize)
+  var rows: [BatchRecord] = []
+  while let row = try input.next() { rows.append(row) }
+  return (input, rows)
+}

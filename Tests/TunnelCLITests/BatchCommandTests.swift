@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+
+@Suite struct BatchCommandTests {
+  /// A file in the temporary folder holding `text`, removed by the caller.
+  func file(_ text: String, extension name: String = "csv") -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "batch-\(UUID().uuidString).\(name)"
+    ).path
+    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    return path
+  }
+
+  static let points = """
+    \u{FEFF}id,lat,lon,note\r
+    1,56,8.5,"Skjern, ""DK""\"\r
+    2,-33.9,18.4,"two\r
+    lines"\r
+    3,91,0,too far north\r
+    4,-56,-171.5,plain\r
+
+    """
+
+  @Test("CSV in, CSV out: rows in equal rows out, columns passed through, the bad row named by its line")
+  func csv() throws {
+    let result = try TunnelProcess.run(
+      ["batch", "--fields", "country,nearestPlace"], input: Data(Self.points.utf8))
+    #expect(result.status == 65)
+    let rows = CSVTable(result.standardOutput).rows
+    #expect(rows.count == 5)
+    #expect(rows[0].prefix(6) == ["id", "lat", "lon", "note", "country_code", "country_name"])
+    #expect(rows[0].last == "error")
+    #expect(rows[1].prefix(5) == ["1", "56", "8.5", "Skjern, \"DK\"", "DK"])
+    #expect(rows[2][3] == "two\r\nlines" && rows[2][4] == "ZA")
+    #expect(rows[3][0] == "3" && rows[3].last == "latitude 91 is outside -90…90")
+    #expect(rows[4][4] == "" && rows[4][6] == "Waitangi")
+    #expect(
+      result.standardError == """
+        tunnel: standard input, line 5: latitude 91 is outside -90…90
+        tunnel: 1 of 4 rows was bad and written with their problem in the error column
+
+        """)
+  }
+
+  @Test("Every output format holds every row: JSON Lines, GeoJSON (longitude first) and TSV")
+  func formats() throws {
+    for format in ["jsonl", "geojson", "tsv", "csv"] {
+      let result = try TunnelProcess.run(
+        ["batch", "--fields", "timeZone", "--antipode", "--format", format], input: Data(Self.points.utf8))
+      #expect(result.status == 65, "\(format): \(result.standardError)")
+      let output = result.standardOutput
+      switch format {
+      case "jsonl":
+        let rows = try output.split(separator: "\n").map {
+          try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(rows.map { $0["id"] as? String } == ["1", "2", "3", "4"])
+        #expect((rows[0]["antipode"] as? [String: Any])?["longitude"] as? Double == -171.5)
+        #expect(rows[2]["error"] as? String == "latitude 91 is outside -90…90")
+      case "geojson":
+        let collection = try #require(
+          try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        #expect(features.count == 4)
+        #expect((features[0]["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [8.5, 56])
+        #expect(features[2]["geometry"] is NSNull)
+      default:
+        #expect(output.split(separator: "\n").first?.contains(format == "tsv" ? "\t" : ",") == true)
+        #expect(output.contains("antipode_time_zone"))
+      }
+    }
+  }
+
+  @Test("The first 20 bad rows are named, then counted; --skip-invalid leaves them out and exits 0")
+  func manyBadRows() throws {
+    var text = "lat,lon\n"
+    for index in 0..<30 { text += index % 6 == 0 ? "\(index),\(index)\n" : "x\(index),0\n" }
+    let result = try TunnelProcess.run(["batch", "--fields", "nearestPlace"], input: Data(text.utf8))
+    #expect(result.status == 65)
+    let lines = result.standardError.split(separator: "\n")
+    #expect(lines.count == 22)
+    #expect(lines[0] == "tunnel: standard input, line 3: the latitude 'x1' is not a number or an angle")
+    #expect(lines[20] == "tunnel: … and 5 more bad rows")
+    #expect(lines[21] == "tunnel: 25 of 30 rows were bad and written with their problem in the error column")
+    #expect(result.standardOutput.split(separator: "\n").count == 31)
+    let skipped = try TunnelProcess.run(
+      ["batch", "--fields", "nearestPlace", "--skip-invalid"], input: Data(text.utf8))
+    #expect(skipped.status == 0)
+    #expect(skipped.standardOutput.split(separator: "\n").count == 6)
+    #expect(!skipped.standardOutput.contains("error"))
+    #expect(skipped.standardError.hasSuffix("tunnel: 25 of 30 rows were bad and left out of the output\n"))
+  }
+
+  @Test(
+    "Bad files and options are one plain line and the documented exit status",
+    arguments: [
+      (
+        ["batch", "/nonexistent/points.csv"], "", 66,
+        "cannot open '/nonexistent/points.csv': No such file or directory"
+      ),
+      (["batch", "/tmp"], "", 66, "cannot open '/tmp': it is a folder, not a file"),
+      (
+        ["batch", "--fields", "bogus"], "", 64,
+        "--fields: there is no field 'bogus'; the fields are land, country"
+      ),
+      (
+        ["batch", "--lat-column", "nope"], "a,b\n1,2\n", 64,
+        "--lat-column 'nope' is not a column of the input"
+      ),
+      (
+        ["batch"], "a,b\n1,2\n", 65, "cannot tell which columns hold the coordinates (the header is 'a', 'b')"
+      ),
+      (["batch", "--precision", "99"], "", 64, "--precision must be between 0 and 15"),
+      (["batch", "--input-format", "xml"], "", 64, "'xml'"),
+      (
+        ["batch", "--coordinate-column", "a", "--lat-column", "b"], "", 64, "give either --coordinate-column"
+      ),
+      (
+        ["batch", "--input-format", "geojson"], "{\"type\":\"FeatureCollection\",\"features\":[{]}", 65,
+        "line 1: not GeoJSON: expected a member's name; the rest of the document cannot be read"
+      ),
+    ])
+  func failures(arguments: [String], input: String, status: Int32, message: String) throws {
+    let result = try TunnelProcess.run(arguments, input: Data(input.utf8))
+    #expect(result.status == status, "\(arguments): \(result.standardError)")
+    #expect(result.standardError.hasPrefix("tunnel: ") && result.standardError.contains(message))
+    #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+  }
+
+  @Test("Empty input, or a header alone, is not an error")
+  func empty() throws {
+    for input in ["", "lat,lon\n", "\n\n"] {
+      let result = try TunnelProcess.run(["batch", "--fields", "country"], input: Data(input.utf8))
+      #expect(result.status == 0 && result.standardError.isEmpty, "\(input.debugDescription)")
+    }
+  }
+
+  @Test("A reader that stops reading (| head) ends the batch quietly")
+  func closedPipe() throws {
+    let note = String(repeating: "n", count: 2_000)
+    var text = "lat,lon,note\n"
+    for index in 0..<300 { text += "\(index % 90),\(index),\(note)\n" }
+    let path = file(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let script =
+      "set -o pipefail; '\(TunnelProcess.executable.path)' batch --fields nearestPlace '\(path)' | head -c 100 > /dev/null"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", script]
+    let error = Pipe()
+    process.standardError = error
+    try process.run()
+    let message = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(message.isEmpty, "\(String(decoding: message, as: UTF8.self))")
+  }
+
+  @Test("Ctrl-C while rows trickle in: the rows so far are written whole, and the exit status says so")
+  func interrupt() throws {
+    let process = Process()
+    process.executableURL = TunnelProcess.executable
+    process.arguments = ["batch", "--fields", "nearestPlace", "--format", "jsonl"]
+    let input = Pipe()
+    let output = Pipe()
+    let error = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    input.fileHandleForWriting.write(Data("lat,lon\n56,8.5\n-33.9,18.4\n10,10\n".utf8))
+    // The rows come out as they arrive, before the input ends.
+    var received = Data()
+    while received.count { $0 == UInt8(ascii: "\n") } < 3 {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      received += chunk
+    }
+    process.interrupt()
+    received += output.fileHandleForReading.readDataToEndOfFile()
+    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    try? input.fileHandleForWriting.close()
+    #expect(process.terminationStatus == 130)
+    let lines = String(decoding: received, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 4 && lines.last == "")
+    for line in lines.dropLast() {
+      #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+    }
+    #expect(message == "tunnel: interrupted after 3 rows; the output holds those rows, each whole\n")
+  }
+
+  @Test("Help explains the formats and the fields, with examples")
+  func help() throws {
+    let result = try TunnelProcess.run(["batch", "--help"])
+    #expect(result.status == 0)
+    for text in [
+      "Examples:", "tunnel batch points.csv", "--fields", "nearestPlace alone is the fast path", "--antipode",
+    ] {
+      #expect(result.standardOutput.contains(text), "\(text)")
+    }
+  }
+}
+
+/// A small RFC 4180 reader, independent of the one under test.
+struct CSVTable {
+  var rows: [[String]] = []
+
+  init(_ text: String) {
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text).makeIterator()
+    var pending: Character? = nil
+    while let character = pending ?? characters.next() {
+      pending = nil
+      if quoted {
+        if character == "\"" {
+          let next = characters.next()
+          if next == "\"" {
+            field.append("\"")
+          } else {
+            quoted = false
+            pending = next
+          }
+        } else {
+          field.append(character)
+        }
+        continue
+      }
+      switch character {
+      case "\"": quoted = true
+      case ",":
+        row.append(field)
+        field = ""
+      case "\n", "\r\n":
+        row.append(field)
+        rows.append(row)
+        row = []
+        field = ""
+      default: field.append(character)
+      }
+    }
+    if !field.isEmpty || !row.isEmpty {
+      row.append(field)
+      rows.append(row)
+    }
+  }
+}
