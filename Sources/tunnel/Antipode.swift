@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TunnelApp
+import TunnelBatch
 import TunnelGeo
 
 extension Tunnel {
@@ -32,15 +33,31 @@ extension Tunnel {
     func run() throws {
       let placeData = try data.placeData()
       let location = try place.resolve(data: placeData)
-      let report = AntipodeReport(
-        from: location.coordinate, named: location.place,
-        placemarks: (
-          try Geocoding.placemark(for: location.coordinate, data: placeData),
-          try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
-        ))
+      let placemarks = (
+        try Geocoding.placemark(for: location.coordinate, data: placeData),
+        try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
+      )
+      let report = output.rounding {
+        AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks)
+      }
       switch output.format {
-      case .text: print(report.text, terminator: "")
-      case .json: print(try JSONOutput.string(report))
+      case .text:
+        let style = TextStyle(output: TerminalOutput(asciiRequested: false))
+        print(report.text(places: output.textPlaces, style: style), terminator: "")
+      case .json:
+        print(try output.rounding { try JSONOutput.string(report) })
+      case .jsonl, .csv, .geojson:
+        let places = output.dataPlaces
+        let row = OutputRow(
+          members: [
+            ("latitude", OutputRow.number(location.coordinate.latitude, places: places)),
+            ("longitude", OutputRow.number(location.coordinate.longitude, places: places)),
+            ("surface_distance_km", OutputRow.number(report.surfaceDistanceKm, places: max(0, places - 3))),
+            ("through_earth_km", OutputRow.number(report.throughEarthKm, places: max(0, places - 3))),
+          ], coordinate: location.coordinate, placemark: placemarks.0, antipode: placemarks.1)
+        print(
+          OutputDocument.render([row], format: output.format.rows!, precision: .init(places: places)),
+          terminator: "")
       }
     }
   }
@@ -74,22 +91,24 @@ struct AntipodeReport: Encodable {
     case from, to, surfaceDistanceKm, throughEarthKm, tunnel
   }
 
-  var text: String {
+  /// The report for people: coordinates to `places` decimals, headlines bold and labels dim when
+  /// `style` has colours.
+  func text(places: Int = 6, style: TextStyle = TextStyle()) -> String {
     var lines: [String] = []
     for (label, coordinate, placemark) in [("From", start, from), ("To", end, to)] {
       let headline =
         label == "From" && place != nil ? PlaceText.line(place!) : PlacemarkText.headline(placemark)
-      lines.append(label.padding(toLength: 6, withPad: " ", startingAt: 0) + headline)
+      lines.append(style.dim(label.padding(toLength: 6, withPad: " ", startingAt: 0)) + style.bold(headline))
       lines.append(
-        "      " + coordinate.formatted(.decimal(places: 6)) + "   "
+        "      " + coordinate.formatted(.decimal(places: places)) + "   "
           + coordinate.formatted(.dms(secondsPlaces: 1)))
       for (name, value) in PlacemarkText.details(placemark) {
-        lines.append("      " + name.padding(toLength: 15, withPad: " ", startingAt: 0) + value)
+        lines.append("      " + style.dim(name.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
       }
       lines.append("")
     }
-    lines.append("Along the surface   \(Self.kilometres(surfaceDistanceKm))")
-    lines.append("Through the Earth   \(Self.kilometres(throughEarthKm))")
+    lines.append(style.dim("Along the surface   ") + Self.kilometres(surfaceDistanceKm))
+    lines.append(style.dim("Through the Earth   ") + Self.kilometres(throughEarthKm))
     lines += tunnel.lines
     return lines.joined(separator: "\n") + "\n"
   }

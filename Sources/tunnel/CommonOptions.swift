@@ -1,15 +1,83 @@
 import ArgumentParser
+import TunnelBatch
 import TunnelGeo
 
 /// How results are printed.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-  case text, json
+  case text, json, jsonl, csv, geojson
+
+  /// The batch format of the same name (nil for text and JSON).
+  var rows: BatchOutputFormat? {
+    switch self {
+    case .text, .json: nil
+    case .jsonl: .jsonl
+    case .csv: .csv
+    case .geojson: .geojson
+    }
+  }
 }
 
-/// `--format`, shared by every command that prints a result.
+/// `--format` and `--precision`, shared by every command that prints results about points.
 struct OutputOptions: ParsableArguments {
-  @Option(name: .long, help: "How to print the result: 'text' for people, 'json' for programs.")
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "How to print: 'text' for people; 'json', 'jsonl' (one line a result), 'csv' or 'geojson' for programs.",
+      valueName: "text|json|jsonl|csv|geojson"))
   var format: OutputFormat = .text
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Decimals for degrees (kilometres get three fewer); by default 6 in text and 9 (0.1 mm) otherwise.",
+      valueName: "n"))
+  var precision: Int?
+
+  func validate() throws {
+    if let precision, !(0...15).contains(precision) {
+      throw ValidationError("--precision must be between 0 and 15")
+    }
+  }
+
+  /// Decimals of degrees in text.
+  var textPlaces: Int { precision ?? 6 }
+
+  /// Decimals of degrees in the formats for programs.
+  var dataPlaces: Int { precision ?? 9 }
+
+  /// Runs `body` with encoded results rounded to ``dataPlaces``.
+  func rounding<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try OutputRounding.$degreePlaces.withValue(dataPlaces, operation: body)
+  }
+}
+
+/// `--format text|json` and `--precision`, for commands whose results are not rows.
+struct ReportOptions: ParsableArguments {
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
+
+  @Option(name: .long, help: "How to print the result: 'text' for people, 'json' for programs.")
+  var format: Format = .text
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Decimals for degrees (kilometres get three fewer); by default 6 in text and 9 (0.1 mm) in JSON.",
+      valueName: "n"))
+  var precision: Int?
+
+  func validate() throws {
+    if let precision, !(0...15).contains(precision) {
+      throw ValidationError("--precision must be between 0 and 15")
+    }
+  }
+
+  var textPlaces: Int { precision ?? 6 }
+
+  func rounding<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try OutputRounding.$degreePlaces.withValue(precision ?? 9, operation: body)
+  }
 }
 
 /// A place given as one or more words: a coordinate (`56.0 8.5`, `33°54′S 18°24′E`, `+5633+00819/`) or a

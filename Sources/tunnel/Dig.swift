@@ -27,7 +27,7 @@ extension Tunnel {
     @Argument(
       help: ArgumentHelp("The two ends: two places, or a place, 'to', and a place.", valueName: "from> <to"))
     var words: [String] = []
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var output: ReportOptions
     @OptionGroup var data: DataOptions
 
     /// The two ends as typed.
@@ -54,9 +54,9 @@ extension Tunnel {
       let (fromText, toText) = ends!
       let from = try LocationArguments.resolve(fromText, data: placeData)
       let to = try LocationArguments.resolve(toText, data: placeData)
-      let report = DigReport(from: from, to: to)
+      let report = output.rounding { DigReport(from: from, to: to) }
       switch output.format {
-      case .text: print(report.text, terminator: "")
+      case .text: print(report.text(places: output.textPlaces), terminator: "")
       case .json: print(try JSONOutput.string(report))
       }
     }
@@ -99,12 +99,13 @@ struct DigReport: Encodable {
     case from, to, surfaceDistanceKm, throughEarthKm, tunnel
   }
 
-  var text: String {
+  /// The report for people, coordinates to `places` decimals.
+  func text(places: Int) -> String {
     var lines: [String] = []
     for (label, query) in ends {
       let padded = label.padding(toLength: 6, withPad: " ", startingAt: 0)
       let coordinates =
-        query.coordinate.formatted(.decimal(places: 6)) + "   "
+        query.coordinate.formatted(.decimal(places: places)) + "   "
         + query.coordinate.formatted(.dms(secondsPlaces: 1))
       if let place = query.place {
         lines.append(padded + PlaceText.line(place))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TunnelApp
+import TunnelBatch
 import TunnelGeo
 
 extension Tunnel {
@@ -50,11 +51,25 @@ extension Tunnel {
       }
       switch output.format {
       case .json:
-        print(try JSONOutput.string(search.matches.map(FoundPlace.init)))
+        print(try output.rounding { try JSONOutput.string(search.matches.map(FoundPlace.init)) })
+      case .jsonl, .csv, .geojson:
+        let places = output.dataPlaces
+        let rows = search.matches.map { match in
+          let place = match.place
+          return OutputRow(
+            members: [
+              ("name", OutputRow.string(place.name)), ("countryCode", OutputRow.string(place.countryCode)),
+              ("region", OutputRow.string(place.region.flatMap { $0.name.isEmpty ? nil : $0.name })),
+              ("latitude", OutputRow.number(place.coordinate.latitude, places: places)),
+              ("longitude", OutputRow.number(place.coordinate.longitude, places: places)),
+              ("population", String(place.population)),
+            ], coordinate: place.coordinate)
+        }
+        print(OutputDocument.render(rows, format: output.format.rows!), terminator: "")
       case .text:
         for match in search.matches {
           let place = match.place
-          let position = place.coordinate.formatted(.decimal(places: 4))
+          let position = place.coordinate.formatted(.decimal(places: output.precision ?? 4))
           print(
             "\(PlaceText.line(match))   \(position)\(match.viaAlternateName ? "   (by another name)" : "")")
         }

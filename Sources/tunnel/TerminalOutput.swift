@@ -28,3 +28,17 @@ struct TerminalOutput {
     rows = known ? Int(size.ws_row) : nil
   }
 }
+
+/// Bold and dim text on a terminal that shows colours; plain text otherwise.
+struct TextStyle {
+  var colors = false
+
+  init() {}
+
+  init(output: TerminalOutput) {
+    colors = output.colors
+  }
+
+  func bold(_ text: String) -> String { colors ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
+  func dim(_ text: String) -> String { colors ? "\u{1B}[2m" + text + "\u{1B}[0m" : text }
+}

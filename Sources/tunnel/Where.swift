@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TunnelApp
+import TunnelBatch
 import TunnelGeo
 
 extension Tunnel {
@@ -28,15 +29,26 @@ extension Tunnel {
       let placemark = try Geocoding.placemark(for: location.coordinate, data: placeData)
       switch output.format {
       case .json:
-        print(try JSONOutput.string(placemark))
+        print(try output.rounding { try JSONOutput.string(placemark) })
       case .text:
-        print(PlacemarkText.headline(placemark))
+        let style = TextStyle(output: TerminalOutput(asciiRequested: false))
+        print(style.bold(PlacemarkText.headline(placemark)))
         print(
-          "      " + location.coordinate.formatted(.decimal(places: 6)) + "   "
+          "      " + location.coordinate.formatted(.decimal(places: output.textPlaces)) + "   "
             + location.coordinate.formatted(.dms(secondsPlaces: 1)))
         for (label, value) in PlacemarkText.details(placemark) {
-          print("      " + label.padding(toLength: 15, withPad: " ", startingAt: 0) + value)
+          print("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
         }
+      case .jsonl, .csv, .geojson:
+        let row = OutputRow(
+          members: [
+            ("latitude", OutputRow.number(location.coordinate.latitude, places: output.dataPlaces)),
+            ("longitude", OutputRow.number(location.coordinate.longitude, places: output.dataPlaces)),
+          ], coordinate: location.coordinate, placemark: placemark)
+        print(
+          OutputDocument.render(
+            [row], format: output.format.rows!, precision: .init(places: output.dataPlaces)),
+          terminator: "")
       }
     }
   }

@@ -101,7 +101,7 @@ import Testing
     ),
     (
       ["56", "8", "--format", "xml"],
-      "tunnel: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'.\n"
+      "tunnel: The value 'xml' is invalid for '--format <text|json|jsonl|csv|geojson>'. Please provide one of 'text', 'json', 'jsonl', 'csv' or 'geojson'.\n"
     ),
     (["56", "8", "--bogus"], "tunnel: there is no option '--bogus'; see 'tunnel --help' for the options\n"),
   ])
@@ -122,7 +122,7 @@ import Testing
     #expect(result.standardOutput.contains("antipode (default)"))
     let subcommand = try TunnelProcess.run(["antipode", "--help"])
     #expect(subcommand.status == 0)
-    #expect(subcommand.standardOutput.contains("--format <format>"))
+    #expect(subcommand.standardOutput.contains("--format <text|json|jsonl|csv|geojson>"))
   }
 }
 

@@ -2,12 +2,22 @@ import Foundation
 
 /// Rounding applied when results are encoded, so that JSON carries `18.4` rather than the last bits
 /// of a computation (`18.399999999999977`).
+///
+/// Degrees get ``degreePlaces`` decimals (9 unless set for a task, 0.1 mm) and kilometres three fewer
+/// (6 by default, 1 mm):
+///
+///     try OutputRounding.$degreePlaces.withValue(5) { try JSONEncoder().encode(placemark) }
 public enum OutputRounding {
-  /// Degrees to 9 decimals (0.1 mm).
-  public static func degrees(_ value: Double) -> Double { rounded(value, places: 9) }
+  /// Decimals of degrees in encoded results, for the current task.
+  @TaskLocal public static var degreePlaces = 9
 
-  /// Kilometres to 6 decimals (1 mm).
-  public static func kilometres(_ value: Double) -> Double { rounded(value, places: 6) }
+  /// Degrees to ``degreePlaces`` decimals.
+  public static func degrees(_ value: Double) -> Double { rounded(value, places: degreePlaces) }
+
+  /// Kilometres to three decimals fewer than degrees.
+  public static func kilometres(_ value: Double) -> Double {
+    rounded(value, places: max(0, degreePlaces - 3))
+  }
 
   private static func rounded(_ value: Double, places: Int) -> Double {
     let scale = pow(10, Double(places))
