@@ -231,9 +231,9 @@ final class BatchReport {
         exitCode: 128 + signal)
     }
     if summary.badRows > 0 {
-      let what = skipInvalid ? "left out of the output" : "written with their problem in the error column"
       let message =
-        "\(PlaceText.grouped(summary.badRows)) of \(Self.rows(summary.rows)) \(summary.badRows == 1 ? "was" : "were") bad and \(what)"
+        "\(PlaceText.grouped(summary.badRows)) of \(Self.rows(summary.rows)) \(summary.badRows == 1 ? "was" : "were") bad"
+        + (skipInvalid ? " and left out of the output" : " (see the error column)")
       if skipInvalid {
         write("tunnel: \(message)\n")
       } else {

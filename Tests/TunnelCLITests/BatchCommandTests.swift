@@ -37,7 +37,7 @@ import Testing
     #expect(
       result.standardError == """
         tunnel: standard input, line 5: latitude 91 is outside -90…90
-        tunnel: 1 of 4 rows was bad and written with their problem in the error column
+        tunnel: 1 of 4 rows was bad (see the error column)
 
         """)
   }
@@ -81,7 +81,7 @@ import Testing
     #expect(lines.count == 22)
     #expect(lines[0] == "tunnel: standard input, line 3: the latitude 'x1' is not a number or an angle")
     #expect(lines[20] == "tunnel: … and 5 more bad rows")
-    #expect(lines[21] == "tunnel: 25 of 30 rows were bad and written with their problem in the error column")
+    #expect(lines[21] == "tunnel: 25 of 30 rows were bad (see the error column)")
     #expect(result.standardOutput.split(separator: "\n").count == 31)
     let skipped = try TunnelProcess.run(
       ["batch", "--fields", "nearestPlace", "--skip-invalid"], input: Data(text.utf8))
