@@ -83,9 +83,8 @@ final class GeoJSONSource: RecordSource {
         guard bytes[position] == UInt8(ascii: "\"") else {
           throw invalid("expected a member's name", position)
         }
-        guard case .end(let nameEnd) = scanned(JSONScan.string(bytes, from: position, end: end)) else {
-          return try outcomeStep(JSONScan.string(bytes, from: position, end: end), invalid)
-        }
+        let nameOutcome = JSONScan.string(bytes, from: position, end: end)
+        guard case .end(let nameEnd) = nameOutcome else { return try outcomeStep(nameOutcome, invalid) }
         let name = JSONScan.decodedString(bytes, position..<nameEnd)
         position = JSONScan.skipWhitespace(bytes, nameEnd, end: end)
         guard position < end else { return .needMore }
@@ -152,8 +151,7 @@ final class GeoJSONSource: RecordSource {
     }
   }
 
-  private func scanned(_ outcome: JSONScan.Outcome) -> JSONScan.Outcome { outcome }
-
+  /// The step for a scan that did not end a value: more input, or the document's error.
   private func outcomeStep(
     _ outcome: JSONScan.Outcome, _ invalid: (String, Int) -> BatchError
   ) throws(BatchError) -> Step {

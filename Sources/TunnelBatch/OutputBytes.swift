@@ -49,6 +49,37 @@ struct OutputBytes {
     bytes.append(UInt8(ascii: ":"))
   }
 
+  /// `"name":"text",` (`null` for nil).
+  mutating func member(_ name: String, _ text: String?) {
+    key(name)
+    json(text)
+    bytes.append(UInt8(ascii: ","))
+  }
+
+  /// `"name":1.5,`.
+  mutating func member(_ name: String, number value: Double, places: Int) {
+    key(name)
+    number(value, places: places)
+    bytes.append(UInt8(ascii: ","))
+  }
+
+  /// `"name":true,` (`null` for nil).
+  mutating func member(_ name: String, flag: Bool?) {
+    key(name)
+    append(flag.map { $0 ? "true" : "false" } ?? "null")
+    bytes.append(UInt8(ascii: ","))
+  }
+
+  /// `"name":{…},` with the members `body` writes, or `"name":null,` when not `present`.
+  mutating func object(_ name: String, present: Bool, _ body: (inout OutputBytes) -> Void) {
+    key(name)
+    guard present else { return append("null,") }
+    bytes.append(UInt8(ascii: "{"))
+    body(&self)
+    if bytes.last == UInt8(ascii: ",") { bytes.removeLast() }
+    append("},")
+  }
+
   /// A number rounded to `places` decimals, written without trailing zeros (`56.5`, `-0.25`, `7`);
   /// `null` when it is not finite.
   mutating func number(_ value: Double, places: Int) {

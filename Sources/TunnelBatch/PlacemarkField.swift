@@ -83,105 +83,57 @@ public struct NumberPrecision: Sendable {
 extension PlacemarkField {
   /// Appends the field's JSON members (`"country":{…}`), each followed by a comma.
   func writeJSON(_ answer: BatchAnswer, to out: inout OutputBytes, precision: NumberPrecision) {
-    func country(_ country: Placemark.Country?) {
-      guard let country else { return out.append("null") }
-      out.append("{")
-      out.key("code")
-      out.json(country.code)
-      out.append(",")
-      out.key("name")
-      out.json(country.name)
-      out.append("}")
-    }
     let placemark = answer.placemark
+    let (degrees, kilometres) = (precision.degrees, precision.kilometres)
+    func country(_ name: String, _ country: Placemark.Country?) {
+      out.object(name, present: country != nil) { out in
+        out.member("code", country?.code)
+        out.member("name", country?.name)
+      }
+    }
     switch self {
     case .land:
-      out.key("land")
-      out.append(placemark.map { $0.land ? "true" : "false" } ?? "null")
+      out.member("land", flag: placemark?.land)
     case .country:
-      out.key("country")
-      country(placemark?.country)
+      country("country", placemark?.country)
     case .region:
-      out.key("region")
-      if let region = placemark?.region {
-        out.append("{")
-        out.key("code")
-        out.json(region.code)
-        out.append(",")
-        out.key("name")
-        out.json(region.name)
-        out.append("}")
-      } else {
-        out.append("null")
+      let region = placemark?.region
+      out.object("region", present: region != nil) { out in
+        out.member("code", region?.code)
+        out.member("name", region?.name)
       }
     case .sea:
-      out.key("inLake")
-      out.append(placemark.map { $0.inLake ? "true" : "false" } ?? "null")
-      out.append(",")
-      out.key("lake")
-      out.json(placemark?.lake)
-      out.append(",")
-      out.key("sea")
-      out.json(placemark?.sea)
+      out.member("inLake", flag: placemark?.inLake)
+      out.member("lake", placemark?.lake)
+      out.member("sea", placemark?.sea)
     case .nearestPlace:
       let place = answer.nearestPlace
-      out.key("nearestPlace")
-      out.append("{")
-      out.key("countryCode")
-      out.json(place.countryCode)
-      out.append(",")
-      out.key("distanceKm")
-      out.number(place.distanceKm, places: precision.kilometres)
-      out.append(",")
-      out.key("latitude")
-      out.number(place.latitude, places: precision.degrees)
-      out.append(",")
-      out.key("longitude")
-      out.number(place.longitude, places: precision.degrees)
-      out.append(",")
-      out.key("name")
-      out.json(place.name)
-      out.append(",")
-      out.key("population")
-      out.integer(place.population)
-      out.append("}")
+      out.object("nearestPlace", present: true) { out in
+        out.member("countryCode", place.countryCode)
+        out.member("distanceKm", number: place.distanceKm, places: kilometres)
+        out.member("latitude", number: place.latitude, places: degrees)
+        out.member("longitude", number: place.longitude, places: degrees)
+        out.member("name", place.name)
+        out.member("population", number: Double(place.population), places: 0)
+      }
     case .nearestLand:
-      out.key("nearestLand")
-      if let land = placemark?.nearestLand {
-        out.append("{")
-        out.key("country")
-        country(land.country)
-        out.append(",")
-        out.key("distanceKm")
-        out.number(land.distanceKm, places: precision.kilometres)
-        out.append(",")
-        out.key("island")
-        out.json(land.island)
-        out.append(",")
-        out.key("latitude")
-        out.number(land.latitude, places: precision.degrees)
-        out.append(",")
-        out.key("longitude")
-        out.number(land.longitude, places: precision.degrees)
-        out.append(",")
-        out.key("name")
-        out.json(land.name)
-        out.append("}")
-      } else {
-        out.append("null")
+      let land = placemark?.nearestLand
+      out.object("nearestLand", present: land != nil) { out in
+        guard let land else { return }
+        out.object("country", present: land.country != nil) { out in
+          out.member("code", land.country?.code)
+          out.member("name", land.country?.name)
+        }
+        out.member("distanceKm", number: land.distanceKm, places: kilometres)
+        out.member("island", land.island)
+        out.member("latitude", number: land.latitude, places: degrees)
+        out.member("longitude", number: land.longitude, places: degrees)
+        out.member("name", land.name)
       }
     case .timeZone:
-      out.key("timeZone")
-      if let zone = placemark?.timeZone {
-        out.append("{")
-        out.key("identifier")
-        out.json(zone.identifier)
-        out.append("}")
-      } else {
-        out.append("null")
-      }
+      let zone = placemark?.timeZone
+      out.object("timeZone", present: zone != nil) { out in out.member("identifier", zone?.identifier) }
     }
-    out.append(",")
   }
 
   /// Appends the field's CSV columns, each preceded by the separator.

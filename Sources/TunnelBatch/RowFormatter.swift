@@ -96,23 +96,13 @@ struct RowFormatter: Sendable {
       for field in fields { field.writeJSON(answer, to: &out, precision: precision) }
     }
     if let antipodeAnswer, let antipode = record.coordinate?.antipode {
-      out.key("antipode")
-      out.append("{")
-      out.key("latitude")
-      out.number(antipode.latitude, places: precision.degrees)
-      out.append(",")
-      out.key("longitude")
-      out.number(antipode.longitude, places: precision.degrees)
-      out.append(",")
-      for field in fields { field.writeJSON(antipodeAnswer, to: &out, precision: precision) }
-      out.bytes.removeLast()
-      out.append("},")
+      out.object("antipode", present: true) { out in
+        out.member("latitude", number: antipode.latitude, places: precision.degrees)
+        out.member("longitude", number: antipode.longitude, places: precision.degrees)
+        for field in fields { field.writeJSON(antipodeAnswer, to: &out, precision: precision) }
+      }
     }
-    if let problem = record.problem {
-      out.key("error")
-      out.json(problem)
-      out.append(",")
-    }
+    if let problem = record.problem { out.member("error", problem) }
     if out.bytes.last == UInt8(ascii: ",") { out.bytes.removeLast() }
     out.append("}")
   }

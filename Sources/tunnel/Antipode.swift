@@ -37,17 +37,17 @@ extension Tunnel {
         try Geocoding.placemark(for: location.coordinate, data: placeData),
         try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
       )
-      let report = output.rounding {
+      let report = output.decimals.rounding {
         AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks)
       }
       switch output.format {
       case .text:
         let style = TextStyle(output: TerminalOutput(asciiRequested: false))
-        print(report.text(places: output.textPlaces, style: style), terminator: "")
+        print(report.text(places: output.decimals.textPlaces, style: style), terminator: "")
       case .json:
-        print(try output.rounding { try JSONOutput.string(report) })
+        print(try output.decimals.rounding { try JSONOutput.string(report) })
       case .jsonl, .csv, .geojson:
-        let places = output.dataPlaces
+        let places = output.decimals.dataPlaces
         let row = OutputRow(
           members: [
             ("latitude", OutputRow.number(location.coordinate.latitude, places: places)),

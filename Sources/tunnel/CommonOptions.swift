@@ -17,15 +17,8 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
   }
 }
 
-/// `--format` and `--precision`, shared by every command that prints results about points.
-struct OutputOptions: ParsableArguments {
-  @Option(
-    name: .long,
-    help: ArgumentHelp(
-      "How to print: 'text' for people; 'json', 'jsonl' (one line a result), 'csv' or 'geojson' for programs.",
-      valueName: "text|json|jsonl|csv|geojson"))
-  var format: OutputFormat = .text
-
+/// `--precision`, shared by every command that prints coordinates.
+struct PrecisionOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
@@ -51,6 +44,18 @@ struct OutputOptions: ParsableArguments {
   }
 }
 
+/// `--format` and `--precision`, shared by every command that prints results about points.
+struct OutputOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "How to print: 'text' for people; 'json', 'jsonl' (one line a result), 'csv' or 'geojson' for programs.",
+      valueName: "text|json|jsonl|csv|geojson"))
+  var format: OutputFormat = .text
+
+  @OptionGroup var decimals: PrecisionOptions
+}
+
 /// `--format text|json` and `--precision`, for commands whose results are not rows.
 struct ReportOptions: ParsableArguments {
   enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -60,24 +65,7 @@ struct ReportOptions: ParsableArguments {
   @Option(name: .long, help: "How to print the result: 'text' for people, 'json' for programs.")
   var format: Format = .text
 
-  @Option(
-    name: .long,
-    help: ArgumentHelp(
-      "Decimals for degrees (kilometres get three fewer); by default 6 in text and 9 (0.1 mm) in JSON.",
-      valueName: "n"))
-  var precision: Int?
-
-  func validate() throws {
-    if let precision, !(0...15).contains(precision) {
-      throw ValidationError("--precision must be between 0 and 15")
-    }
-  }
-
-  var textPlaces: Int { precision ?? 6 }
-
-  func rounding<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try OutputRounding.$degreePlaces.withValue(precision ?? 9, operation: body)
-  }
+  @OptionGroup var decimals: PrecisionOptions
 }
 
 /// A place given as one or more words: a coordinate (`56.0 8.5`, `33°54′S 18°24′E`, `+5633+00819/`) or a

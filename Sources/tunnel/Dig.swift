@@ -54,9 +54,9 @@ extension Tunnel {
       let (fromText, toText) = ends!
       let from = try LocationArguments.resolve(fromText, data: placeData)
       let to = try LocationArguments.resolve(toText, data: placeData)
-      let report = output.rounding { DigReport(from: from, to: to) }
+      let report = output.decimals.rounding { DigReport(from: from, to: to) }
       switch output.format {
-      case .text: print(report.text(places: output.textPlaces), terminator: "")
+      case .text: print(report.text(places: output.decimals.textPlaces), terminator: "")
       case .json: print(try JSONOutput.string(report))
       }
     }

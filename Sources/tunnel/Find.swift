@@ -51,9 +51,9 @@ extension Tunnel {
       }
       switch output.format {
       case .json:
-        print(try output.rounding { try JSONOutput.string(search.matches.map(FoundPlace.init)) })
+        print(try output.decimals.rounding { try JSONOutput.string(search.matches.map(FoundPlace.init)) })
       case .jsonl, .csv, .geojson:
-        let places = output.dataPlaces
+        let places = output.decimals.dataPlaces
         let rows = search.matches.map { match in
           let place = match.place
           return OutputRow(
@@ -69,7 +69,7 @@ extension Tunnel {
       case .text:
         for match in search.matches {
           let place = match.place
-          let position = place.coordinate.formatted(.decimal(places: output.precision ?? 4))
+          let position = place.coordinate.formatted(.decimal(places: output.decimals.precision ?? 4))
           print(
             "\(PlaceText.line(match))   \(position)\(match.viaAlternateName ? "   (by another name)" : "")")
         }

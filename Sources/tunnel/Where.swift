@@ -29,12 +29,12 @@ extension Tunnel {
       let placemark = try Geocoding.placemark(for: location.coordinate, data: placeData)
       switch output.format {
       case .json:
-        print(try output.rounding { try JSONOutput.string(placemark) })
+        print(try output.decimals.rounding { try JSONOutput.string(placemark) })
       case .text:
         let style = TextStyle(output: TerminalOutput(asciiRequested: false))
         print(style.bold(PlacemarkText.headline(placemark)))
         print(
-          "      " + location.coordinate.formatted(.decimal(places: output.textPlaces)) + "   "
+          "      " + location.coordinate.formatted(.decimal(places: output.decimals.textPlaces)) + "   "
             + location.coordinate.formatted(.dms(secondsPlaces: 1)))
         for (label, value) in PlacemarkText.details(placemark) {
           print("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
@@ -42,12 +42,14 @@ extension Tunnel {
       case .jsonl, .csv, .geojson:
         let row = OutputRow(
           members: [
-            ("latitude", OutputRow.number(location.coordinate.latitude, places: output.dataPlaces)),
-            ("longitude", OutputRow.number(location.coordinate.longitude, places: output.dataPlaces)),
+            ("latitude", OutputRow.number(location.coordinate.latitude, places: output.decimals.dataPlaces)),
+            (
+              "longitude", OutputRow.number(location.coordinate.longitude, places: output.decimals.dataPlaces)
+            ),
           ], coordinate: location.coordinate, placemark: placemark)
         print(
           OutputDocument.render(
-            [row], format: output.format.rows!, precision: .init(places: output.dataPlaces)),
+            [row], format: output.format.rows!, precision: .init(places: output.decimals.dataPlaces)),
           terminator: "")
       }
     }
