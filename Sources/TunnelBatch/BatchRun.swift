@@ -170,8 +170,7 @@ public final class BatchRun {
     let results = PartResults(count: parts)
     defer { results.free() }
     DispatchQueue.concurrentPerform(iterations: parts) { part in
-      var out = OutputBytes()
-      out.bytes.reserveCapacity(256 * (chunk.count / parts + 1))
+      var out = OutputBytes(capacity: 256 * (chunk.count / parts + 1))
       var written = rowsBefore + offsets[part]
       for index in (chunk.count * part / parts)..<(chunk.count * (part + 1) / parts) {
         let record = chunk[index]
@@ -201,12 +200,7 @@ enum Answers: Sendable {
     }
   }
 
-  subscript(index: Int) -> BatchAnswer {
-    switch self {
-    case .placemarks(let placemarks): BatchAnswer(placemark: placemarks[index])
-    case .nearestPlaces(let places): BatchAnswer(nearestPlace: places[index])
-    }
-  }
+  subscript(index: Int) -> BatchAnswer { BatchAnswer(self, index) }
 }
 
 /// One slot per part, each written by one worker.

@@ -1,42 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Bytes of output being written: text, JSON values and CSV fields appended without building
 /// intermediate strings.
+///
+/// The bytes live in a buffer of its own that grows by doubling, and short appends are copied byte by
+/// byte: a row is dozens of appends of a few bytes, and this is where a batch spends much of its time.
+/// A copy of an `OutputBytes` shares the buffer; each writer makes its own.
 struct OutputBytes {
-  var bytes: [UInt8] = []
+  private final class Storage {
+    var base: UnsafeMutablePointer<UInt8>
+    var count = 0
+    var capacity: Int
+
+    init(capacity: Int) {
+      self.capacity = max(16, capacity)
+      base = .allocate(capacity: self.capacity)
+    }
+
+    func reserve(_ needed: Int) {
+      guard needed > capacity else { return }
+      var grown = capacity * 2
+      while grown < needed { grown *= 2 }
+      let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+      moved.update(from: base, count: count)
+      base.deallocate()
+      base = moved
+      capacity = grown
+    }
+
+    deinit { base.deallocate() }
+  }
+
+  private let storage: Storage
+
+  init(capacity: Int = 256) {
+    storage = Storage(capacity: capacity)
+  }
+
+  /// The bytes written so far.
+  var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+
+  var count: Int { storage.count }
+
+  var last: UInt8? { storage.count > 0 ? storage.base[storage.count - 1] : nil }
+
+  mutating func removeLast() {
+    precondition(storage.count > 0)
+    storage.count -= 1
+  }
+
+  /// Removes the byte at `position`, moving the rest down.
+  mutating func remove(at position: Int) {
+    precondition(position < storage.count)
+    (storage.base + position).update(from: storage.base + position + 1, count: storage.count - position - 1)
+    storage.count -= 1
+  }
+
+  mutating func reserveCapacity(_ capacity: Int) { storage.reserve(capacity) }
+
+  @inline(__always) mutating func append(_ byte: UInt8) {
+    if storage.count == storage.capacity { storage.reserve(storage.count + 1) }
+    storage.base[storage.count] = byte
+    storage.count += 1
+  }
+
+  mutating func append(contentsOf buffer: UnsafeBufferPointer<UInt8>) {
+    let length = buffer.count
+    guard length > 0 else { return }
+    storage.reserve(storage.count + length)
+    let target = storage.base + storage.count
+    if length <= 32 {
+      for index in 0..<length { target[index] = buffer[index] }
+    } else {
+      memcpy(target, buffer.baseAddress!, length)
+    }
+    storage.count += length
+  }
+
+  mutating func append(contentsOf bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+  }
 
   mutating func append(_ text: String) {
     var text = text
-    text.withUTF8 { bytes.append(contentsOf: $0) }
+    text.withUTF8 { append(contentsOf: $0) }
   }
-
-  mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
   /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8.
   mutating func json(_ text: String) {
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
     var text = text
     text.withUTF8 { utf8 in
       var runStart = 0
       for index in 0..<utf8.count {
         let byte = utf8[index]
         guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
         runStart = index + 1
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case UInt8(ascii: "\""): append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: append(contentsOf: [0x5C, UInt8(ascii: "t")])
         default:
           let hex = Array("0123456789abcdef".utf8)
-          bytes.append(contentsOf: [
+          append(contentsOf: [
             0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
           ])
         }
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
   }
 
   mutating func json(_ text: String?) {
@@ -46,37 +124,37 @@ struct OutputBytes {
   /// `"name":`, for a member of an object.
   mutating func key(_ name: String) {
     json(name)
-    bytes.append(UInt8(ascii: ":"))
+    append(UInt8(ascii: ":"))
   }
 
   /// `"name":"text",` (`null` for nil).
   mutating func member(_ name: String, _ text: String?) {
     key(name)
     json(text)
-    bytes.append(UInt8(ascii: ","))
+    append(UInt8(ascii: ","))
   }
 
   /// `"name":1.5,`.
   mutating func member(_ name: String, number value: Double, places: Int) {
     key(name)
     number(value, places: places)
-    bytes.append(UInt8(ascii: ","))
+    append(UInt8(ascii: ","))
   }
 
   /// `"name":true,` (`null` for nil).
   mutating func member(_ name: String, flag: Bool?) {
     key(name)
     append(flag.map { $0 ? "true" : "false" } ?? "null")
-    bytes.append(UInt8(ascii: ","))
+    append(UInt8(ascii: ","))
   }
 
   /// `"name":{…},` with the members `body` writes, or `"name":null,` when not `present`.
   mutating func object(_ name: String, present: Bool, _ body: (inout OutputBytes) -> Void) {
     key(name)
     guard present else { return append("null,") }
-    bytes.append(UInt8(ascii: "{"))
+    append(UInt8(ascii: "{"))
     body(&self)
-    if bytes.last == UInt8(ascii: ",") { bytes.removeLast() }
+    if last == UInt8(ascii: ",") { removeLast() }
     append("},")
   }
 
@@ -91,7 +169,7 @@ struct OutputBytes {
     }
     // The rounded value is exactly scaled × 10^-places: its digits with a point put in.
     var units = Int64(scaled)
-    if units < 0 { bytes.append(UInt8(ascii: "-")) }
+    if units < 0 { append(UInt8(ascii: "-")) }
     units = abs(units)
     var fraction = places
     while fraction > 0, units % 10 == 0 {
@@ -119,7 +197,7 @@ struct OutputBytes {
         buffer[point - 1] = UInt8(ascii: ".")
       }
       let typed = buffer.bindMemory(to: UInt8.self)
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: typed[position..<24]))
+      self.append(contentsOf: UnsafeBufferPointer(rebasing: typed[position..<24]))
     }
   }
 
@@ -144,15 +222,15 @@ struct OutputBytes {
         $0 == separator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
       }
       guard needsQuotes else {
-        bytes.append(contentsOf: utf8)
+        append(contentsOf: utf8)
         return
       }
-      bytes.append(UInt8(ascii: "\""))
+      append(UInt8(ascii: "\""))
       for byte in utf8 {
-        if byte == UInt8(ascii: "\"") { bytes.append(byte) }
-        bytes.append(byte)
+        if byte == UInt8(ascii: "\"") { append(byte) }
+        append(byte)
       }
-      bytes.append(UInt8(ascii: "\""))
+      append(UInt8(ascii: "\""))
     }
   }
 }

@@ -49,7 +49,7 @@ public enum OutputDocument {
       precision: precision, skipInvalid: true, inputColumns: rows.first?.members.map(\.name) ?? [],
       inputIsJSON: true)
     var out = OutputBytes()
-    out.bytes += formatter.header()
+    out.append(contentsOf: formatter.header())
     for (index, row) in rows.enumerated() {
       let record = BatchRecord(
         line: index + 1, values: row.members.map(\.json), names: row.members.map(\.name),
@@ -59,7 +59,7 @@ public enum OutputDocument {
         row.antipode.map(BatchAnswer.init(placemark:)),
         first: index == 0, to: &out)
     }
-    out.bytes += formatter.footer(rowsWritten: rows.count)
+    out.append(contentsOf: formatter.footer(rowsWritten: rows.count))
     return String(decoding: out.bytes, as: UTF8.self)
   }
 }

@@ -52,18 +52,35 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
 }
 
 /// What a batch found for one point: the whole placemark, or only the nearest place (the fast path).
-public struct BatchAnswer: Sendable {
-  public var placemark: Placemark?
-  public var nearestPlace: NearestPlace
+///
+/// It refers to its answer in a chunk's answers rather than holding a copy: a placemark is a few hundred
+/// bytes, and copying two a row was a tenth of a batch's time.
+struct BatchAnswer {
+  let answers: Answers
+  let index: Int
 
-  public init(placemark: Placemark) {
-    self.placemark = placemark
-    nearestPlace = placemark.nearestPlace
+  init(_ answers: Answers, _ index: Int) {
+    self.answers = answers
+    self.index = index
   }
 
-  public init(nearestPlace: NearestPlace) {
-    placemark = nil
-    self.nearestPlace = nearestPlace
+  init(placemark: Placemark) {
+    self.init(.placemarks([placemark]), 0)
+  }
+
+  /// The whole placemark; nil on the fast path.
+  var placemark: Placemark? {
+    switch answers {
+    case .placemarks(let placemarks): placemarks[index]
+    case .nearestPlaces: nil
+    }
+  }
+
+  var nearestPlace: NearestPlace {
+    switch answers {
+    case .placemarks(let placemarks): placemarks[index].nearestPlace
+    case .nearestPlaces(let places): places[index]
+    }
   }
 }
 
@@ -82,8 +99,17 @@ public struct NumberPrecision: Sendable {
 
 extension PlacemarkField {
   /// Appends the field's JSON members (`"country":{…}`), each followed by a comma.
-  func writeJSON(_ answer: BatchAnswer, to out: inout OutputBytes, precision: NumberPrecision) {
-    let placemark = answer.placemark
+  static func writeJSON(
+    _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: NumberPrecision
+  ) {
+    // One copy of the placemark for all the fields, none on the fast path.
+    let placemark = fields == [.nearestPlace] ? nil : answer.placemark
+    for field in fields { field.writeJSON(placemark, answer, to: &out, precision: precision) }
+  }
+
+  private func writeJSON(
+    _ placemark: Placemark?, _ answer: BatchAnswer, to out: inout OutputBytes, precision: NumberPrecision
+  ) {
     let (degrees, kilometres) = (precision.degrees, precision.kilometres)
     func country(_ name: String, _ country: Placemark.Country?) {
       out.object(name, present: country != nil) { out in
@@ -136,9 +162,21 @@ extension PlacemarkField {
     }
   }
 
+  /// Appends the CSV columns of `fields`, each preceded by the separator (empty ones without an answer).
+  static func writeCSV(
+    _ fields: [PlacemarkField], _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8,
+    precision: NumberPrecision
+  ) {
+    let placemark = fields == [.nearestPlace] ? nil : answer?.placemark
+    for field in fields {
+      field.writeCSV(placemark, answer, to: &out, separator: separator, precision: precision)
+    }
+  }
+
   /// Appends the field's CSV columns, each preceded by the separator.
-  func writeCSV(
-    _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8, precision: NumberPrecision
+  private func writeCSV(
+    _ placemark: Placemark?, _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8,
+    precision: NumberPrecision
   ) {
     func field(_ text: String?) {
       out.append(separator)
@@ -153,7 +191,6 @@ extension PlacemarkField {
       if let value { out.number(value, places: precision.kilometres) }
     }
     func flag(_ value: Bool?) { field(value.map { $0 ? "true" : "false" }) }
-    let placemark = answer?.placemark
     switch self {
     case .land:
       flag(placemark?.land)

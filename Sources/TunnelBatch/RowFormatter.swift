@@ -93,17 +93,17 @@ struct RowFormatter: Sendable {
       out.append(",")
     }
     if let answer {
-      for field in fields { field.writeJSON(answer, to: &out, precision: precision) }
+      PlacemarkField.writeJSON(fields, answer, to: &out, precision: precision)
     }
     if let antipodeAnswer, let antipode = record.coordinate?.antipode {
       out.object("antipode", present: true) { out in
         out.member("latitude", number: antipode.latitude, places: precision.degrees)
         out.member("longitude", number: antipode.longitude, places: precision.degrees)
-        for field in fields { field.writeJSON(antipodeAnswer, to: &out, precision: precision) }
+        PlacemarkField.writeJSON(fields, antipodeAnswer, to: &out, precision: precision)
       }
     }
     if let problem = record.problem { out.member("error", problem) }
-    if out.bytes.last == UInt8(ascii: ",") { out.bytes.removeLast() }
+    if out.last == UInt8(ascii: ",") { out.removeLast() }
     out.append("}")
   }
 
@@ -125,28 +125,18 @@ struct RowFormatter: Sendable {
       if index > 0 { out.append(separator) }
       if index < values.count { out.field(values[index], separator: separator) }
     }
-    var first = inputColumns.isEmpty
-    for field in fields {
-      if first {
-        // No column before this one: drop the separator the field puts first.
-        var own = OutputBytes()
-        field.writeCSV(answer, to: &own, separator: separator, precision: precision)
-        out.bytes.append(contentsOf: own.bytes.dropFirst())
-        first = false
-      } else {
-        field.writeCSV(answer, to: &out, separator: separator, precision: precision)
-      }
-    }
+    let fieldsStart = out.count
+    PlacemarkField.writeCSV(fields, answer, to: &out, separator: separator, precision: precision)
+    // With no column before them, the fields' first separator goes.
+    if inputColumns.isEmpty, out.count > fieldsStart { out.remove(at: fieldsStart) }
     if antipode {
       let point = answer == nil ? nil : record.coordinate?.antipode
       out.append(separator)
       if let point { out.number(point.latitude, places: precision.degrees) }
       out.append(separator)
       if let point { out.number(point.longitude, places: precision.degrees) }
-      for field in fields {
-        field.writeCSV(
-          point == nil ? nil : antipodeAnswer, to: &out, separator: separator, precision: precision)
-      }
+      PlacemarkField.writeCSV(
+        fields, point == nil ? nil : antipodeAnswer, to: &out, separator: separator, precision: precision)
     }
     if !skipInvalid {
       out.append(separator)

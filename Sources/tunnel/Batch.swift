@@ -143,10 +143,13 @@ extension Tunnel {
       let report = BatchReport(source: name ?? "standard input", size: input.size)
       let summary: BatchRun.Summary
       do {
-        summary = try BatchRun(input: input, geocoder: ReverseGeocoder(data: placeData), options: options)
-          .run(
-            output: 1, shouldStop: { SignalCatcher.caught != nil }, badRow: report.badRow,
-            progress: report.progress)
+        summary = try BatchRun(
+          input: input, geocoder: ReverseGeocoder(data: placeData, cacheDirectory: CacheLocation.directory()),
+          options: options
+        )
+        .run(
+          output: 1, shouldStop: { SignalCatcher.caught != nil }, badRow: report.badRow,
+          progress: report.progress)
       } catch let error as BatchError {
         report.finish()
         throw CommandFailure(error)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TunnelGeo
 
 /// `--data`, shared by every command that reads the bundled place data.
@@ -37,5 +38,16 @@ extension CommandFailure {
   /// PROJ refused a projection: exit status 1, with PROJ's own words.
   init(_ error: ProjectionError) {
     self.init(message: "drawing the map failed: \(error)", exitCode: 1)
+  }
+}
+
+/// Where the commands keep the indexes they build for later runs: `$TUNNEL_CACHE_DIR` (empty for
+/// nowhere), else `$XDG_CACHE_HOME/tunnel`, else `~/.cache/tunnel`.
+enum CacheLocation {
+  static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    if let chosen = environment["TUNNEL_CACHE_DIR"] { return chosen.isEmpty ? nil : chosen }
+    if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/tunnel" }
+    if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/tunnel" }
+    return nil
   }
 }

@@ -49,8 +49,9 @@ extension Tunnel {
       let placeData = try data.placeData()
       let pairs: [AntipodalPair]
       do {
-        pairs = try ReverseGeocoder(data: placeData).antipodalPairs(
-          withinKm: within, minimumPopulation: minPopulation)
+        pairs = try ReverseGeocoder(data: placeData, cacheDirectory: CacheLocation.directory())
+          .antipodalPairs(
+            withinKm: within, minimumPopulation: minPopulation)
       } catch {
         throw CommandFailure(error)
       }

@@ -35,6 +35,15 @@ final class NearestPlaceGrid: @unchecked Sendable {
   private(set) var count: [UInt32] = []
   private(set) var candidates: [UInt32] = []
 
+  /// A grid from its arrays, as ``NearestPlaceGridFile`` saved them.
+  init(vectors: PlaceVectorArray, topSize: Int, first: [UInt32], count: [UInt32], candidates: [UInt32]) {
+    self.vectors = vectors
+    self.topSize = topSize
+    self.first = first
+    self.count = count
+    self.candidates = candidates
+  }
+
   /// Builds the grid over every place, the top cells shared out among every core.
   init(places: PlaceLayer, vectors: PlaceVectorArray, topSize: Int = 64) {
     self.vectors = vectors

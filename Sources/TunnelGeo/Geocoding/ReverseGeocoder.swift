@@ -17,13 +17,25 @@ import Synchronization
 public final class ReverseGeocoder: Sendable {
   /// The data the geocoder reads.
   public let data: PlaceData
+  /// Where built indexes are kept for later processes (the nearest-place grid); nil keeps nothing.
+  public let cacheDirectory: String?
   private let batchIndexes = Mutex<BatchIndexes?>(nil)
   private let placeGrid = Mutex<NearestPlaceGrid?>(nil)
   private let openedLayers = Mutex<PlacemarkLayers?>(nil)
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
-  public init(data: PlaceData) {
+  ///
+  /// With a `cacheDirectory`, the nearest-place grid a batch builds is saved there, and later geocoders
+  /// load it instead of building it again (see the benchmark for both times); the answers are the same.
+  public init(data: PlaceData, cacheDirectory: String? = nil) {
     self.data = data
+    self.cacheDirectory = cacheDirectory
+  }
+
+  /// The nearest-place grid of `places`, loaded from the cache directory or built (and saved there).
+  func loadOrBuildPlaceGrid(_ places: PlaceLayer) -> NearestPlaceGrid {
+    NearestPlaceGridFile.grid(
+      places: places, vectors: PlaceVectorArray(places: places), directory: cacheDirectory)
   }
 
   // MARK: Nearest place
@@ -385,7 +397,10 @@ public final class ReverseGeocoder: Sendable {
 
   func preparedIndexes() throws(PlaceDataError) -> BatchIndexes {
     if let built = batchIndexes.withLock({ $0 }) { return built }
-    let built = try BatchIndexes(layers: placemarkLayers(), places: placeGrid.withLock { $0 })
+    let existing = placeGrid.withLock { $0 }
+    let built = try BatchIndexes(layers: placemarkLayers()) { places in
+      existing ?? self.loadOrBuildPlaceGrid(places)
+    }
     return batchIndexes.withLock { slot in
       if let existing = slot { return existing }
       slot = built
@@ -476,7 +491,7 @@ public final class ReverseGeocoder: Sendable {
   func preparedPlaceGrid() throws(PlaceDataError) -> NearestPlaceGrid {
     if let built = batchIndexes.withLock({ $0?.places }) ?? placeGrid.withLock({ $0 }) { return built }
     let places = try data.places()
-    let built = NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
+    let built = loadOrBuildPlaceGrid(places)
     return placeGrid.withLock { slot in
       if let existing = slot { return existing }
       slot = built
@@ -637,7 +652,8 @@ final class BatchIndexes: Sendable {
   /// Each tree is built right after its grid, while few other indexes exist, and each layer's vertex
   /// stream is let go as soon as its grid holds the vertices: the scratch space of the largest builds
   /// never comes on top of all the finished indexes, which keeps the peak memory of a batch low.
-  init(layers: PlacemarkLayers, places placeGrid: NearestPlaceGrid?) {
+  init(layers: PlacemarkLayers, placeGrid makePlaceGrid: @escaping @Sendable (PlaceLayer) -> NearestPlaceGrid)
+  {
     self.layers = layers
     names = PlacemarkNames(layers)
     let places = layers.places
@@ -673,8 +689,7 @@ final class BatchIndexes: Sendable {
         let namedSeas = ShoreIndex(grid: marine) { marineLayer.hasAttribute(0, of: $0) }
         let islands = grid(islandLayer)
         let islandShores = ShoreIndex(grid: islands) { _ in true }
-        let placeGrid =
-          placeGrid ?? NearestPlaceGrid(places: places, vectors: PlaceVectorArray(places: places))
+        let placeGrid = makePlaceGrid(places)
         let countryPlaces = CountryPlaceIndex(places: places, vectors: placeGrid.vectors)
         return (
           zones, countries, borders, clearance, marine, namedSeas, islands, islandShores, placeGrid,

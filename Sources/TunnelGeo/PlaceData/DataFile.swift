@@ -37,7 +37,7 @@ final class DataFile: @unchecked Sendable {
   let unitsPerDegree: Int
   let attributesPerFeature: Int
   private let sections: [UInt32: Section]
-  private let payloadChecksum: UInt32
+  let payloadChecksum: UInt32
   private let payloadStart: Int
 
   init(path: String, expectedKind: String) throws(PlaceDataError) {
