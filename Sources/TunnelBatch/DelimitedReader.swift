@@ -18,6 +18,8 @@ final class DelimitedReader {
   private let input: InputBuffer
   private let separator: UInt8
   private var startedInput = false
+  /// The most fields a record has had: room made for them in the next.
+  private var fieldCount = 1
 
   init(input: InputBuffer, separator: UInt8) {
     self.input = input
@@ -47,7 +49,8 @@ final class DelimitedReader {
       if input.available == 0, !(try input.fill()) { return nil }
       let final = input.atEnd
       let scan = input.storage.withUnsafeBufferPointer { bytes in
-        Self.scan(bytes, from: input.start, end: input.end, final: final, separator: separator)
+        Self.scan(
+          bytes, from: input.start, end: input.end, final: final, separator: separator, fieldCount: fieldCount)
       }
       let line = input.linesConsumed + 1
       switch scan {
@@ -55,6 +58,7 @@ final class DelimitedReader {
         return try skipLongLine(line: line)
       case .record(let fields, let length, let problem):
         input.consume(length)
+        fieldCount = max(fieldCount, fields.count)
         if problem == nil, fields.count == 1, fields[0].isEmpty { continue }
         return Record(line: line, fields: fields, problem: problem)
       case .needMore:
@@ -88,10 +92,12 @@ final class DelimitedReader {
 
   /// Reads one record from `bytes[start..<end]`; `final` says no more bytes will come.
   private static func scan(
-    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, separator: UInt8
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, separator: UInt8,
+    fieldCount: Int
   ) -> Scan {
     let quote = UInt8(ascii: "\"")
     var fields: [String] = []
+    fields.reserveCapacity(fieldCount)
     var problem: String?
     var index = start
     func text(_ range: Range<Int>) -> String {
