@@ -50,7 +50,8 @@ final class DelimitedReader {
       let final = input.atEnd
       let scan = input.storage.withUnsafeBufferPointer { bytes in
         Self.scan(
-          bytes, from: input.start, end: input.end, final: final, separator: separator, fieldCount: fieldCount)
+          bytes, from: input.start, end: input.end, final: final, separator: separator, fieldCount: fieldCount
+        )
       }
       let line = input.linesConsumed + 1
       switch scan {
