@@ -118,6 +118,10 @@ extension Tunnel {
       defer { catcher.restore() }
       signal(SIGPIPE, SIG_IGN)
       let name = file.flatMap { $0 == "-" ? nil : $0 }
+      if name == nil, isatty(0) == 1 {
+        FileHandle.standardError.write(
+          Data("tunnel: reading rows from the terminal: type them, then Ctrl-D (or give a file)\n".utf8))
+      }
       let input: BatchInput
       do {
         input = try BatchInput(
