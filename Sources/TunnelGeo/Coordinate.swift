@@ -60,7 +60,8 @@ public struct Coordinate: Sendable, Hashable {
 
   /// Brings any finite longitude into -180..<180 and onto the 2⁻⁴⁴° grid.
   static func normalizedLongitude(_ longitude: Double) -> Double {
-    var value = longitude.remainder(dividingBy: 360)  // exact, in -180...180
+    // Exact, in -180...180; values already there are their own remainder.
+    var value = abs(longitude) <= 180 ? longitude : longitude.remainder(dividingBy: 360)
     value = (value / longitudeQuantum).rounded() * longitudeQuantum
     if value >= 180 { value -= 360 }
     return value + 0
