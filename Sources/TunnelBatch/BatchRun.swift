@@ -76,8 +76,9 @@ public final class BatchRun {
   ///   - shouldStop: Asked between chunks; true ends the batch after the rows already read.
   ///   - badRow: Told of each bad row, in input order.
   ///   - progress: Told after each chunk: rows read so far and bytes read so far.
-  /// - Throws: ``BatchError`` for input that cannot be read or output that cannot be written,
-  ///   `PlaceDataError` for place data that cannot be read.
+  /// - Throws: ``BatchError`` for input that cannot be read or output that cannot be written (the rows
+  ///   written before stay whole, and GeoJSON is closed), `PlaceDataError` for place data that cannot be
+  ///   read.
   public func run(
     output: Int32, shouldStop: () -> Bool = { false }, badRow: (BatchRecord) -> Void = { _ in },
     progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
@@ -124,7 +125,13 @@ public final class BatchRun {
       }
       progress(summary.rows, next.bytesRead)
       if shouldStop() { break }
-      next = try reader.next(shouldStop: shouldStop)
+      do {
+        next = try reader.next(shouldStop: shouldStop)
+      } catch {
+        // Input that cannot be read further: what was written stays whole, and a collection closed.
+        _ = try? writer.write(closing(summary.rowsWritten))
+        throw error
+      }
       chunk = next.records
     }
     if shouldStop() { summary.stopped = true }

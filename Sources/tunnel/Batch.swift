@@ -156,7 +156,11 @@ extension Tunnel {
           progress: report.progress)
       } catch let error as BatchError {
         report.finish()
-        throw CommandFailure(error)
+        var failure = CommandFailure(error)
+        if case .unreadableDocument = error {
+          failure.message = "\(name ?? "standard input"), " + failure.message
+        }
+        throw failure
       } catch let error as PlaceDataError {
         report.finish()
         throw CommandFailure(error)

@@ -127,6 +127,26 @@ import Testing
     #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
   }
 
+  @Test("GeoJSON broken part way: the features before it are written and the collection is closed")
+  func brokenGeoJSON() throws {
+    let text = """
+      {"type":"FeatureCollection","features":[
+      {"type":"Feature","geometry":{"type":"Point","coordinates":[8.5,56]},"properties":{"n":1}},
+      {"type":"Feature" "x"}]}
+      """
+    let path = file(text, extension: "geojson")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try TunnelProcess.run(["batch", "--fields", "country", path])
+    #expect(result.status == 65)
+    #expect(
+      result.standardError
+        == "tunnel: \(path), line 3: not GeoJSON: expected ',' or '}'; the rest of the document cannot be read\n"
+    )
+    let collection = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect((collection["features"] as? [Any])?.count == 1)
+  }
+
   @Test("Empty input, or a header alone, is not an error")
   func empty() throws {
     for input in ["", "lat,lon\n", "\n\n"] {
