@@ -512,11 +512,11 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// Applies `transform` to every element on `threads` threads (by default, one per core), keeping the
-  /// order of the input; an error stops the work and is rethrown (of several, the one of the lowest
-  /// worker).
+  /// order of the input; an error stops the work and is rethrown (of several, the one of the earliest
+  /// run).
   ///
-  /// Inputs of ``SpatialOrder/threshold`` elements or more are visited in spatial order, each worker
-  /// taking one run of it.
+  /// Inputs of ``SpatialOrder/threshold`` elements or more are visited in spatial order, cut into runs
+  /// that the threads take in turn.
   private func parallelMap<Result: Sendable>(
     _ input: [Coordinate], threads: Int?,
     _ transform: @Sendable (Coordinate) throws(PlaceDataError) -> Result
@@ -524,16 +524,21 @@ public final class ReverseGeocoder: Sendable {
     precondition(threads.map { $0 > 0 } ?? true, "threads must be positive")
     let count = input.count
     guard count > 0 else { return [] }
-    let workers = min(count, threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount))
+    let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let workers = min(count, threads ?? cores)
+    // On every core, more runs than cores, taken in turn: a worker held up (by another thread of the
+    // process, say) leaves its remaining runs to the others instead of making them wait. With fewer
+    // threads than cores, one run each, so that no more than `threads` run at once.
+    let runs = workers > 1 && workers >= cores ? min(count, workers * 8) : workers
     let order =
       count >= SpatialOrder.threshold ? input.withUnsafeBufferPointer(SpatialOrder.positions) : []
     @Sendable func index(_ position: Int) -> Int { order.isEmpty ? position : Int(order[position]) }
-    let errors = UnsafeMutablePointer<PlaceDataError?>.allocate(capacity: workers)
-    let done = UnsafeMutablePointer<Int>.allocate(capacity: workers)
-    errors.initialize(repeating: nil, count: workers)
-    done.initialize(repeating: 0, count: workers)
+    let errors = UnsafeMutablePointer<PlaceDataError?>.allocate(capacity: runs)
+    let done = UnsafeMutablePointer<Int>.allocate(capacity: runs)
+    errors.initialize(repeating: nil, count: runs)
+    done.initialize(repeating: 0, count: runs)
     defer {
-      errors.deinitialize(count: workers)
+      errors.deinitialize(count: runs)
       errors.deallocate()
       done.deallocate()
     }
@@ -543,24 +548,24 @@ public final class ReverseGeocoder: Sendable {
       let output = buffer.baseAddress!
       input.withUnsafeBufferPointer { input in
         let slots = WorkerSlots(input: input, output: output, errors: errors, done: done)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
           let (input, output, errors, done) = (slots.input, slots.output, slots.errors, slots.done)
-          for position in (count * worker / workers)..<(count * (worker + 1) / workers) {
+          for position in (count * run / runs)..<(count * (run + 1) / runs) {
             let index = index(position)
             do throws(PlaceDataError) {
               (output + index).initialize(to: try transform(input[index]))
             } catch {
-              errors[worker] = error
+              errors[run] = error
               break
             }
-            done[worker] += 1
+            done[run] += 1
           }
         }
       }
-      if let error = (0..<workers).lazy.compactMap({ errors[$0] }).first {
-        for worker in 0..<workers {
-          let start = count * worker / workers
-          for position in start..<(start + done[worker]) { (output + index(position)).deinitialize(count: 1) }
+      if let error = (0..<runs).lazy.compactMap({ errors[$0] }).first {
+        for run in 0..<runs {
+          let start = count * run / runs
+          for position in start..<(start + done[run]) { (output + index(position)).deinitialize(count: 1) }
         }
         failure = error
         initialized = 0
