@@ -167,38 +167,41 @@ struct OutputBytes {
       append(value.isFinite ? (scaled / Self.scales[places] + 0).description : "null")
       return
     }
-    // The rounded value is exactly scaled × 10^-places: its digits with a point put in.
-    var units = Int64(scaled)
-    if units < 0 { append(UInt8(ascii: "-")) }
-    units = abs(units)
-    var fraction = places
-    while fraction > 0, units % 10 == 0 {
-      units /= 10
-      fraction -= 1
+    // The rounded value is exactly scaled × 10^-places: its integer digits, then the fraction's without
+    // trailing zeros.
+    let units = Int64(scaled)
+    let magnitude = units.magnitude
+    let integer = magnitude / Self.integerScales[places]
+    var fraction = magnitude % Self.integerScales[places]
+    var fractionDigits = fraction == 0 ? 0 : places
+    while fractionDigits > 0, fraction % 10 == 0 {
+      fraction /= 10
+      fractionDigits -= 1
     }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var position = 24
-      var value = units
-      repeat {
-        position -= 1
-        buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
-        value /= 10
-      } while value > 0
-      while 24 - position <= fraction {
-        position -= 1
-        buffer[position] = UInt8(ascii: "0")
-      }
-      if fraction > 0 {
-        // Move the integer digits one place left and put the point after them.
-        let point = 24 - fraction
-        for index in position..<point { buffer[index - 1] = buffer[index] }
-        position -= 1
-        buffer[point - 1] = UInt8(ascii: ".")
-      }
-      let typed = buffer.bindMemory(to: UInt8.self)
-      self.append(contentsOf: UnsafeBufferPointer(rebasing: typed[position..<24]))
+    var integerDigits = 1
+    while integerDigits < 19, integer >= Self.integerScales[integerDigits] { integerDigits += 1 }
+    storage.reserve(storage.count + 2 + integerDigits + fractionDigits)
+    var cursor = storage.base + storage.count
+    if units < 0 {
+      cursor.pointee = UInt8(ascii: "-")
+      cursor += 1
     }
+    var rest = integer
+    for offset in stride(from: integerDigits - 1, through: 0, by: -1) {
+      cursor[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    }
+    cursor += integerDigits
+    if fractionDigits > 0 {
+      cursor.pointee = UInt8(ascii: ".")
+      cursor += 1
+      for offset in stride(from: fractionDigits - 1, through: 0, by: -1) {
+        cursor[offset] = UInt8(ascii: "0") + UInt8(fraction % 10)
+        fraction /= 10
+      }
+      cursor += fractionDigits
+    }
+    storage.count = cursor - storage.base
   }
 
   /// An integer in decimal.
@@ -213,6 +216,7 @@ struct OutputBytes {
   }
 
   private static let scales: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
+  private static let integerScales: [UInt64] = (0...19).map { (0..<$0).reduce(1) { value, _ in value * 10 } }
 
   /// A CSV (or TSV) field: quoted when it holds the separator, a quote or a line break.
   mutating func field(_ text: String, separator: UInt8) {
