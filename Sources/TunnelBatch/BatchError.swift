@@ -36,7 +36,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  private static func list(_ header: [String]) -> String {
+  static func list(_ header: [String]) -> String {
     let shown = header.prefix(12).map { EchoedText.quoted($0) }.joined(separator: ", ")
     return header.count > 12 ? shown + ", … (\(header.count) columns)" : shown.isEmpty ? "empty" : shown
   }

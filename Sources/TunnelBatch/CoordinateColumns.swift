@@ -48,7 +48,7 @@ public enum CoordinateColumns: Sendable, Equatable {
       {
         return loose
       }
-      if let number = Int(name), (1...header.count).contains(number) { return number - 1 }
+      if let number = Int(name), number >= 1, number <= header.count { return number - 1 }
       throw .unknownColumn(option: option, name: name, header: header)
     }
     if let coordinate = names.coordinate {

@@ -72,6 +72,10 @@ final class JSONLinesSource: RecordSource {
         var coordinate: Coordinate? = nil
         var problem: String? = nil
         switch lastColumns {
+        case .failure(.unknownColumn(let option, let name, let header)):
+          let members =
+            header.isEmpty ? "the row has no members" : "its members are \(BatchError.list(header))"
+          problem = "\(option) \(EchoedText.quoted(name)) names no member of this row (\(members))"
         case .failure(let error):
           problem = error.description
         case .success(nil):

@@ -24,7 +24,8 @@ enum JSONValues {
     }
     switch columns {
     case .pair(let latitude, let longitude):
-      if let north = DecimalNumber.parse(values[latitude]), let east = DecimalNumber.parse(values[longitude])
+      if latitude < values.count, longitude < values.count, let north = DecimalNumber.parse(values[latitude]),
+        let east = DecimalNumber.parse(values[longitude])
       {
         return CoordinateColumns.coordinate(north, east)
       }

@@ -23,6 +23,19 @@ import TunnelGeo
     #expect(rows[2].coordinate?.latitude == 56.55 && rows[2].line == 4)
   }
 
+  @Test("Members named by number: a row with fewer members is a bad row, not a crash")
+  func numberedMembers() throws {
+    let text = "{\"lat\": 56, \"lon\": 8.5}\n{}\n{\"lat\": 1}\n"
+    let (_, rows) = try records(text, columns: .init(latitude: "1", longitude: "2"))
+    #expect(rows.count == 3)
+    #expect(rows[0].coordinate == (try Coordinate(latitude: 56, longitude: 8.5)))
+    #expect(
+      rows[1].coordinate == nil
+        && rows[1].problem == "--lat-column '1' names no member of this row (the row has no members)")
+    #expect(
+      rows[2].coordinate == nil && rows[2].problem?.hasPrefix("--lon-column '2' names no member") == true)
+  }
+
   @Test(
     "Bad JSON lines are rows with their problem",
     arguments: [
