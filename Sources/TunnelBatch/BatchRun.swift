@@ -118,7 +118,7 @@ public final class BatchRun {
       }
       summary.rowsWritten += options.skipInvalid ? chunk.count { $0.problem == nil } : chunk.count
       for part in bytes {
-        guard try writer.write(part) else {
+        guard try part.withBytes(writer.write) else {
           summary.outputClosed = true
           return summary
         }
@@ -152,7 +152,8 @@ public final class BatchRun {
     }
     if options.antipode { points += points.map(\.antipode) }
     if options.nearestPlaceOnly {
-      return (.nearestPlaces(try geocoder.nearestPlaces(to: points, threads: options.threads)), slots)
+      let found = try geocoder.nearestPlaceIndexes(to: points, threads: options.threads)
+      return (.nearestPlaces(try geocoder.data.places(), found), slots)
     }
     return (.placemarks(try geocoder.placemarks(for: points, threads: options.threads)), slots)
   }
@@ -160,7 +161,7 @@ public final class BatchRun {
   /// The chunk's rows as bytes, in parts formatted on every core.
   private func format(
     _ chunk: [BatchRecord], answers: Answers, slots: [Int32], formatter: RowFormatter, rowsBefore: Int
-  ) -> [[UInt8]] {
+  ) -> [OutputBytes] {
     let workers = max(
       1, min(chunk.count / 256, options.threads ?? ProcessInfo.processInfo.activeProcessorCount))
     let parts = workers == 1 ? 1 : workers * 4
@@ -180,30 +181,30 @@ public final class BatchRun {
       var out = OutputBytes(capacity: 256 * (chunk.count / parts + 1))
       var written = rowsBefore + offsets[part]
       for index in (chunk.count * part / parts)..<(chunk.count * (part + 1) / parts) {
-        let record = chunk[index]
-        if skipInvalid, record.problem != nil { continue }
+        if skipInvalid, chunk[index].problem != nil { continue }
         let slot = Int(slots[index])
         formatter.write(
-          record, slot >= 0 ? answers[slot] : nil,
+          chunk[index], slot >= 0 ? answers[slot] : nil,
           slot >= 0 && answers.count > good ? answers[good + slot] : nil,
           first: written == 0, to: &out)
         written += 1
       }
-      results.set(part, out.bytes)
+      results.set(part, out)
     }
     return results.all()
   }
 }
 
-/// The answers of a chunk: whole placemarks, or nearest places only.
+/// The answers of a chunk: whole placemarks, or nearest places only (their indexes in the place
+/// layer, whose names are then copied from the data as they are written).
 enum Answers: Sendable {
   case placemarks([Placemark])
-  case nearestPlaces([NearestPlace])
+  case nearestPlaces(PlaceLayer, [(index: Int, distanceKm: Double)])
 
   var count: Int {
     switch self {
     case .placemarks(let placemarks): placemarks.count
-    case .nearestPlaces(let places): places.count
+    case .nearestPlaces(_, let found): found.count
     }
   }
 
@@ -213,18 +214,18 @@ enum Answers: Sendable {
 /// One slot per part, each written by one worker.
 private final class PartResults: @unchecked Sendable {
   // @unchecked: each worker writes only its own slot, and the slots are read after all have finished.
-  private let slots: UnsafeMutablePointer<[UInt8]>
+  private let slots: UnsafeMutablePointer<OutputBytes>
   private let count: Int
 
   init(count: Int) {
     self.count = count
     slots = .allocate(capacity: count)
-    slots.initialize(repeating: [], count: count)
+    slots.initialize(repeating: OutputBytes(capacity: 0), count: count)
   }
 
-  func set(_ part: Int, _ bytes: [UInt8]) { slots[part] = bytes }
+  func set(_ part: Int, _ bytes: OutputBytes) { slots[part] = bytes }
 
-  func all() -> [[UInt8]] { Array(UnsafeBufferPointer(start: slots, count: count)) }
+  func all() -> [OutputBytes] { Array(UnsafeBufferPointer(start: slots, count: count)) }
 
   func free() {
     slots.deinitialize(count: count)
@@ -239,11 +240,14 @@ struct DescriptorWriter {
 
   /// Writes all of `bytes`; false when the reader has gone away (EPIPE).
   func write(_ bytes: [UInt8]) throws(BatchError) -> Bool {
+    try bytes.withUnsafeBufferPointer { buffer throws(BatchError) in try write(buffer) }
+  }
+
+  /// Writes all of `buffer`; false when the reader has gone away (EPIPE).
+  func write(_ buffer: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {
     var offset = 0
-    while offset < bytes.count {
-      let count = bytes.withUnsafeBufferPointer { buffer in
-        Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-      }
+    while offset < buffer.count {
+      let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
       if count >= 0 {
         offset += count
         continue

@@ -76,10 +76,69 @@ struct BatchAnswer {
     }
   }
 
-  var nearestPlace: NearestPlace {
+  var nearestPlace: NearestPlaceAnswer {
     switch answers {
-    case .placemarks(let placemarks): placemarks[index].nearestPlace
-    case .nearestPlaces(let places): places[index]
+    case .placemarks(let placemarks): .value(placemarks[index].nearestPlace)
+    case .nearestPlaces(let layer, let found):
+      .data(layer, found[index].index, distanceKm: found[index].distanceKm)
+    }
+  }
+}
+
+/// The nearest place of an answer: a whole value, or on the fast path an index into the place data,
+/// whose name and code are then copied as bytes and whose coordinate is written from its fixed-point
+/// units, so that no strings are made.
+enum NearestPlaceAnswer {
+  case value(NearestPlace)
+  case data(PlaceLayer, Int, distanceKm: Double)
+
+  func withName<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    switch self {
+    case .value(let place):
+      var name = place.name
+      return name.withUTF8(body)
+    case .data(let layer, let index, _): return layer.withNameUTF8(at: index, body)
+    }
+  }
+
+  func withCountryCode<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    switch self {
+    case .value(let place):
+      var code = place.countryCode
+      return code.withUTF8(body)
+    case .data(let layer, let index, _): return layer.withCountryCodeUTF8(at: index, body)
+    }
+  }
+
+  func writeLatitude(to out: inout OutputBytes, places: Int) {
+    switch self {
+    case .value(let place): out.number(place.latitude, places: places)
+    case .data(let layer, let index, _):
+      out.number(
+        units: Int64(layer.latitudeUnits(at: index)), decimals: PlaceLayer.unitDecimals, places: places)
+    }
+  }
+
+  func writeLongitude(to out: inout OutputBytes, places: Int) {
+    switch self {
+    case .value(let place): out.number(place.longitude, places: places)
+    case .data(let layer, let index, _):
+      out.number(
+        units: Int64(layer.longitudeUnits(at: index)), decimals: PlaceLayer.unitDecimals, places: places)
+    }
+  }
+
+  var population: Int {
+    switch self {
+    case .value(let place): place.population
+    case .data(let layer, let index, _): layer.population(at: index)
+    }
+  }
+
+  var distanceKm: Double {
+    switch self {
+    case .value(let place): place.distanceKm
+    case .data(_, _, let distanceKm): distanceKm
     }
   }
 }
@@ -135,11 +194,19 @@ extension PlacemarkField {
     case .nearestPlace:
       let place = answer.nearestPlace
       out.object("nearestPlace", present: true) { out in
-        out.member("countryCode", place.countryCode)
+        out.key("countryCode")
+        place.withCountryCode { out.json(utf8: $0) }
+        out.append(UInt8(ascii: ","))
         out.member("distanceKm", number: place.distanceKm, places: kilometres)
-        out.member("latitude", number: place.latitude, places: degrees)
-        out.member("longitude", number: place.longitude, places: degrees)
-        out.member("name", place.name)
+        out.key("latitude")
+        place.writeLatitude(to: &out, places: degrees)
+        out.append(UInt8(ascii: ","))
+        out.key("longitude")
+        place.writeLongitude(to: &out, places: degrees)
+        out.append(UInt8(ascii: ","))
+        out.key("name")
+        place.withName { out.json(utf8: $0) }
+        out.append(UInt8(ascii: ","))
         out.member("population", number: Double(place.population), places: 0)
       }
     case .nearestLand:
@@ -205,14 +272,21 @@ extension PlacemarkField {
       field(placemark?.lake)
       flag(placemark?.inLake)
     case .nearestPlace:
-      let place = answer?.nearestPlace
-      field(place?.name)
-      field(place?.countryCode)
-      degrees(place?.latitude)
-      degrees(place?.longitude)
+      guard let place = answer?.nearestPlace else {
+        for _ in columns { out.append(separator) }
+        return
+      }
       out.append(separator)
-      if let place { out.integer(place.population) }
-      kilometres(place?.distanceKm)
+      place.withName { out.field(utf8: $0, separator: separator) }
+      out.append(separator)
+      place.withCountryCode { out.field(utf8: $0, separator: separator) }
+      out.append(separator)
+      place.writeLatitude(to: &out, places: precision.degrees)
+      out.append(separator)
+      place.writeLongitude(to: &out, places: precision.degrees)
+      out.append(separator)
+      out.integer(place.population)
+      kilometres(place.distanceKm)
     case .nearestLand:
       let land = placemark?.nearestLand
       kilometres(land?.distanceKm)

@@ -107,11 +107,19 @@ struct RowFormatter: Sendable {
     out.append("}")
   }
 
+  /// The pass-through columns of a CSV row: as many as the header has, empty where the row has none.
+  private func writeFields(_ values: [String], to out: inout OutputBytes) {
+    for index in 0..<inputColumns.count {
+      if index > 0 { out.append(separator) }
+      if index < values.count { out.field(values[index], separator: separator) }
+    }
+  }
+
   private func writeCSV(
     _ record: BatchRecord, _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
   ) {
-    var values = record.values
     if inputIsJSON {
+      var values = record.values
       if record.names != inputColumns {
         var byName: [String: String] = [:]
         for (name, value) in zip(record.names, record.values) where byName[name] == nil {
@@ -119,11 +127,9 @@ struct RowFormatter: Sendable {
         }
         values = inputColumns.map { byName[$0] ?? "" }
       }
-      values = values.map { $0 == "null" ? "" : JSONValues.text($0) ?? $0 }
-    }
-    for index in 0..<inputColumns.count {
-      if index > 0 { out.append(separator) }
-      if index < values.count { out.field(values[index], separator: separator) }
+      writeFields(values.map { $0 == "null" ? "" : JSONValues.text($0) ?? $0 }, to: &out)
+    } else {
+      writeFields(record.values, to: &out)
     }
     let fieldsStart = out.count
     PlacemarkField.writeCSV(fields, answer, to: &out, separator: separator, precision: precision)
