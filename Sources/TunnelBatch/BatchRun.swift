@@ -153,9 +153,9 @@ public final class BatchRun {
     if options.antipode { points += points.map(\.antipode) }
     if options.nearestPlaceOnly {
       let found = try geocoder.nearestPlaceIndexes(to: points, threads: options.threads)
-      return (.nearestPlaces(try geocoder.data.places(), found), slots)
+      return (Answers(layer: try geocoder.data.places(), found: found), slots)
     }
-    return (.placemarks(try geocoder.placemarks(for: points, threads: options.threads)), slots)
+    return (Answers(placemarks: try geocoder.placemarks(for: points, threads: options.threads)), slots)
   }
 
   /// The chunk's rows as bytes, in parts formatted on every core.
@@ -177,19 +177,24 @@ public final class BatchRun {
     let offsets = writtenBefore
     let results = PartResults(count: parts)
     defer { results.free() }
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      var out = OutputBytes(capacity: 256 * (chunk.count / parts + 1))
-      var written = rowsBefore + offsets[part]
-      for index in (chunk.count * part / parts)..<(chunk.count * (part + 1) / parts) {
-        if skipInvalid, chunk[index].problem != nil { continue }
-        let slot = Int(slots[index])
-        formatter.write(
-          chunk[index], slot >= 0 ? answers[slot] : nil,
-          slot >= 0 && answers.count > good ? answers[good + slot] : nil,
-          first: written == 0, to: &out)
-        written += 1
+    // The rows are read in place: copying each out of the array counted references on every core.
+    chunk.withUnsafeBufferPointer { rows in
+      let chunk = ReadOnlyRows(rows: rows)
+      DispatchQueue.concurrentPerform(iterations: parts) { part in
+        let rows = chunk.rows
+        var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
+        var written = rowsBefore + offsets[part]
+        for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
+          if skipInvalid, rows[index].problem != nil { continue }
+          let slot = Int(slots[index])
+          formatter.write(
+            rows[index], slot >= 0 ? answers[slot] : nil,
+            slot >= 0 && answers.count > good ? answers[good + slot] : nil,
+            first: written == 0, to: &out)
+          written += 1
+        }
+        results.set(part, out)
       }
-      results.set(part, out)
     }
     return results.all()
   }
@@ -197,18 +202,35 @@ public final class BatchRun {
 
 /// The answers of a chunk: whole placemarks, or nearest places only (their indexes in the place
 /// layer, whose names are then copied from the data as they are written).
-enum Answers: Sendable {
-  case placemarks([Placemark])
-  case nearestPlaces(PlaceLayer, [(index: Int, distanceKm: Double)])
+final class Answers: Sendable {
+  /// The placemarks; empty on the fast path.
+  let placemarks: [Placemark]
+  /// On the fast path, the place layer that ``found`` indexes.
+  let layer: PlaceLayer?
+  /// On the fast path, each point's nearest place and its distance.
+  let found: [(index: Int, distanceKm: Double)]
 
-  var count: Int {
-    switch self {
-    case .placemarks(let placemarks): placemarks.count
-    case .nearestPlaces(_, let found): found.count
-    }
+  init(placemarks: [Placemark]) {
+    self.placemarks = placemarks
+    layer = nil
+    found = []
   }
 
+  init(layer: PlaceLayer, found: [(index: Int, distanceKm: Double)]) {
+    placemarks = []
+    self.layer = layer
+    self.found = found
+  }
+
+  var count: Int { layer == nil ? placemarks.count : found.count }
+
   subscript(index: Int) -> BatchAnswer { BatchAnswer(self, index) }
+}
+
+/// A chunk's rows, read by every worker while the chunk is formatted.
+private struct ReadOnlyRows: @unchecked Sendable {
+  // @unchecked: nothing writes the rows while the workers read them.
+  let rows: UnsafeBufferPointer<BatchRecord>
 }
 
 /// One slot per part, each written by one worker.

@@ -53,93 +53,83 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
 
 /// What a batch found for one point: the whole placemark, or only the nearest place (the fast path).
 ///
-/// It refers to its answer in a chunk's answers rather than holding a copy: a placemark is a few hundred
-/// bytes, and copying two a row was a tenth of a batch's time.
+/// It refers to its answer in a chunk's answers rather than holding a copy (a placemark is a few hundred
+/// bytes, and copying two a row was a tenth of a batch's time), and without counting the reference:
+/// every core formats rows of the same chunk, and counting references to one object from all of them
+/// was another tenth. The chunk's answers outlive the formatting of its rows.
 struct BatchAnswer {
-  let answers: Answers
+  unowned(unsafe) let answers: Answers
   let index: Int
+  /// The answers of an answer made on its own, kept alive by it.
+  private let owner: Answers?
 
   init(_ answers: Answers, _ index: Int) {
     self.answers = answers
     self.index = index
+    owner = nil
   }
 
   init(placemark: Placemark) {
-    self.init(.placemarks([placemark]), 0)
+    let answers = Answers(placemarks: [placemark])
+    self.answers = answers
+    index = 0
+    owner = answers
   }
 
   /// The whole placemark; nil on the fast path.
-  var placemark: Placemark? {
-    switch answers {
-    case .placemarks(let placemarks): placemarks[index]
-    case .nearestPlaces: nil
-    }
-  }
+  var placemark: Placemark? { answers.layer == nil ? answers.placemarks[index] : nil }
 
-  var nearestPlace: NearestPlaceAnswer {
-    switch answers {
-    case .placemarks(let placemarks): .value(placemarks[index].nearestPlace)
-    case .nearestPlaces(let layer, let found):
-      .data(layer, found[index].index, distanceKm: found[index].distanceKm)
-    }
-  }
+  var nearestPlace: NearestPlaceAnswer { NearestPlaceAnswer(answers: answers, index: index) }
 }
 
-/// The nearest place of an answer: a whole value, or on the fast path an index into the place data,
+/// The nearest place of an answer: of its placemark, or on the fast path an index into the place data,
 /// whose name and code are then copied as bytes and whose coordinate is written from its fixed-point
-/// units, so that no strings are made.
-enum NearestPlaceAnswer {
-  case value(NearestPlace)
-  case data(PlaceLayer, Int, distanceKm: Double)
+/// units, so that no strings are made. Used while its ``BatchAnswer`` is.
+struct NearestPlaceAnswer {
+  unowned(unsafe) let answers: Answers
+  let index: Int
 
   func withName<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    switch self {
-    case .value(let place):
-      var name = place.name
+    guard let layer = answers.layer else {
+      var name = answers.placemarks[index].nearestPlace.name
       return name.withUTF8(body)
-    case .data(let layer, let index, _): return layer.withNameUTF8(at: index, body)
     }
+    return layer.withNameUTF8(at: answers.found[index].index, body)
   }
 
   func withCountryCode<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    switch self {
-    case .value(let place):
-      var code = place.countryCode
+    guard let layer = answers.layer else {
+      var code = answers.placemarks[index].nearestPlace.countryCode
       return code.withUTF8(body)
-    case .data(let layer, let index, _): return layer.withCountryCodeUTF8(at: index, body)
     }
+    return layer.withCountryCodeUTF8(at: answers.found[index].index, body)
   }
 
   func writeLatitude(to out: inout OutputBytes, places: Int) {
-    switch self {
-    case .value(let place): out.number(place.latitude, places: places)
-    case .data(let layer, let index, _):
-      out.number(
-        units: Int64(layer.latitudeUnits(at: index)), decimals: PlaceLayer.unitDecimals, places: places)
+    guard let layer = answers.layer else {
+      return out.number(answers.placemarks[index].nearestPlace.latitude, places: places)
     }
+    out.number(
+      units: Int64(layer.latitudeUnits(at: answers.found[index].index)), decimals: PlaceLayer.unitDecimals,
+      places: places)
   }
 
   func writeLongitude(to out: inout OutputBytes, places: Int) {
-    switch self {
-    case .value(let place): out.number(place.longitude, places: places)
-    case .data(let layer, let index, _):
-      out.number(
-        units: Int64(layer.longitudeUnits(at: index)), decimals: PlaceLayer.unitDecimals, places: places)
+    guard let layer = answers.layer else {
+      return out.number(answers.placemarks[index].nearestPlace.longitude, places: places)
     }
+    out.number(
+      units: Int64(layer.longitudeUnits(at: answers.found[index].index)), decimals: PlaceLayer.unitDecimals,
+      places: places)
   }
 
   var population: Int {
-    switch self {
-    case .value(let place): place.population
-    case .data(let layer, let index, _): layer.population(at: index)
-    }
+    guard let layer = answers.layer else { return answers.placemarks[index].nearestPlace.population }
+    return layer.population(at: answers.found[index].index)
   }
 
   var distanceKm: Double {
-    switch self {
-    case .value(let place): place.distanceKm
-    case .data(_, _, let distanceKm): distanceKm
-    }
+    answers.layer == nil ? answers.placemarks[index].nearestPlace.distanceKm : answers.found[index].distanceKm
   }
 }
 
