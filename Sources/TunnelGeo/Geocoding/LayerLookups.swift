@@ -1,0 +1,84 @@
+/// The lookups of a one-off placemark: the mapped layers searched directly, by their ring and chunk
+/// boxes and the place layer's k-d tree, building nothing (a few milliseconds a placemark).
+struct LayerLookups: PlacemarkLookups {
+  let layers: PlacemarkLayers
+  private let search: NearestPlaceSearch<MappedPlaceVectors>
+
+  init(layers: PlacemarkLayers) {
+    self.layers = layers
+    search = NearestPlaceSearch(places: layers.places, vectors: MappedPlaceVectors(places: layers.places))
+  }
+
+  func nearestPlace(to vector: SIMD3<Double>) -> (index: Int, chordSquared: Double)? {
+    search.nearest(to: vector)
+  }
+
+  func nearestPlace(ofCountry value: UInt16, to vector: SIMD3<Double>, within limit: Double) -> Int? {
+    search.nearest(to: vector, within: limit) { search.places.countryCodeValue(at: $0) == value }?.index
+  }
+
+  func coastLevel(at coordinate: Coordinate) -> Int? {
+    FeatureChoice.highestLevel(of: layers.coast.polygons.features(containing: coordinate), in: layers.coast)
+  }
+
+  func countryFeature(containing coordinate: Coordinate) -> Int? {
+    FeatureChoice.country(
+      of: layers.countries.polygons.features(containing: coordinate), in: layers.countries)
+  }
+
+  func seaName(containing coordinate: Coordinate) -> String? {
+    FeatureChoice.firstName(of: layers.marine.polygons.features(containing: coordinate), layers.marine.name)
+  }
+
+  func timeZoneFeature(containing coordinate: Coordinate) -> Int? {
+    layers.zones.polygons.features(containing: coordinate).first
+  }
+
+  func islandFeature(containing coordinate: Coordinate) -> Int? {
+    layers.islands.polygons.features(containing: coordinate).first
+  }
+
+  func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
+  {
+    NearestBoundarySearch(layer: layers.countries.polygons, coordinate: coordinate).nearest(within: limit) {
+      _ in
+      true
+    }?.feature
+  }
+
+  func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String? {
+    let marine = layers.marine
+    return NearestBoundarySearch(layer: marine.polygons, coordinate: coordinate).nearest {
+      marine.name($0) != nil
+    }.flatMap { marine.name($0.feature) }
+  }
+
+  func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit? {
+    let coast = layers.coast.polygons
+    return NearestBoundarySearch(layer: coast, coordinate: coordinate).nearest { feature in
+      inLake || coast.level(of: feature) % 2 == 1
+    }
+  }
+
+  func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
+  {
+    NearestBoundarySearch(layer: layers.islands.polygons, coordinate: coordinate).nearest(within: limit) {
+      _ in
+      true
+    }?.feature
+  }
+
+  func country(_ feature: Int) -> Placemark.Country { PlacemarkNames.country(layers.countries, feature) }
+
+  func countryCodeValue(_ feature: Int) -> UInt16? { PlacemarkNames.countryCodeValue(country(feature)) }
+
+  func region(_ index: Int) -> Placemark.Region? { PlacemarkNames.region(layers.places, index) }
+
+  func timeZone(_ feature: Int) -> String { layers.zones.identifier(feature) }
+
+  func island(_ feature: Int) -> String { layers.islands.name(feature) }
+
+  func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription? { nil }
+
+  func remember(_ description: ShoreDescription, of point: SIMD3<Double>) {}
+}

@@ -1,0 +1,99 @@
+/// The lookups a placemark is assembled from, each a question about one layer (see
+/// ``ReverseGeocoder/placemark(for:)`` for the rules that combine them).
+///
+/// Two implementations give the same answers: ``LayerLookups`` searches the mapped layers directly (a
+/// one-off query builds nothing), and ``BatchIndexes`` answers from its in-memory indexes (many queries,
+/// fast). ``PlacemarkAssembly`` puts a placemark together from either.
+protocol PlacemarkLookups {
+  /// The layers the answers come from.
+  var layers: PlacemarkLayers { get }
+
+  // MARK: Places
+
+  /// The nearest place to a unit vector and its squared chord; nil when there are no places.
+  func nearestPlace(to vector: SIMD3<Double>) -> (index: Int, chordSquared: Double)?
+  /// The nearest place of one country (its code as ``PlaceLayer`` stores it) with a squared chord below
+  /// `limit`.
+  func nearestPlace(ofCountry value: UInt16, to vector: SIMD3<Double>, within limit: Double) -> Int?
+
+  // MARK: Polygons containing a point
+
+  /// The highest GSHHG level among the high-resolution coastline features containing a point.
+  func coastLevel(at coordinate: Coordinate) -> Int?
+  /// The country feature containing a point: the first with an ISO alpha-2 code, else the first.
+  func countryFeature(containing coordinate: Coordinate) -> Int?
+  /// The name of the first named marine feature containing a point.
+  func seaName(containing coordinate: Coordinate) -> String?
+  /// The first time zone feature containing a point.
+  func timeZoneFeature(containing coordinate: Coordinate) -> Int?
+  /// The first island feature containing a point.
+  func islandFeature(containing coordinate: Coordinate) -> Int?
+
+  // MARK: Nearest boundaries
+
+  /// The country feature whose border (coastlines included) is nearest within `limit` radians.
+  func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
+  /// The name of the named marine feature whose border is nearest.
+  func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String?
+  /// The nearest point of a shoreline: any shore from a lake, land or ice from the sea.
+  func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit?
+  /// The island feature whose outline is nearest within `limit` radians.
+  func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
+
+  // MARK: Names
+
+  /// A country feature as a placemark names it.
+  func country(_ feature: Int) -> Placemark.Country
+  /// The code of a country feature as ``PlaceLayer`` stores a place's; nil for a code of another length.
+  func countryCodeValue(_ feature: Int) -> UInt16?
+  /// A region of the place layer as a placemark names it.
+  func region(_ index: Int) -> Placemark.Region?
+  /// The identifier of a time zone feature.
+  func timeZone(_ feature: Int) -> String
+  /// The name of an island feature.
+  func island(_ feature: Int) -> String
+
+  // MARK: Remembered shore points
+
+  /// What was found for a shoreline point before, if it is remembered.
+  func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription?
+  /// Remembers what was found for a shoreline point (or does nothing).
+  func remember(_ description: ShoreDescription, of point: SIMD3<Double>)
+}
+
+/// The rules that pick one feature among those containing a point, shared by both lookups.
+enum FeatureChoice {
+  /// The highest GSHHG level among coastline features; nil for none.
+  static func highestLevel<Features: Sequence<Int>>(of features: Features, in coast: CoastlineLayer) -> Int? {
+    var highest: Int? = nil
+    for feature in features {
+      let level = coast.polygons.level(of: feature)
+      if highest.map({ level > $0 }) ?? true { highest = level }
+    }
+    return highest
+  }
+
+  /// The first of `features` that `accept` takes.
+  static func first<Features: Sequence<Int>>(of features: Features, where accept: (Int) -> Bool) -> Int? {
+    for feature in features where accept(feature) { return feature }
+    return nil
+  }
+
+  /// The first name that `name` gives to one of `features`.
+  static func firstName<Features: Sequence<Int>>(of features: Features, _ name: (Int) -> String?) -> String? {
+    for feature in features {
+      if let found = name(feature) { return found }
+    }
+    return nil
+  }
+
+  /// The first country feature with an ISO alpha-2 code, else the first.
+  static func country<Features: Sequence<Int>>(of features: Features, in countries: CountryLayer) -> Int? {
+    var first: Int? = nil
+    for feature in features {
+      if countries.polygons.hasAttribute(0, of: feature) { return feature }
+      first = first ?? feature
+    }
+    return first
+  }
+}
