@@ -57,6 +57,9 @@ public final class BatchRun {
     public var outputClosed = false
   }
 
+  /// Rows of JSON input read, at most, before the first good one whose members name the CSV columns.
+  static let columnSearchRows = 16_384
+
   /// Rows per chunk above which the batch indexes are built before answering.
   static let indexThreshold = 600
 
@@ -89,6 +92,15 @@ public final class BatchRun {
     defer { reader.cancel() }
     var next = try reader.next(shouldStop: shouldStop)
     var chunk = next.records
+    // JSON rows give CSV its columns from the first good row: wait for one (a slow pipe may hand over a
+    // bad row alone first), up to ``columnSearchRows`` rows.
+    while input.valuesAreJSON, !chunk.isEmpty, chunk.count < Self.columnSearchRows,
+      !chunk.contains(where: { $0.problem == nil })
+    {
+      next = try reader.next(shouldStop: shouldStop)
+      if next.records.isEmpty { break }
+      chunk += next.records
+    }
     var formatter = RowFormatter(
       format: options.format, fields: options.fields, antipode: options.antipode,
       precision: options.precision,

@@ -125,6 +125,10 @@ public enum CoordinateColumns: Sendable, Equatable {
     }
     let north = latitude.trimmingCharacters(in: .whitespacesAndNewlines)
     let east = longitude.trimmingCharacters(in: .whitespacesAndNewlines)
+    // Number readers stop at a NUL byte: "1\0junk" would read as 1.
+    if north.utf8.contains(0) || east.utf8.contains(0) {
+      return .failure(RowProblem("the \(north.utf8.contains(0) ? "latitude" : "longitude") holds a NUL byte"))
+    }
     if north.isEmpty { return .failure(RowProblem(east.isEmpty ? "no coordinate" : "no latitude")) }
     if east.isEmpty { return .failure(RowProblem("no longitude")) }
     if let north = Double(north), let east = Double(east) { return coordinate(north, east) }
@@ -157,6 +161,7 @@ public enum CoordinateColumns: Sendable, Equatable {
     if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
       return .failure(RowProblem("no coordinate"))
     }
+    if text.utf8.contains(0) { return .failure(RowProblem("the coordinate holds a NUL byte")) }
     do {
       return .success(try Coordinate(parsing: text))
     } catch {

@@ -43,6 +43,7 @@ enum DecimalNumber {
       return .some(negative ? -value : value)
     }
     if let fast { return fast }
-    return Double(text)
+    // `Double(_:)` stops at a NUL byte ("1\0junk" would read as 1).
+    return text.utf8.contains(0) ? nil : Double(text)
   }
 }

@@ -61,13 +61,15 @@ enum CommandLineRewriting {
         result.append("\u{2212}" + argument.dropFirst())
         continue
       }
-      if argument.hasPrefix("-") {
+      // "-" alone names standard input.
+      if argument.hasPrefix("-"), argument != "-" {
         let name = String(argument.prefix { $0 != "=" })
         guard valueOptions.contains(name) || flags.contains(name) else {
           throw Mistake(
             message: "there is no option \(EchoedText.quoted(name)); see 'tunnel --help' for the options")
         }
-        if valueOptions.contains(argument), index < arguments.count, isNegativeNumber(arguments[index]) {
+        // An option's value is taken whole, even one that begins with "-".
+        if valueOptions.contains(argument), index < arguments.count, arguments[index].hasPrefix("-") {
           result.append(argument + "=" + arguments[index])
           index += 1
           continue

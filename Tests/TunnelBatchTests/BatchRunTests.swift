@@ -158,6 +158,11 @@ import Glibc
         2,-33.9,18.4,,Africa/Johannesburg,
 
         """)
+    // A bad row first, alone in its chunk, does not give the columns.
+    let (late, _, _) = try run(
+      "{\"a\": 1}\n" + text, options: BatchRun.Options(fields: [.timeZone], format: .csv, chunkSize: 1))
+    #expect(late.hasPrefix("id,lat,lon,tag,time_zone,error\n,,,,,\"no member holds the coordinate"))
+    #expect(late.contains("\n1.50,56,8.5,\"a\"\"b\",Europe/Copenhagen,\n"))
   }
 
   @Test("A stop between chunks ends with whole rows, and GeoJSON closed")

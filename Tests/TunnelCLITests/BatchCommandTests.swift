@@ -127,6 +127,16 @@ import Testing
     #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
   }
 
+  @Test("'-' reads standard input; a NUL byte inside a number makes a bad row, not a shorter number")
+  func standardInputAndNUL() throws {
+    let result = try TunnelProcess.run(
+      ["batch", "--fields", "land", "-"], input: Data("lat,lon\n56,8.5\n1\u{0}zzz,2\n".utf8))
+    #expect(result.status == 65, "\(result.standardError)")
+    let rows = result.standardOutput.split(separator: "\n")
+    #expect(rows.count == 3 && rows[1] == "56,8.5,true,")
+    #expect(rows[2].hasSuffix(",the latitude holds a NUL byte"))
+  }
+
   @Test("GeoJSON broken part way: the features before it are written and the collection is closed")
   func brokenGeoJSON() throws {
     let text = """
