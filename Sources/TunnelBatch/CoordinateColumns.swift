@@ -147,7 +147,7 @@ public enum CoordinateColumns: Sendable, Equatable {
   /// longitudes are common in data), both finite.
   static func coordinate(_ latitude: Double, _ longitude: Double) -> Result<Coordinate, RowProblem> {
     guard longitude.isNaN || longitude.isInfinite || (-180...360).contains(longitude) else {
-      return .failure(RowProblem(CoordinateError.longitudeOutOfRange(longitude).description))
+      return .failure(RowProblem("longitude \(CoordinateError.number(longitude)) is outside -180…360"))
     }
     do {
       return .success(try Coordinate(latitude: latitude, longitude: longitude))

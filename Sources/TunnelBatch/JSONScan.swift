@@ -127,7 +127,13 @@ enum JSONScan {
       return index - first
     }
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
-    guard digits() > 0 else { return index == end ? .incomplete : .invalid("a bad number", at: index) }
+    let integerStart = index
+    let integerDigits = digits()
+    guard integerDigits > 0 else { return index == end ? .incomplete : .invalid("a bad number", at: index) }
+    // JSON writes no leading zeros: "0", "0.5", never "00" or "01".
+    if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+      return .invalid("a number with a leading zero", at: integerStart)
+    }
     if index < end, bytes[index] == UInt8(ascii: ".") {
       index += 1
       guard digits() > 0 else { return index == end ? .incomplete : .invalid("a bad number", at: index) }

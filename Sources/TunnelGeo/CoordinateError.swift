@@ -35,7 +35,7 @@ public enum CoordinateError: Error, Sendable, Hashable, CustomStringConvertible 
     "'56.0 8.5', '-33.9, 18.4', '33.9S 18.4E', '56°33′N 8°19′E', '+5633+00819/' or 'geo:56,8.5'"
 
   /// `91` rather than `91.0`; other numbers as Swift prints them.
-  static func number(_ value: Double) -> String {
+  public static func number(_ value: Double) -> String {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return String(value)
   }

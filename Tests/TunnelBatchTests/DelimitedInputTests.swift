@@ -55,7 +55,7 @@ import TunnelGeo
     arguments: [
       ("lat,lon\n91,0\n", "latitude 91 is outside -90…90"),
       ("lat,lon\nnan,0\n", "latitude nan is not a finite number"),
-      ("lat,lon\n10,400\n", "longitude 400 is outside -180…180"),
+      ("lat,lon\n10,400\n", "longitude 400 is outside -180…360"),
       ("lat,lon\nabc,5\n", "the latitude 'abc' is not a number or an angle"),
       ("lat,lon\n,\n", "no coordinate"),
       ("lat,lon\n10\n", "the row has 1 field where the header has 2"),

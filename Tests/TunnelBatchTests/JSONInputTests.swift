@@ -43,6 +43,7 @@ import TunnelGeo
       ("{\"lat\": 1,", "the line ends inside its JSON object"),
       ("{\"lat\" 1}", "the line is not JSON: expected ':' at column 8"),
       ("{\"lat\": 1} {}", "the line holds more than one JSON value"),
+      ("{\"lat\": -00, \"lon\": 2}", "the line is not JSON: a number with a leading zero at column 10"),
       (
         "{\"name\": \"x\"}",
         "no member holds the coordinate (lat and lon, latitude and longitude, or coordinate)"
