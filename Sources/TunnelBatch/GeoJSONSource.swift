@@ -36,7 +36,13 @@ final class GeoJSONSource: RecordSource {
       case .skip(let consumed):
         input.consume(consumed)
       case .needMore:
-        if !(try input.fill()) {
+        // An element not yet whole is scanned again from its start after each read: past a megabyte,
+        // read as much again as is held before looking again, so that a long feature arriving through
+        // a pipe a few kilobytes at a time is scanned a few times, not once per read.
+        let wanted = input.available >= 1 << 20 ? 2 * input.available : 0
+        if try input.fill() {
+          while input.available < wanted, try input.fill() {}
+        } else {
           if input.available == 0 || isBlank() {
             if case .top = state { return nil }
             throw .unreadableDocument(
