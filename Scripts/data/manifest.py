@@ -5,6 +5,8 @@ import os
 import sys
 
 MANIFEST = "MANIFEST.sha256"
+# Everything in Data/ together, layers and licence texts.
+BUDGET_BYTES = 45_000_000
 
 
 def data_files(root):
@@ -57,6 +59,9 @@ def check(root):
         print("build-data --check: run Scripts/build-data to regenerate Data/", file=sys.stderr)
         return 1
     total = sum(os.path.getsize(os.path.join(root, path)) for path in present)
+    if total > BUDGET_BYTES:
+        print(f"build-data --check: Data/ holds {total:,} bytes, over the budget of {BUDGET_BYTES:,}", file=sys.stderr)
+        return 1
     print(f"build-data --check: {len(expected)} files match {MANIFEST} ({total:,} bytes)")
     return 0
 

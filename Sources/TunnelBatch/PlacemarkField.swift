@@ -34,7 +34,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
     switch self {
     case .land: ["land"]
     case .country: ["country_code", "country_name"]
-    case .region: ["region_code", "region_name"]
+    case .region: ["region_code", "region_name", "region_source"]
     case .sea: ["sea", "lake", "in_lake"]
     case .nearestPlace:
       [
@@ -176,6 +176,7 @@ extension PlacemarkField {
       out.object("region", present: region != nil) { out in
         out.member("code", region?.code)
         out.member("name", region?.name)
+        out.member("source", region?.source.rawValue)
       }
     case .sea:
       out.member("inLake", flag: placemark?.inLake)
@@ -257,6 +258,7 @@ extension PlacemarkField {
     case .region:
       field(placemark?.region?.code)
       field(placemark?.region?.name)
+      field(placemark?.region?.source.rawValue)
     case .sea:
       field(placemark?.sea)
       field(placemark?.lake)

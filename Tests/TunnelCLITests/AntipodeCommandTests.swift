@@ -144,7 +144,8 @@ import Testing
     let object = try #require(json as? [String: Any])
     let from = try #require(object["from"] as? [String: Any])
     #expect(from["latitude"] as? Double == 39.80172)
-    #expect((from["region"] as? [String: String]) == ["code": "US-IL", "name": "Illinois"])
+    #expect(
+      (from["region"] as? [String: String]) == ["code": "US-IL", "name": "Illinois", "source": "polygon"])
   }
 
   @Test func missingDataIsOneLineWithExit66() throws {

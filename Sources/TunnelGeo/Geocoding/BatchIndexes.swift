@@ -14,6 +14,7 @@ final class BatchIndexes: Sendable {
   let marine: PolygonGrid
   let timeZones: PolygonGrid
   let islands: PolygonGrid
+  let regions: PolygonGrid
   /// The nearest shoreline at any distance (every GSHHG level), for points in lakes.
   let shores: ShoreIndex
   /// The nearest shoreline of land or ice (odd GSHHG levels), for points at sea.
@@ -24,6 +25,8 @@ final class BatchIndexes: Sendable {
   let namedSeaBorders: ShoreIndex
   /// The nearest island outline, for shoreline points just off an island.
   let islandShores: ShoreIndex
+  /// The nearest region border (of regions with a place-layer region), for the coastal tolerance.
+  let regionBorders: ShoreIndex
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
@@ -46,21 +49,24 @@ final class BatchIndexes: Sendable {
     self.layers = layers
     names = PlacemarkNames(layers)
     let places = layers.places
-    let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer) = (
+    let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer, regionLayer) = (
       layers.coast.polygons, layers.countries.polygons, layers.marine.polygons, layers.zones.polygons,
-      layers.islands.polygons
+      layers.islands.polygons, layers.regions.polygons
     )
+    let regionFeatureRegions = names.regionFeatureRegions
     @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
       let grid = PolygonGrid(layer: layer)
       layer.releaseVertexStream()
       return grid
     }
     let (first, second) = Self.both(
-      { () -> (PolygonGrid, ShoreIndex, NearestShoreGrid) in
+      { () -> (PolygonGrid, ShoreIndex, NearestShoreGrid, PolygonGrid, ShoreIndex) in
         let coast = grid(coastLayer)
         let shores = ShoreIndex(grid: coast) { _ in true }
         let seaShores = NearestShoreGrid(shores: shores) { coastLayer.level(of: $0) % 2 == 1 }
-        return (coast, shores, seaShores)
+        let regions = grid(regionLayer)
+        let regionBorders = ShoreIndex(grid: regions) { regionFeatureRegions[$0] != nil }
+        return (coast, shores, seaShores, regions, regionBorders)
       },
       {
         () -> (
@@ -85,7 +91,7 @@ final class BatchIndexes: Sendable {
           countryPlaces
         )
       })
-    (coast, shores, seaShores) = first
+    (coast, shores, seaShores, regions, regionBorders) = first
     (
       timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores,
       self.places, countryPlaces
@@ -186,6 +192,10 @@ extension BatchIndexes: PlacemarkLookups {
     FeatureChoice.country(of: countries.features(containing: coordinate), in: layers.countries)
   }
 
+  func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {
+    FeatureChoice.first(of: regions.features(containing: coordinate)) { isRegion($0, of: country) }
+  }
+
   func seaName(containing coordinate: Coordinate) -> String? {
     FeatureChoice.firstName(of: marine.features(containing: coordinate)) { names.seas[$0] }
   }
@@ -203,6 +213,19 @@ extension BatchIndexes: PlacemarkLookups {
     if countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
     return countryBorders.nearest(to: vector, within: limit)?.feature
   }
+
+  func regionBorder(
+    nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double, country: UInt16
+  ) -> Int? {
+    regionBorders.nearest(to: vector, within: limit) { names.regionFeatureCountries[$0] == country }?.feature
+  }
+
+  /// Whether a region feature is of a country and has a place-layer region.
+  private func isRegion(_ feature: Int, of country: UInt16) -> Bool {
+    names.regionFeatureCountries[feature] == country && names.regionFeatureRegions[feature] != nil
+  }
+
+  func regionIndex(ofFeature feature: Int) -> Int? { names.regionFeatureRegions[feature] }
 
   func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String? {
     namedSeaBorders.nearest(to: vector).flatMap { names.seas[$0.feature] }

@@ -26,6 +26,12 @@ struct LayerLookups: PlacemarkLookups {
       of: layers.countries.polygons.features(containing: coordinate), in: layers.countries)
   }
 
+  func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {
+    FeatureChoice.first(of: layers.regions.polygons.features(containing: coordinate)) {
+      isRegion($0, of: country)
+    }
+  }
+
   func seaName(containing coordinate: Coordinate) -> String? {
     FeatureChoice.firstName(of: layers.marine.polygons.features(containing: coordinate), layers.marine.name)
   }
@@ -44,6 +50,24 @@ struct LayerLookups: PlacemarkLookups {
       _ in
       true
     }?.feature
+  }
+
+  func regionBorder(
+    nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double, country: UInt16
+  ) -> Int? {
+    NearestBoundarySearch(layer: layers.regions.polygons, coordinate: coordinate).nearest(within: limit) {
+      isRegion($0, of: country)
+    }?.feature
+  }
+
+  /// Whether a region feature is of a country and has a place-layer region.
+  private func isRegion(_ feature: Int, of country: UInt16) -> Bool {
+    PlacemarkNames.countryCodeValue(layers.regions.countryCode(feature)) == country
+      && regionIndex(ofFeature: feature) != nil
+  }
+
+  func regionIndex(ofFeature feature: Int) -> Int? {
+    layers.regions.placeRegion(of: feature, in: layers.places)
   }
 
   func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String? {

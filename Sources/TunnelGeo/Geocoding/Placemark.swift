@@ -28,17 +28,28 @@ public struct Placemark: Sendable, Hashable, Codable {
     }
   }
 
-  /// A first-level region: ISO 3166-2 code and name.
+  /// A first-level region: ISO 3166-2 code and name, and the rule that gave it.
   public struct Region: Sendable, Hashable, Codable {
     /// ISO 3166-2 ("DK-82"); GeoNames' `country.admin1` code ("DK.18") when no ISO code is known.
     public var code: String
     /// The name ("Midtjylland").
     public var name: String
+    /// Which rule gave the region.
+    public var source: Source
+
+    /// The rules that give a region (see ``ReverseGeocoder/placemark(for:)``).
+    public enum Source: String, Sendable, Hashable, Codable {
+      /// The region polygon containing the point, or whose shore is within the coastal tolerance.
+      case polygon
+      /// The region of the nearest populated place in the same country, where no polygon answers.
+      case nearestPlace
+    }
 
     /// Creates a region.
-    public init(code: String, name: String) {
+    public init(code: String, name: String, source: Source = .polygon) {
       self.code = code
       self.name = name
+      self.source = source
     }
   }
 
@@ -105,7 +116,8 @@ public struct Placemark: Sendable, Hashable, Codable {
   public var land: Bool
   /// The country, by its polygon or the coastal tolerance; nil far out at sea.
   public var country: Country?
-  /// The first-level region: that of the nearest populated place in the same country.
+  /// The first-level region: the region polygon of the point's country containing it (or within the
+  /// coastal tolerance), else that of the nearest populated place in the same country.
   public var region: Region?
   /// The ocean or sea by name when the point is at sea; nil on land and in lakes.
   public var sea: String?

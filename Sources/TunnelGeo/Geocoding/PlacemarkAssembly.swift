@@ -21,7 +21,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     return Placemark(
       latitude: coordinate.latitude, longitude: coordinate.longitude, land: land,
       country: countryFeature.map(lookups.country),
-      region: countryFeature.flatMap { region(at: vector, country: $0, nearestPlace: nearest.index) },
+      region: countryFeature.flatMap {
+        region(at: coordinate, vector, country: $0, nearestPlace: nearest.index)
+      },
       sea: water?.sea, lake: water?.lake, inLake: inLake, nearestPlace: nearest,
       nearestLand: water?.nearestLand,
       timeZone: Placemark.TimeZone(
@@ -35,10 +37,25 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
       ?? lookups.countryBorder(nearestTo: coordinate, vector, within: toleranceKm / SphereGeometry.radiusKm)
   }
 
-  /// The region of the nearest populated place in the country (the nearest place of all when it is of
-  /// the country), within ``ReverseGeocoder/regionSearchRadiusKm``.
-  func region(at vector: SIMD3<Double>, country feature: Int, nearestPlace: Int) -> Placemark.Region? {
+  /// The region polygon of the country containing the point, or whose border is within
+  /// ``ReverseGeocoder/coastalToleranceKm``; else the region of the nearest populated place in the
+  /// country (the nearest place of all when it is of the country), within
+  /// ``ReverseGeocoder/regionSearchRadiusKm``.
+  func region(
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, country feature: Int, nearestPlace: Int
+  )
+    -> Placemark.Region?
+  {
     guard let value = lookups.countryCodeValue(feature) else { return nil }
+    let polygon =
+      lookups.regionFeature(containing: coordinate, country: value)
+      ?? lookups.regionBorder(
+        nearestTo: coordinate, vector,
+        within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm, country: value)
+    if let index = polygon.flatMap(lookups.regionIndex), var region = lookups.region(index) {
+      region.source = .polygon
+      return region
+    }
     let places = lookups.layers.places
     let regionPlace =
       places.countryCodeValue(at: nearestPlace) == value
@@ -47,7 +64,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
         ofCountry: value, to: vector,
         within: SphereGeometry.chordSquared(
           angle: ReverseGeocoder.regionSearchRadiusKm / SphereGeometry.radiusKm))
-    return regionPlace.flatMap(places.regionIndex).flatMap(lookups.region)
+    guard var region = regionPlace.flatMap(places.regionIndex).flatMap(lookups.region) else { return nil }
+    region.source = .nearestPlace
+    return region
   }
 
   /// What a point off land is in: a lake or a sea, and the nearest land.

@@ -16,6 +16,10 @@ final class PlacemarkNames: Sendable {
   let zones: [String]
   /// Per island feature.
   let islands: [String]
+  /// Per region feature: its region in the place layer (nil without one).
+  let regionFeatureRegions: [Int?]
+  /// Per region feature: its country's code as ``PlaceLayer`` stores a place's.
+  let regionFeatureCountries: [UInt16?]
 
   init(_ layers: PlacemarkLayers) {
     let countries = (0..<layers.countries.polygons.featureCount).map { Self.country(layers.countries, $0) }
@@ -25,6 +29,10 @@ final class PlacemarkNames: Sendable {
     seas = (0..<layers.marine.polygons.featureCount).map(layers.marine.name)
     zones = (0..<layers.zones.polygons.featureCount).map(layers.zones.identifier)
     islands = (0..<layers.islands.polygons.featureCount).map(layers.islands.name)
+    regionFeatureRegions = layers.regions.placeRegions(in: layers.places)
+    regionFeatureCountries = (0..<layers.regions.polygons.featureCount).map {
+      Self.countryCodeValue(layers.regions.countryCode($0))
+    }
   }
 
   /// A country feature as a placemark names it: its ISO alpha-2 code (Natural Earth's own code where it
@@ -37,7 +45,13 @@ final class PlacemarkNames: Sendable {
   /// The two ASCII bytes of a two-letter country code as one number, as ``PlaceLayer`` stores a place's
   /// (first byte low); nil for a code of another length.
   static func countryCodeValue(_ country: Placemark.Country) -> UInt16? {
-    var bytes = country.code.utf8.makeIterator()
+    countryCodeValue(country.code)
+  }
+
+  /// The two ASCII bytes of a two-letter code as one number (first byte low); nil for another length.
+  static func countryCodeValue(_ code: String?) -> UInt16? {
+    guard let code else { return nil }
+    var bytes = code.utf8.makeIterator()
     guard let first = bytes.next(), let second = bytes.next(), bytes.next() == nil else { return nil }
     return UInt16(first) | UInt16(second) << 8
   }
@@ -60,6 +74,7 @@ final class PlacemarkLayers: Sendable {
   let marine: MarineLayer
   let zones: TimeZoneLayer
   let islands: IslandLayer
+  let regions: RegionLayer
 
   init(data: PlaceData) throws(PlaceDataError) {
     places = try data.places()
@@ -68,5 +83,6 @@ final class PlacemarkLayers: Sendable {
     marine = try data.marine()
     zones = try data.timeZones()
     islands = try data.islands()
+    regions = try data.regions()
   }
 }

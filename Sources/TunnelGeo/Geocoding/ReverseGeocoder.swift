@@ -100,8 +100,10 @@ public final class ReverseGeocoder: Sendable {
   ///   none is the sea. A lake is `land == false` with ``Placemark/inLake`` set, and no ``Placemark/sea``.
   /// - Country: the Natural Earth polygon containing the point; otherwise the country whose border is
   ///   within ``coastalToleranceKm`` (nearest first); otherwise none.
-  /// - Region: the admin-1 region of the nearest populated place in the same country (the data has no
-  ///   admin-1 polygons), within ``regionSearchRadiusKm``.
+  /// - Region: the admin-1 region polygon of the point's country containing the point, else the one
+  ///   whose border is within ``coastalToleranceKm`` (nearest first); where none is (a country the
+  ///   polygons do not cover, or farther out at sea), the admin-1 region of the nearest populated place in
+  ///   the same country, within ``regionSearchRadiusKm``. ``Placemark/Region/source`` says which.
   /// - Sea (water that is not a lake): the named marine polygon containing the point, else the nearest
   ///   named marine polygon.
   /// - Nearest land (water only): the nearest point of a shoreline (of land or ice at sea; any shore in a
@@ -157,13 +159,14 @@ public final class ReverseGeocoder: Sendable {
     ]
     for (name, grid) in [
       ("coastline-h", indexes.coast), ("countries", indexes.countries), ("marine", indexes.marine),
-      ("timezones", indexes.timeZones), ("islands", indexes.islands),
+      ("timezones", indexes.timeZones), ("islands", indexes.islands), ("regions", indexes.regions),
     ] {
       sizes.append((name, grid.size.nodes, grid.size.bytes))
     }
     for (name, tree) in [
       ("shores", indexes.shores), ("country borders", indexes.countryBorders),
       ("named sea borders", indexes.namedSeaBorders), ("island shores", indexes.islandShores),
+      ("region borders", indexes.regionBorders),
     ] {
       sizes.append((name, tree.size.nodes, tree.size.bytes))
     }

@@ -28,12 +28,13 @@ public final class PlaceData: Sendable {
     var coastlineLow: CoastlineLayer?
     var timeZones: TimeZoneLayer?
     var islands: IslandLayer?
+    var regions: RegionLayer?
   }
 
   /// The layer files, in the order ``verify()`` checks them.
   public static let fileNames = [
     "places.tunnel", "countries.tunnel", "marine.tunnel", "coastline-h.tunnel", "coastline-l.tunnel",
-    "timezones.tunnel", "islands.tunnel",
+    "timezones.tunnel", "islands.tunnel", "regions.tunnel",
   ]
 
   /// Uses the data folder at `directory`, or finds one (``PlaceDataLocation/find(explicit:)``).
@@ -118,6 +119,14 @@ public final class PlaceData: Sendable {
     }
   }
 
+  /// The first-level regions as polygons (`regions.tunnel`).
+  public func regions() throws(PlaceDataError) -> RegionLayer {
+    try layer({ $0.regions }, { $0.regions = $1 }, "regions.tunnel", kind: "POLY") {
+      file throws(PlaceDataError) in
+      RegionLayer(polygons: try PolygonLayer(file: file))
+    }
+  }
+
   /// Opens every layer (header checks only), reporting the first problem.
   public func openAll() throws(PlaceDataError) {
     _ = try places()
@@ -126,6 +135,7 @@ public final class PlaceData: Sendable {
     for resolution in CoastlineResolution.allCases { _ = try coastline(resolution) }
     _ = try timeZones()
     _ = try islands()
+    _ = try regions()
   }
 
   /// Opens every layer and checks the CRC-32 of every byte of every file (tens of milliseconds).

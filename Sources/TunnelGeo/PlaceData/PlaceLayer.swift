@@ -214,6 +214,16 @@ public final class PlaceLayer: Sendable {
       name: strings.string(Int(file.u32(offset + 8))), isoCode: iso.isEmpty ? nil : iso)
   }
 
+  /// The index of the region with a country code and GeoNames admin-1 code ("DK", "82"), if any.
+  public func regionIndex(country: String, code: String) -> Int? {
+    guard let value = PlacemarkNames.countryCodeValue(country) else { return nil }
+    for index in 0..<regionCount {
+      let offset = regionRecords.offset + 16 * index
+      if file.u16(offset) == value, strings.string(Int(file.u32(offset + 4))) == code { return index }
+    }
+    return nil
+  }
+
   /// Every IANA time zone that some place uses, sorted.
   public var timeZones: [String] {
     (0..<zoneRecords.count).map { strings.string(Int(file.u32(zoneRecords.offset + 4 * $0))) }

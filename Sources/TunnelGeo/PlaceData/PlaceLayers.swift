@@ -127,3 +127,43 @@ public struct IslandLayer: Sendable {
     polygons.features(containing: coordinate).map(name)
   }
 }
+
+/// First-level regions (states, provinces, oblasts) as polygons: Natural Earth 10m admin-1, each given
+/// the GeoNames admin-1 code that the places inside it carry (see Data/README.md).
+public struct RegionLayer: Sendable {
+  /// The polygons; feature attributes are `iso_a2, admin1, name, match`.
+  public let polygons: PolygonLayer
+
+  /// The ISO 3166-1 alpha-2 code of a feature's country, nil where Natural Earth gives none.
+  public func countryCode(_ feature: Int) -> String? { polygons.attribute(0, of: feature) }
+
+  /// The GeoNames admin-1 code of a feature ("82" of DK.82), nil where none could be given.
+  public func admin1Code(_ feature: Int) -> String? { polygons.attribute(1, of: feature) }
+
+  /// Natural Earth's name of a feature ("Midtjylland").
+  public func name(_ feature: Int) -> String { polygons.attribute(2, of: feature) ?? "" }
+
+  /// How the admin-1 code was found: "places" (most places inside carry it) or "name".
+  public func match(_ feature: Int) -> String? { polygons.attribute(3, of: feature) }
+
+  /// The index of a feature's region in `places` (``PlaceLayer/region(_:)``), nil where the feature has
+  /// no admin-1 code or the place layer no such region: a scan of the region table, for one-off queries.
+  public func placeRegion(of feature: Int, in places: PlaceLayer) -> Int? {
+    guard let country = countryCode(feature), let code = admin1Code(feature) else { return nil }
+    return places.regionIndex(country: country, code: code)
+  }
+
+  /// For every feature, the index of its region in `places` (``PlaceLayer/region(_:)``), nil where the
+  /// feature has no admin-1 code or the place layer no such region.
+  public func placeRegions(in places: PlaceLayer) -> [Int?] {
+    var byCode: [String: Int] = [:]
+    for index in 0..<places.regionCount {
+      let region = places.region(index)
+      byCode[region.countryCode + "." + region.code] = index
+    }
+    return (0..<polygons.featureCount).map { feature in
+      guard let country = countryCode(feature), let code = admin1Code(feature) else { return nil }
+      return byCode[country + "." + code]
+    }
+  }
+}
