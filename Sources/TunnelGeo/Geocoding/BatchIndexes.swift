@@ -25,7 +25,7 @@ final class BatchIndexes: Sendable {
   let namedSeaBorders: ShoreIndex
   /// The nearest island outline, for shoreline points just off an island.
   let islandShores: ShoreIndex
-  /// The nearest region border (of regions with a place-layer region), for the coastal tolerance.
+  /// The nearest region border (of regions with a country), for the coastal tolerance.
   let regionBorders: ShoreIndex
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
@@ -53,7 +53,7 @@ final class BatchIndexes: Sendable {
       layers.coast.polygons, layers.countries.polygons, layers.marine.polygons, layers.zones.polygons,
       layers.islands.polygons, layers.regions.polygons
     )
-    let regionFeatureRegions = names.regionFeatureRegions
+    let regionFeatureCountries = names.regionFeatureCountries
     @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
       let grid = PolygonGrid(layer: layer)
       layer.releaseVertexStream()
@@ -65,7 +65,7 @@ final class BatchIndexes: Sendable {
         let shores = ShoreIndex(grid: coast) { _ in true }
         let seaShores = NearestShoreGrid(shores: shores) { coastLayer.level(of: $0) % 2 == 1 }
         let regions = grid(regionLayer)
-        let regionBorders = ShoreIndex(grid: regions) { regionFeatureRegions[$0] != nil }
+        let regionBorders = ShoreIndex(grid: regions) { regionFeatureCountries[$0] != nil }
         return (coast, shores, seaShores, regions, regionBorders)
       },
       {
@@ -217,12 +217,12 @@ extension BatchIndexes: PlacemarkLookups {
   func regionBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double, country: UInt16
   ) -> Int? {
-    regionBorders.nearest(to: vector, within: limit) { names.regionFeatureCountries[$0] == country }?.feature
+    regionBorders.nearest(to: vector, within: limit) { isRegion($0, of: country) }?.feature
   }
 
-  /// Whether a region feature is of a country and has a place-layer region.
+  /// Whether a region feature is of a country.
   private func isRegion(_ feature: Int, of country: UInt16) -> Bool {
-    names.regionFeatureCountries[feature] == country && names.regionFeatureRegions[feature] != nil
+    names.regionFeatureCountries[feature] == country
   }
 
   func regionIndex(ofFeature feature: Int) -> Int? { names.regionFeatureRegions[feature] }

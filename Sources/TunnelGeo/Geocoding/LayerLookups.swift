@@ -60,10 +60,9 @@ struct LayerLookups: PlacemarkLookups {
     }?.feature
   }
 
-  /// Whether a region feature is of a country and has a place-layer region.
+  /// Whether a region feature is of a country.
   private func isRegion(_ feature: Int, of country: UInt16) -> Bool {
     PlacemarkNames.countryCodeValue(layers.regions.countryCode(feature)) == country
-      && regionIndex(ofFeature: feature) != nil
   }
 
   func regionIndex(ofFeature feature: Int) -> Int? {

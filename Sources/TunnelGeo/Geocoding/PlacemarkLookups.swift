@@ -22,8 +22,7 @@ protocol PlacemarkLookups {
   func coastLevel(at coordinate: Coordinate) -> Int?
   /// The country feature containing a point: the first with an ISO alpha-2 code, else the first.
   func countryFeature(containing coordinate: Coordinate) -> Int?
-  /// The first region feature of a country (its code as ``PlaceLayer`` stores it) that contains a point
-  /// and has a place-layer region.
+  /// The first region feature of a country (its code as ``PlaceLayer`` stores it) that contains a point.
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int?
   /// The name of the first named marine feature containing a point.
   func seaName(containing coordinate: Coordinate) -> String?
@@ -36,8 +35,7 @@ protocol PlacemarkLookups {
 
   /// The country feature whose border (coastlines included) is nearest within `limit` radians.
   func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
-  /// The region feature of a country, with a place-layer region, whose border is nearest within
-  /// `limit` radians.
+  /// The region feature of a country whose border is nearest within `limit` radians.
   func regionBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double, country: UInt16
   ) -> Int?
@@ -56,7 +54,8 @@ protocol PlacemarkLookups {
   func countryCodeValue(_ feature: Int) -> UInt16?
   /// A region of the place layer as a placemark names it.
   func region(_ index: Int) -> Placemark.Region?
-  /// The place-layer region of a region feature.
+  /// The place-layer region of a region feature; nil for a feature without an admin-1 code (see
+  /// Data/README.md), where the nearest-place rule decides.
   func regionIndex(ofFeature feature: Int) -> Int?
   /// The identifier of a time zone feature.
   func timeZone(_ feature: Int) -> String

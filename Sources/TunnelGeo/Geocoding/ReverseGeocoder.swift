@@ -101,9 +101,10 @@ public final class ReverseGeocoder: Sendable {
   /// - Country: the Natural Earth polygon containing the point; otherwise the country whose border is
   ///   within ``coastalToleranceKm`` (nearest first); otherwise none.
   /// - Region: the admin-1 region polygon of the point's country containing the point, else the one
-  ///   whose border is within ``coastalToleranceKm`` (nearest first); where none is (a country the
-  ///   polygons do not cover, or farther out at sea), the admin-1 region of the nearest populated place in
-  ///   the same country, within ``regionSearchRadiusKm``. ``Placemark/Region/source`` says which.
+  ///   whose border is within ``coastalToleranceKm`` (nearest first); where there is none (farther out at
+  ///   sea, a country the polygons do not cover) or it has no admin-1 code (a polygon whose places are in
+  ///   several regions, or none), the admin-1 region of the nearest populated place in the same country,
+  ///   within ``regionSearchRadiusKm``. ``Placemark/Region/source`` says which.
   /// - Sea (water that is not a lake): the named marine polygon containing the point, else the nearest
   ///   named marine polygon.
   /// - Nearest land (water only): the nearest point of a shoreline (of land or ice at sea; any shore in a
