@@ -14,6 +14,10 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
   case noCoordinateColumns(header: [String])
   /// A column named by an option is not in the header.
   case unknownColumn(option: String, name: String, header: [String])
+  /// One column of a pair was named by an option, and the header names no column for the other.
+  case missingColumn(option: String, header: [String])
+  /// The header row (line 1) cannot be read whole.
+  case unreadableHeader(String)
   /// A GeoJSON document broken in a way that leaves the rest unreadable.
   case unreadableDocument(line: Int, reason: String)
 
@@ -31,6 +35,12 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unknownColumn(let option, let name, let header):
       return
         "\(option) \(EchoedText.quoted(name)) is not a column of the input (the header is \(Self.list(header)))"
+    case .missingColumn(let option, let header):
+      let what = option == "--lat-column" ? "latitude" : "longitude"
+      return
+        "no column of the input is named as a \(what) (the header is \(Self.list(header))); name it with \(option)"
+    case .unreadableHeader(let problem):
+      return "line 1, the header: \(problem); fix the header, or give the file without one"
     case .unreadableDocument(let line, let reason):
       return "line \(line): \(reason); the rest of the document cannot be read"
     }

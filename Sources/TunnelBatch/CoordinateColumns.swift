@@ -61,9 +61,12 @@ public enum CoordinateColumns: Sendable, Equatable {
       let longitude = try names.longitude.map { name throws(BatchError) in
         try position(name, option: "--lon-column")
       }
-      let foundLatitude = latitude ?? folded.firstIndex { latitudeNames.contains($0) }
-      let foundLongitude = longitude ?? folded.firstIndex { longitudeNames.contains($0) }
-      guard let foundLatitude, let foundLongitude else { return nil }
+      guard let foundLatitude = latitude ?? folded.firstIndex(where: { latitudeNames.contains($0) }) else {
+        throw .missingColumn(option: "--lat-column", header: header)
+      }
+      guard let foundLongitude = longitude ?? folded.firstIndex(where: { longitudeNames.contains($0) }) else {
+        throw .missingColumn(option: "--lon-column", header: header)
+      }
       return .pair(latitude: foundLatitude, longitude: foundLongitude)
     }
     if let latitude = folded.firstIndex(where: { latitudeNames.contains($0) }),

@@ -16,7 +16,8 @@ final class DelimitedSource: RecordSource {
       columns = nil
       return
     }
-    if first.problem == nil, !names.isEmpty,
+    // A first row that reads as data is data, even a bad one (it stays a bad row); a header must be whole.
+    if !names.isEmpty,
       let numbered = try? CoordinateColumns.find(
         in: CoordinateColumns.pair(latitude: 0, longitude: 1).names(count: first.fields.count), names: names),
       case .success = numbered.coordinate(in: first.fields)
@@ -25,7 +26,7 @@ final class DelimitedSource: RecordSource {
       columns = numbered
       header = numbered.names(count: first.fields.count)
       pending = first
-    } else if first.problem == nil, let guessed = CoordinateColumns.guess(fromData: first.fields) {
+    } else if let guessed = CoordinateColumns.guess(fromData: first.fields) {
       // No header: the first row is data.
       var chosen = guessed
       if !names.isEmpty {
@@ -36,6 +37,7 @@ final class DelimitedSource: RecordSource {
       header = chosen.names(count: first.fields.count)
       pending = first
     } else {
+      if let problem = first.problem { throw .unreadableHeader(problem) }
       guard let found = try CoordinateColumns.find(in: first.fields, names: names) else {
         throw .noCoordinateColumns(header: first.fields)
       }

@@ -282,7 +282,7 @@ extension CommandFailure {
     case .cannotOpen: code = 66
     case .readFailed, .writeFailed: code = 74
     case .unknownColumn: code = 64
-    case .noCoordinateColumns, .unreadableDocument: code = 65
+    case .noCoordinateColumns, .missingColumn, .unreadableHeader, .unreadableDocument: code = 65
     }
     self.init(message: error.description, exitCode: code)
   }

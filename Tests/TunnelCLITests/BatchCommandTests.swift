@@ -110,6 +110,14 @@ import Testing
       (
         ["batch"], "a,b\n1,2\n", 65, "cannot tell which columns hold the coordinates (the header is 'a', 'b')"
       ),
+      (
+        ["batch", "--lat-column", "a"], "a,b,c\n1,2,3\n", 65,
+        "no column of the input is named as a longitude (the header is 'a', 'b', 'c'); name it with --lon-column"
+      ),
+      (
+        ["batch"], "lat,lon,\"na\"me\n1,2,x\n", 65,
+        "line 1, the header: text follows the closing quote of field 3"
+      ),
       (["batch", "--precision", "99"], "", 64, "--precision must be between 0 and 15"),
       (["batch", "--input-format", "xml"], "", 64, "'xml'"),
       (
@@ -125,6 +133,16 @@ import Testing
     #expect(result.status == status, "\(arguments): \(result.standardError)")
     #expect(result.standardError.hasPrefix("tunnel: ") && result.standardError.contains(message))
     #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+  }
+
+  @Test("A file without a header whose first row is bad: that row is a bad row, the rest are answered")
+  func headerlessFirstRowBad() throws {
+    let result = try TunnelProcess.run(
+      ["batch", "--fields", "land"], input: Data("56,8.5,\"a\"b\n1,2,x\n".utf8))
+    #expect(result.status == 65, "\(result.standardError)")
+    let rows = result.standardOutput.split(separator: "\n")
+    #expect(rows.count == 3 && rows[0] == "latitude,longitude,column3,land,error")
+    #expect(rows[1].hasSuffix(",text follows the closing quote of field 3") && rows[2] == "1,2,x,false,")
   }
 
   @Test("'-' reads standard input; a NUL byte inside a number makes a bad row, not a shorter number")
