@@ -164,8 +164,7 @@ public final class BatchRun {
     }
     if options.antipode { points += points.map(\.antipode) }
     if options.nearestPlaceOnly {
-      let found = try geocoder.nearestPlaceIndexes(to: points, threads: options.threads)
-      return (Answers(layer: try geocoder.data.places(), found: found), slots)
+      return (Answers(nearestPlaces: try geocoder.nearestPlaces(to: points, threads: options.threads)), slots)
     }
     return (Answers(placemarks: try geocoder.placemarks(for: points, threads: options.threads)), slots)
   }
@@ -212,29 +211,27 @@ public final class BatchRun {
   }
 }
 
-/// The answers of a chunk: whole placemarks, or nearest places only (their indexes in the place
-/// layer, whose names are then copied from the data as they are written).
+/// The answers of a chunk: whole placemarks, or nearest places only (the fast path).
+///
+/// The nearest places are made in the answering, which visits the points in spatial order: reading the
+/// places' records and names there, rather than in input order while formatting, keeps them in cache.
 final class Answers: Sendable {
   /// The placemarks; empty on the fast path.
   let placemarks: [Placemark]
-  /// On the fast path, the place layer that ``found`` indexes.
-  let layer: PlaceLayer?
-  /// On the fast path, each point's nearest place and its distance.
-  let found: [(index: Int, distanceKm: Double)]
+  /// On the fast path, each point's nearest place.
+  let nearestPlaces: [NearestPlace]
 
   init(placemarks: [Placemark]) {
     self.placemarks = placemarks
-    layer = nil
-    found = []
+    nearestPlaces = []
   }
 
-  init(layer: PlaceLayer, found: [(index: Int, distanceKm: Double)]) {
+  init(nearestPlaces: [NearestPlace]) {
     placemarks = []
-    self.layer = layer
-    self.found = found
+    self.nearestPlaces = nearestPlaces
   }
 
-  var count: Int { layer == nil ? placemarks.count : found.count }
+  var count: Int { placemarks.isEmpty ? nearestPlaces.count : placemarks.count }
 
   subscript(index: Int) -> BatchAnswer { BatchAnswer(self, index) }
 }

@@ -179,17 +179,6 @@ struct OutputBytes {
     decimal(Int64(scaled), decimals: places)
   }
 
-  /// A number held in fixed point, `units` × 10^-`decimals` (as the place data holds coordinates),
-  /// written as ``number(_:places:)`` writes it: the same text, without going through a `Double` when
-  /// no rounding is needed.
-  mutating func number(units: Int64, decimals: Int, places: Int) {
-    if places >= decimals, decimals < Self.integerScales.count, units.magnitude < 1 << 53 {
-      decimal(units, decimals: decimals)
-    } else {
-      number(Double(units) / Self.scales[min(decimals, Self.scales.count - 1)], places: places)
-    }
-  }
-
   /// `units` × 10^-`decimals`: its integer digits, then the fraction's without trailing zeros.
   private mutating func decimal(_ units: Int64, decimals: Int) {
     let magnitude = units.magnitude

@@ -77,59 +77,12 @@ struct BatchAnswer {
   }
 
   /// The whole placemark; nil on the fast path.
-  var placemark: Placemark? { answers.layer == nil ? answers.placemarks[index] : nil }
+  var placemark: Placemark? { answers.placemarks.isEmpty ? nil : answers.placemarks[index] }
 
-  var nearestPlace: NearestPlaceAnswer { NearestPlaceAnswer(answers: answers, index: index) }
-}
-
-/// The nearest place of an answer: of its placemark, or on the fast path an index into the place data,
-/// whose name and code are then copied as bytes and whose coordinate is written from its fixed-point
-/// units, so that no strings are made. Used while its ``BatchAnswer`` is.
-struct NearestPlaceAnswer {
-  unowned(unsafe) let answers: Answers
-  let index: Int
-
-  func withName<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    guard let layer = answers.layer else {
-      var name = answers.placemarks[index].nearestPlace.name
-      return name.withUTF8(body)
-    }
-    return layer.withNameUTF8(at: answers.found[index].index, body)
-  }
-
-  func withCountryCode<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    guard let layer = answers.layer else {
-      var code = answers.placemarks[index].nearestPlace.countryCode
-      return code.withUTF8(body)
-    }
-    return layer.withCountryCodeUTF8(at: answers.found[index].index, body)
-  }
-
-  func writeLatitude(to out: inout OutputBytes, places: Int) {
-    guard let layer = answers.layer else {
-      return out.number(answers.placemarks[index].nearestPlace.latitude, places: places)
-    }
-    out.number(
-      units: Int64(layer.latitudeUnits(at: answers.found[index].index)), decimals: PlaceLayer.unitDecimals,
-      places: places)
-  }
-
-  func writeLongitude(to out: inout OutputBytes, places: Int) {
-    guard let layer = answers.layer else {
-      return out.number(answers.placemarks[index].nearestPlace.longitude, places: places)
-    }
-    out.number(
-      units: Int64(layer.longitudeUnits(at: answers.found[index].index)), decimals: PlaceLayer.unitDecimals,
-      places: places)
-  }
-
-  var population: Int {
-    guard let layer = answers.layer else { return answers.placemarks[index].nearestPlace.population }
-    return layer.population(at: answers.found[index].index)
-  }
-
-  var distanceKm: Double {
-    answers.layer == nil ? answers.placemarks[index].nearestPlace.distanceKm : answers.found[index].distanceKm
+  /// The nearest place, read in place (no copy of its strings).
+  func withNearestPlace<Result>(_ body: (borrowing NearestPlace) -> Result) -> Result {
+    answers.placemarks.isEmpty
+      ? body(answers.nearestPlaces[index]) : body(answers.placemarks[index].nearestPlace)
   }
 }
 
@@ -183,22 +136,15 @@ extension PlacemarkField {
       out.member("lake", placemark?.lake)
       out.member("sea", placemark?.sea)
     case .nearestPlace:
-      let place = answer.nearestPlace
-      out.object("nearestPlace", present: true) { out in
-        out.key("countryCode")
-        place.withCountryCode { out.json(utf8: $0) }
-        out.append(UInt8(ascii: ","))
-        out.member("distanceKm", number: place.distanceKm, places: kilometres)
-        out.key("latitude")
-        place.writeLatitude(to: &out, places: degrees)
-        out.append(UInt8(ascii: ","))
-        out.key("longitude")
-        place.writeLongitude(to: &out, places: degrees)
-        out.append(UInt8(ascii: ","))
-        out.key("name")
-        place.withName { out.json(utf8: $0) }
-        out.append(UInt8(ascii: ","))
-        out.member("population", number: Double(place.population), places: 0)
+      answer.withNearestPlace { place in
+        out.object("nearestPlace", present: true) { out in
+          out.member("countryCode", place.countryCode)
+          out.member("distanceKm", number: place.distanceKm, places: kilometres)
+          out.member("latitude", number: place.latitude, places: degrees)
+          out.member("longitude", number: place.longitude, places: degrees)
+          out.member("name", place.name)
+          out.member("population", number: Double(place.population), places: 0)
+        }
       }
     case .nearestLand:
       let land = placemark?.nearestLand
@@ -264,21 +210,19 @@ extension PlacemarkField {
       field(placemark?.lake)
       flag(placemark?.inLake)
     case .nearestPlace:
-      guard let place = answer?.nearestPlace else {
+      guard let answer else {
         for _ in columns { out.append(separator) }
         return
       }
-      out.append(separator)
-      place.withName { out.field(utf8: $0, separator: separator) }
-      out.append(separator)
-      place.withCountryCode { out.field(utf8: $0, separator: separator) }
-      out.append(separator)
-      place.writeLatitude(to: &out, places: precision.degrees)
-      out.append(separator)
-      place.writeLongitude(to: &out, places: precision.degrees)
-      out.append(separator)
-      out.integer(place.population)
-      kilometres(place.distanceKm)
+      answer.withNearestPlace { place in
+        field(place.name)
+        field(place.countryCode)
+        degrees(place.latitude)
+        degrees(place.longitude)
+        out.append(separator)
+        out.integer(place.population)
+        kilometres(place.distanceKm)
+      }
     case .nearestLand:
       let land = placemark?.nearestLand
       kilometres(land?.distanceKm)

@@ -262,21 +262,6 @@ public final class ReverseGeocoder: Sendable {
     }
   }
 
-  /// The index in ``PlaceData/places()`` of the nearest place to each of many coordinates and its
-  /// great-circle distance, in order, from the nearest-place grid (built if needed) on every core (or on
-  /// `threads` threads): the answers of ``nearestPlaces(to:minimumPopulation:threads:)`` for callers that
-  /// read the places' attributes from the layer themselves.
-  public func nearestPlaceIndexes(
-    to coordinates: [Coordinate], threads: Int? = nil
-  ) throws(PlaceDataError)
-    -> [(index: Int, distanceKm: Double)]
-  {
-    let index = try nearestPlaceIndex()
-    return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-      index.nearestIndex(to: coordinate)
-    }
-  }
-
   /// A lock-free handle on the batch grid for answering many nearest-place queries from one thread (or
   /// several), building the batch indexes first if needed.
   public func nearestPlaceIndex() throws(PlaceDataError) -> NearestPlaceIndex {

@@ -74,8 +74,6 @@ public final class PlaceLayer: Sendable {
   public let keyCount: Int
   /// Fixed-point units per degree of ``latitudeUnits(at:)`` and ``longitudeUnits(at:)`` (10⁷).
   public let unitsPerDegree: Int
-  /// Decimals of the fixed-point coordinate units (``unitsPerDegree`` is 10 to this power).
-  public static let unitDecimals = 7
   /// Keys per front-coded block of the name index.
   static let nameIndexBlock = 32
 
@@ -161,24 +159,6 @@ public final class PlaceLayer: Sendable {
 
   /// The place's name.
   public func name(at index: Int) -> String { strings.string(Int(file.u32(record(index) + 8))) }
-
-  /// Calls `body` with the UTF-8 bytes of the place's name as the data holds them (checked to be UTF-8
-  /// when the data was built), for writers that copy names without making strings.
-  public func withNameUTF8<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    strings.withUTF8(Int(file.u32(record(index) + 8)), body)
-  }
-
-  /// Calls `body` with the ASCII bytes of the place's country code.
-  public func withCountryCodeUTF8<Result>(
-    at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
-  )
-    -> Result
-  {
-    withUnsafeBytes(of: countryCodeValue(at: index).littleEndian) { raw in
-      let bytes = raw.assumingMemoryBound(to: UInt8.self)
-      return body(UnsafeBufferPointer(rebasing: bytes.prefix { $0 != 0 }))
-    }
-  }
 
   /// The region index of a place, or nil.
   public func regionIndex(at index: Int) -> Int? {
