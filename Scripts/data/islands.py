@@ -17,6 +17,8 @@ import math
 import re
 import struct
 
+import chords
+
 # The decoded database works in radians (coordinate type 2: spherical).
 SPHERICAL = 2
 # World Data Bank II was digitised at about 1:3,000,000 and is no sharper than a few hundred metres; 250 m keeps
@@ -140,8 +142,7 @@ def simplify(ring, tolerance_m=TOLERANCE_M, minimum=MINIMUM_VERTICES):
     scale_x = scale_y * math.cos(math.radians(sum(lat for lat, _ in ring) / count))
     xy = [(lon * scale_x, lat * scale_y) for lat, lon in ring]
     # Split the ring at its first point and the point farthest from it.
-    x0, y0 = xy[0]
-    far = max(range(count), key=lambda i: ((xy[i][0] - x0) ** 2 + (xy[i][1] - y0) ** 2, -i))
+    far = chords.farthest_from_first(xy)
     significance = [0.0] * count
     significance[0] = significance[far] = math.inf
     closed = xy + [xy[0]]
@@ -150,23 +151,7 @@ def simplify(ring, tolerance_m=TOLERANCE_M, minimum=MINIMUM_VERTICES):
         start, end = stack.pop()
         if end - start < 2:
             continue
-        ax, ay = closed[start]
-        bx, by = closed[end]
-        dx, dy = bx - ax, by - ay
-        length_sq = dx * dx + dy * dy
-        best, best_squared = start + 1, -1.0
-        for i in range(start + 1, end):
-            px, py = closed[i]
-            ux, uy = px - ax, py - ay
-            t = (ux * dx + uy * dy) / length_sq if length_sq else 0.0
-            if t > 1.0:
-                t = 1.0
-            elif t < 0.0:
-                t = 0.0
-            ex, ey = ux - t * dx, uy - t * dy
-            squared = ex * ex + ey * ey
-            if squared > best_squared:
-                best, best_squared = i, squared
+        best, best_squared = chords.farthest_from_chord(closed, start, end)
         best_distance = math.sqrt(best_squared)
         significance[best] = best_distance
         stack.append((start, best))

@@ -8,6 +8,7 @@ where it holds none, the admin-1 code whose name folds to the polygon's name.
 
 import collections
 
+import chords
 import names
 
 TOLERANCE_DEG = 0.005
@@ -29,8 +30,7 @@ def simplify(ring, tolerance=TOLERANCE_DEG):
     if count < 3:
         return None
     # Split the ring at its first point and the point farthest from it.
-    lat0, lon0 = points[0]
-    far = max(range(count), key=lambda i: ((points[i][0] - lat0) ** 2 + (points[i][1] - lon0) ** 2, -i))
+    far = chords.farthest_from_first(points)
     closed = points + [points[0]]
     keep = {0, far}
     limit = tolerance * tolerance
@@ -39,20 +39,7 @@ def simplify(ring, tolerance=TOLERANCE_DEG):
         start, end = stack.pop()
         if end - start < 2:
             continue
-        ay, ax = closed[start]
-        by, bx = closed[end]
-        dx, dy = bx - ax, by - ay
-        length_sq = dx * dx + dy * dy
-        best, best_squared = start + 1, -1.0
-        for i in range(start + 1, end):
-            py, px = closed[i]
-            ux, uy = px - ax, py - ay
-            t = (ux * dx + uy * dy) / length_sq if length_sq else 0.0
-            t = 1.0 if t > 1.0 else 0.0 if t < 0.0 else t
-            ex, ey = ux - t * dx, uy - t * dy
-            squared = ex * ex + ey * ey
-            if squared > best_squared:
-                best, best_squared = i, squared
+        best, best_squared = chords.farthest_from_chord(closed, start, end)
         if best_squared > limit:
             keep.add(best)
             stack.append((start, best))
