@@ -95,33 +95,30 @@ struct OutputBytes {
 
   /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8.
   mutating func json(_ text: String) {
-    var text = text
-    text.withUTF8 { json(utf8: $0) }
-  }
-
-  /// A JSON string of UTF-8 bytes.
-  mutating func json(utf8: UnsafeBufferPointer<UInt8>) {
     append(UInt8(ascii: "\""))
-    var runStart = 0
-    for index in 0..<utf8.count {
-      let byte = utf8[index]
-      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-      runStart = index + 1
-      switch byte {
-      case UInt8(ascii: "\""): append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      default:
-        let hex = Array("0123456789abcdef".utf8)
-        append(contentsOf: [
-          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
-        ])
+    var text = text
+    text.withUTF8 { utf8 in
+      var runStart = 0
+      for index in 0..<utf8.count {
+        let byte = utf8[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        runStart = index + 1
+        switch byte {
+        case UInt8(ascii: "\""): append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        default:
+          let hex = Array("0123456789abcdef".utf8)
+          append(contentsOf: [
+            0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
+          ])
+        }
       }
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
-    append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     append(UInt8(ascii: "\""))
   }
 
@@ -175,16 +172,13 @@ struct OutputBytes {
       append(value.isFinite ? (scaled / Self.scales[places] + 0).description : "null")
       return
     }
-    // The rounded value is exactly scaled × 10^-places.
-    decimal(Int64(scaled), decimals: places)
-  }
-
-  /// `units` × 10^-`decimals`: its integer digits, then the fraction's without trailing zeros.
-  private mutating func decimal(_ units: Int64, decimals: Int) {
+    // The rounded value is exactly scaled × 10^-places: its integer digits, then the fraction's without
+    // trailing zeros.
+    let units = Int64(scaled)
     let magnitude = units.magnitude
-    let integer = magnitude / Self.integerScales[decimals]
-    var fraction = magnitude % Self.integerScales[decimals]
-    var fractionDigits = fraction == 0 ? 0 : decimals
+    let integer = magnitude / Self.integerScales[places]
+    var fraction = magnitude % Self.integerScales[places]
+    var fractionDigits = fraction == 0 ? 0 : places
     while fractionDigits > 0, fraction % 10 == 0 {
       fraction /= 10
       fractionDigits -= 1
@@ -232,23 +226,20 @@ struct OutputBytes {
   /// A CSV (or TSV) field: quoted when it holds the separator, a quote or a line break.
   mutating func field(_ text: String, separator: UInt8) {
     var text = text
-    text.withUTF8 { field(utf8: $0, separator: separator) }
-  }
-
-  /// A CSV (or TSV) field of UTF-8 bytes.
-  mutating func field(utf8: UnsafeBufferPointer<UInt8>, separator: UInt8) {
-    let needsQuotes = utf8.contains {
-      $0 == separator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+    text.withUTF8 { utf8 in
+      let needsQuotes = utf8.contains {
+        $0 == separator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+      }
+      guard needsQuotes else {
+        append(contentsOf: utf8)
+        return
+      }
+      append(UInt8(ascii: "\""))
+      for byte in utf8 {
+        if byte == UInt8(ascii: "\"") { append(byte) }
+        append(byte)
+      }
+      append(UInt8(ascii: "\""))
     }
-    guard needsQuotes else {
-      append(contentsOf: utf8)
-      return
-    }
-    append(UInt8(ascii: "\""))
-    for byte in utf8 {
-      if byte == UInt8(ascii: "\"") { append(byte) }
-      append(byte)
-    }
-    append(UInt8(ascii: "\""))
   }
 }

@@ -219,18 +219,13 @@ struct StringTable: Sendable {
 
   /// The string at `index`; out-of-range or damaged indices give an empty string, never a trap.
   func string(_ index: Int) -> String {
-    withUTF8(index) { String(decoding: $0, as: UTF8.self) }
-  }
-
-  /// Calls `body` with the UTF-8 bytes of the string at `index` as stored (empty for an out-of-range or
-  /// damaged index), without making a `String`.
-  func withUTF8<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    guard index >= 0, index < count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    guard index >= 0, index < count else { return "" }
     let start = Int(file.u32(offsets.offset + 4 * index))
     let end = Int(file.u32(offsets.offset + 4 * index + 4))
-    guard start <= end, end <= bytes.byteCount else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-    let raw = UnsafeRawBufferPointer(start: file.base + bytes.offset + start, count: end - start)
-    return body(raw.assumingMemoryBound(to: UInt8.self))
+    guard start <= end, end <= bytes.byteCount else { return "" }
+    return String(
+      decoding: UnsafeRawBufferPointer(start: file.base + bytes.offset + start, count: end - start),
+      as: UTF8.self)
   }
 }
 
