@@ -42,7 +42,9 @@ let package = Package(
       pkgConfig: "proj",
       providers: [.apt(["libproj-dev", "pkg-config"])]
     ),
-    .target(name: "TunnelGeo", dependencies: ["CPROJ"]),
+    // zlib's CRC-32, which checks the data files' blocks as they are first read.
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib"]),
     .target(name: "TunnelContainment"),
     .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment"]),
     .target(name: "TunnelBatch", dependencies: ["TunnelGeo"]),

@@ -1,12 +1,14 @@
-"""Writer of Tunnel's compact data files (format version 1). Data/FORMAT.md is the specification."""
+"""Writer of Tunnel's compact data files (format version 2). Data/FORMAT.md is the specification."""
 
 import struct
 import zlib
 
 MAGIC = b"TUNLDATA"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 HEADER_SIZE = 64
 SECTION_ENTRY_SIZE = 24
+# Readers check each block of this many payload bytes against its own CRC-32 the first time they read it.
+BLOCK_SIZE = 16384
 NO_INDEX = 0xFFFFFFFF
 
 # Fixed-point units per degree: places keep GeoNames' decimals exactly; borders and seas are quantised to 1e-5 degree
@@ -53,23 +55,33 @@ class StringPool:
 
 
 def write_container(path, kind, counts, units_per_degree, attributes_per_feature, sections):
-    """Write header, section table and 8-byte-aligned sections; return the bytes written.
+    """Write header, section table, block checksums and 8-byte-aligned sections; return the bytes written.
 
     counts: up to three u32 (meaning depends on kind); sections: list of (tag, item_size, bytes).
     """
     table_end = HEADER_SIZE + SECTION_ENTRY_SIZE * len(sections)
-    position = (table_end + 7) & ~7
-    entries, payload = [], bytearray(b"\0" * (position - table_end))
+    # The payload's length does not depend on where it starts, as long as that is 8-byte aligned.
+    payload = bytearray()
+    placed = []
     for tag, item_size, body in sections:
         if len(body) % item_size:
             raise ValueError(f"section {tag}: {len(body)} bytes is not a multiple of {item_size}")
-        entries.append(struct.pack("<4sIQQ", tag.encode("ascii"), item_size, position, len(body)))
+        placed.append((tag, item_size, len(payload), len(body)))
         payload += body
-        padding = (-len(body)) % 8
-        payload += b"\0" * padding
-        position += len(body) + padding
+        payload += b"\0" * ((-len(body)) % 8)
+    block_count = (len(payload) + BLOCK_SIZE - 1) // BLOCK_SIZE
+    block_table = b"".join(
+        struct.pack("<I", zlib.crc32(payload[start : start + BLOCK_SIZE]))
+        for start in range(0, len(payload), BLOCK_SIZE)
+    )
+    block_table += b"\0" * ((-len(block_table)) % 8)
+    payload_start = table_end + len(block_table)
+    size = payload_start + len(payload)
+    entries = [
+        struct.pack("<4sIQQ", tag.encode("ascii"), item_size, payload_start + start, length)
+        for tag, item_size, start, length in placed
+    ]
     counts = list(counts) + [0] * (3 - len(counts))
-    payload_crc = zlib.crc32(payload)
     header = bytearray(
         struct.pack(
             "<8sI4sIIQIIIIIIII",
@@ -78,23 +90,23 @@ def write_container(path, kind, counts, units_per_degree, attributes_per_feature
             kind.encode("ascii"),
             len(sections),
             0,  # header checksum, filled below
-            position,  # file size
+            size,
             counts[0],
             counts[1],
             counts[2],
             units_per_degree,
-            payload_crc,
+            zlib.crc32(payload),
             attributes_per_feature,
-            0,
-            0,
+            BLOCK_SIZE,
+            block_count,
         )
     )
     assert len(header) == HEADER_SIZE
     table = b"".join(entries)
-    header_crc = zlib.crc32(bytes(header) + table)
+    header_crc = zlib.crc32(bytes(header) + table + block_table)
     struct.pack_into("<I", header, 20, header_crc)
-    data = bytes(header) + table + bytes(payload)
-    assert len(data) == position
+    data = bytes(header) + table + block_table + bytes(payload)
+    assert len(data) == size
     with open(path, "wb") as handle:
         handle.write(data)
     return data

@@ -49,6 +49,7 @@ public final class MapData: Sendable {
     order.sort { $0.population != $1.population ? $0.population > $1.population : $0.index < $1.index }
     placesByPopulation = order.map(\.index)
     placeVectors = order.map { SIMD3<Float>(places.unitVector(at: Int($0.index))) }
+    try data.checkIntact()
   }
 
   /// Whether a point is on land (or on an island in a lake) by the same coastlines that are drawn.

@@ -124,6 +124,8 @@ public final class BatchRun {
       let (answers, slots) = try answer(chunk)
       let bytes = format(
         chunk, answers: answers, slots: slots, formatter: formatter, rowsBefore: summary.rowsWritten)
+      // A damaged block of the data found while answering or formatting: no row of this chunk is written.
+      try geocoder.data.checkIntact()
       for record in chunk where record.problem != nil {
         summary.badRows += 1
         badRow(record)

@@ -91,8 +91,9 @@ struct LocationArguments: ParsableArguments {
 
   /// The location `text` names (a coordinate or a place); errors become the commands' plain errors.
   static func resolve(_ text: String, data: PlaceData) throws -> LocationQuery {
+    let query: LocationQuery
     do {
-      return try LocationQuery(text) { () throws(PlaceDataError) in try Gazetteer(data: data) }
+      query = try LocationQuery(text) { () throws(PlaceDataError) in try Gazetteer(data: data) }
     } catch .coordinate(.unparsable(let text, let reason))
       where !reason.contains("as in") && !reason.contains("e.g.")
     {
@@ -104,5 +105,11 @@ struct LocationArguments: ParsableArguments {
     } catch {
       throw ValidationError(error.description)
     }
+    do {
+      try data.checkIntact()
+    } catch {
+      throw CommandFailure(error)
+    }
+    return query
   }
 }

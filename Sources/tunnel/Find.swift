@@ -39,13 +39,14 @@ extension Tunnel {
     }
 
     func run() throws {
-      let gazetteer: Gazetteer
+      let search: GazetteerSearch
       do {
-        gazetteer = try Gazetteer(data: try data.placeData())
+        let placeData = try data.placeData()
+        search = try Gazetteer(data: placeData).search(words.joined(separator: " "), limit: limit)
+        try placeData.checkIntact()
       } catch let error as PlaceDataError {
         throw CommandFailure(error)
       }
-      let search = gazetteer.search(words.joined(separator: " "), limit: limit)
       guard !search.matches.isEmpty else {
         throw ValidationError(search.explanation ?? "nothing found")
       }

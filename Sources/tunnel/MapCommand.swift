@@ -73,6 +73,11 @@ extension Tunnel {
       let (text, document) = try await Self.draw(
         from: start, data: placeData, size: size, zoom: zoom, flipped: view == .geocode,
         output: output, svg: svg != nil)
+      do {
+        try placeData.checkIntact()
+      } catch {
+        throw CommandFailure(error)
+      }
       print(text)
       if let svg, let document {
         do {

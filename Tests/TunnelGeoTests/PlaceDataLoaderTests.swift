@@ -70,11 +70,16 @@ import Testing
     #expect(error { _ = try data.marine() } == .badMagic(path: data.directory + "/marine.tunnel"))
   }
 
-  @Test func futureVersion() throws {
-    let data = try damagedCopy { $0[8] = 2 }
-    let found = error { _ = try data.marine() }
-    #expect(found == .unsupportedVersion(path: data.directory + "/marine.tunnel", found: 2, supported: 1))
-    #expect(found?.description.contains("version 2, expected 1") == true)
+  @Test func otherVersions() throws {
+    for version: UInt8 in [1, 3] {
+      let data = try damagedCopy { $0[8] = version }
+      let found = error { _ = try data.marine() }
+      #expect(
+        found
+          == .unsupportedVersion(
+            path: data.directory + "/marine.tunnel", found: UInt32(version), supported: 2))
+      #expect(found?.description.contains("version \(version), expected 2") == true)
+    }
   }
 
   @Test func byteFlippedInTheHeader() throws {
@@ -89,16 +94,31 @@ import Testing
       error { _ = try data.marine() } == .headerChecksumMismatch(path: data.directory + "/marine.tunnel"))
   }
 
+  @Test func byteFlippedInTheBlockTable() throws {
+    let data = try damagedCopy { bytes in
+      let sections = Int(bytes[16])
+      bytes[64 + 24 * sections + 2] ^= 0x04  // the first block's checksum
+    }
+    #expect(
+      error { _ = try data.marine() } == .headerChecksumMismatch(path: data.directory + "/marine.tunnel"))
+  }
+
   @Test func byteFlippedInThePayload() throws {
     let data = try damagedCopy { $0[$0.count / 2] ^= 0x10 }
-    // Opening checks the header only and stays fast; decoding damaged content never traps...
+    // Opening checks the tables only and stays fast; decoding damaged content never traps...
     let marine = try data.marine()
-    _ = marine.names(containing: try Coordinate(latitude: -56, longitude: -171.5))
-    // ...and verification finds the damage.
-    let found = error {
-      try DataFile(path: data.directory + "/marine.tunnel", expectedKind: "POLY").verifyPayload()
+    for feature in 0..<marine.polygons.featureCount {
+      for ring in marine.polygons.rings(of: feature) { _ = marine.polygons.vertices(ofRing: ring) }
     }
-    #expect(found == .payloadChecksumMismatch(path: data.directory + "/marine.tunnel"))
+    // ...and the block that was read is found damaged, by the next check and by verification.
+    let path = data.directory + "/marine.tunnel"
+    guard case .damaged(path, let offset, let count)? = error({ try data.checkIntact() }) else {
+      Issue.record("expected the damaged block to be reported")
+      return
+    }
+    let file = try DataFile(path: path, expectedKind: "POLY")
+    #expect(count == file.blockSize && (offset..<(offset + count)).contains(file.size / 2))
+    #expect(error { try file.verifyPayload() } == .damaged(path: path, offset: offset, byteCount: count))
   }
 
   @Test func wrongKind() throws {

@@ -43,6 +43,7 @@ extension ReverseGeocoder {
     pairs.sort {
       ($0.distanceKm, $0.first.index, $0.second.index) < ($1.distanceKm, $1.first.index, $1.second.index)
     }
+    try data.checkIntact()
     return pairs
   }
 }

@@ -60,7 +60,9 @@ public final class ReverseGeocoder: Sendable {
       minimumPopulation <= 0
       ? search.nearest(to: query)
       : search.nearest(to: query) { places.population(at: $0) >= minimumPopulation }
-    return found.map { Self.nearestPlace(places, $0.index, chordSquared: $0.chordSquared) }
+    let answer = found.map { Self.nearestPlace(places, $0.index, chordSquared: $0.chordSquared) }
+    try data.checkIntact()
+    return answer
   }
 
   static func nearestPlace(_ places: PlaceLayer, _ index: Int, chordSquared: Double) -> NearestPlace {
@@ -118,7 +120,9 @@ public final class ReverseGeocoder: Sendable {
   ///   the same answers (the benchmark measures both); fewer in a batch, which visits its points in
   ///   spatial order.
   public func placemark(for coordinate: Coordinate) throws(PlaceDataError) -> Placemark {
-    try placemark(for: coordinate, indexes: batchIndexes.withLock { $0 })
+    let answer = try placemark(for: coordinate, indexes: batchIndexes.withLock { $0 })
+    try data.checkIntact()
+    return answer
   }
 
   func placemark(for coordinate: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> Placemark {
@@ -182,6 +186,7 @@ public final class ReverseGeocoder: Sendable {
     let built = try BatchIndexes(layers: placemarkLayers()) { places in
       existing ?? self.loadOrBuildPlaceGrid(places)
     }
+    try data.checkIntact()
     return batchIndexes.withLock { slot in
       if let existing = slot { return existing }
       slot = built
@@ -202,9 +207,11 @@ public final class ReverseGeocoder: Sendable {
     _ = try placemarkLayers()
     let built = batchIndexes.withLock { $0 }
     let indexes = coordinates.count > Self.batchIndexThreshold ? try preparedIndexes() : built
-    return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+    let answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
       try self.placemark(for: coordinate, indexes: indexes)
     }
+    try data.checkIntact()
+    return answers
   }
 
   /// The placemarks of a sequence of coordinates of any length, handed to `body` in order, one chunk at a
@@ -229,10 +236,11 @@ public final class ReverseGeocoder: Sendable {
       if chunk.isEmpty { return }
       if indexes == nil && chunk.count > Self.batchIndexThreshold { indexes = try preparedIndexes() }
       let prepared = indexes
-      try body(
-        try parallelMap(chunk, threads: threads) { coordinate throws(PlaceDataError) in
-          try self.placemark(for: coordinate, indexes: prepared)
-        })
+      let answers = try parallelMap(chunk, threads: threads) { coordinate throws(PlaceDataError) in
+        try self.placemark(for: coordinate, indexes: prepared)
+      }
+      try data.checkIntact()
+      try body(answers)
       if chunk.count < chunkSize { return }
     }
   }
@@ -256,10 +264,12 @@ public final class ReverseGeocoder: Sendable {
       }
     }
     let grid = try preparedPlaceGrid()
-    return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+    let answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
       let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
       return Self.nearestPlace(places, found.index, chordSquared: found.chordSquared)
     }
+    try data.checkIntact()
+    return answers
   }
 
   /// A lock-free handle on the batch grid for answering many nearest-place queries from one thread (or
@@ -273,6 +283,7 @@ public final class ReverseGeocoder: Sendable {
     if let built = batchIndexes.withLock({ $0?.places }) ?? placeGrid.withLock({ $0 }) { return built }
     let places = try data.places()
     let built = loadOrBuildPlaceGrid(places)
+    try data.checkIntact()
     return placeGrid.withLock { slot in
       if let existing = slot { return existing }
       slot = built

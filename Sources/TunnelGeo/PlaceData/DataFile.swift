@@ -1,3 +1,6 @@
+internal import CZlib
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,18 +9,23 @@ import Musl
 import Darwin
 #endif
 
-/// One of Tunnel's data files, memory-mapped read-only, with its header and section table checked.
+/// One of Tunnel's data files, memory-mapped read-only, with its header and section table checked, and
+/// each block of its content checked the first time it is read.
 ///
-/// Opening reads nothing but the 64-byte header and the section table (a few hundred bytes): it checks
-/// the magic, the format version, the file size, the CRC-32 of header and table, and that every
-/// section lies inside the file. The CRC-32 of the payload is checked by ``verifyPayload()`` only, so
-/// that opening stays in the microseconds however large the file is. Data/FORMAT.md is the
-/// specification.
+/// Opening reads nothing but the 64-byte header, the section table and the table of block checksums (a
+/// few kilobytes): it checks the magic, the format version, the file size, the CRC-32 of those tables,
+/// and that every section lies inside the file. The content is split into blocks of ``blockSize`` bytes,
+/// each with its own CRC-32; every read through ``u8(_:)``, ``u16(_:)``, ``u32(_:)`` and ``i32(_:)``
+/// first makes sure the block it reads from has been checked, so opening stays in the microseconds
+/// however large the file is, a query pays only for the blocks it touches, and a damaged byte is found
+/// by the first read that could have used it. Reads never trap on damage: they return what is there and
+/// the file remembers the damaged block, which ``checkIntact()`` then reports; whoever answered from the
+/// file calls it before giving the answer out. Data/FORMAT.md is the specification.
 final class DataFile: @unchecked Sendable {
   // @unchecked: the mapping is read-only and never changes after init; it is unmapped in deinit.
 
   static let magic: [UInt8] = Array("TUNLDATA".utf8)
-  static let formatVersion: UInt32 = 1
+  static let formatVersion: UInt32 = 2
   static let headerSize = 64
   static let sectionEntrySize = 24
 
@@ -39,6 +47,18 @@ final class DataFile: @unchecked Sendable {
   private let sections: [UInt32: Section]
   let payloadChecksum: UInt32
   private let payloadStart: Int
+  /// Where the table of block checksums starts (just after the section table).
+  private let blockTable: Int
+  private let blockShift: Int
+  private let blockCount: Int
+  /// Per block: 0 not checked yet, 1 intact, 2 damaged. Checking twice is harmless, so threads that
+  /// reach an unchecked block at the same time may both check it.
+  private let blockStates: UnsafeMutablePointer<Atomic<UInt8>>
+  /// The first block found damaged, or -1.
+  private let damagedBlock = Atomic<Int>(-1)
+
+  /// Bytes per checked block.
+  var blockSize: Int { 1 << blockShift }
 
   init(path: String, expectedKind: String) throws(PlaceDataError) {
     self.path = path
@@ -78,6 +98,11 @@ final class DataFile: @unchecked Sendable {
       self.sections = header.sections
       self.payloadChecksum = header.payloadChecksum
       self.payloadStart = header.payloadStart
+      self.blockTable = header.blockTable
+      self.blockShift = header.blockShift
+      self.blockCount = header.blockCount
+      self.blockStates = .allocate(capacity: max(header.blockCount, 1))
+      for block in 0..<max(header.blockCount, 1) { (blockStates + block).initialize(to: Atomic(0)) }
     } catch {
       munmap(mapped, size)
       throw error
@@ -85,6 +110,8 @@ final class DataFile: @unchecked Sendable {
   }
 
   deinit {
+    blockStates.deinitialize(count: max(blockCount, 1))
+    blockStates.deallocate()
     munmap(UnsafeMutableRawPointer(mutating: base), size)
   }
 
@@ -96,6 +123,9 @@ final class DataFile: @unchecked Sendable {
     var sections: [UInt32: Section]
     var payloadChecksum: UInt32
     var payloadStart: Int
+    var blockTable: Int
+    var blockShift: Int
+    var blockCount: Int
   }
 
   private static func readHeader(
@@ -119,14 +149,23 @@ final class DataFile: @unchecked Sendable {
     guard sectionCount <= 64, tableEnd <= size else {
       throw .sizeMismatch(path: path, expected: tableEnd, actual: size)
     }
+    let blockSize = Int(u32(56))
+    let blockCount = Int(u32(60))
+    let payloadStart = tableEnd + (4 * blockCount + 7) / 8 * 8
+    guard payloadStart <= size else { throw .sizeMismatch(path: path, expected: payloadStart, actual: size) }
     var crc = CRC32()
     crc.update(UnsafeRawBufferPointer(start: base, count: 20))
     crc.update(zeros: 4)
-    crc.update(UnsafeRawBufferPointer(start: base + 24, count: tableEnd - 24))
+    crc.update(UnsafeRawBufferPointer(start: base + 24, count: payloadStart - 24))
     guard crc.value == u32(20) else { throw .headerChecksumMismatch(path: path) }
     let declaredSize = u64(24)
     guard declaredSize == UInt64(size) else {
       throw .sizeMismatch(path: path, expected: Int(clamping: declaredSize), actual: size)
+    }
+    guard blockSize >= 4096, blockSize <= 1 << 24, blockSize & (blockSize - 1) == 0,
+      blockCount == (size - payloadStart + blockSize - 1) / blockSize
+    else {
+      throw .malformed(path: path, detail: "\(blockCount) blocks of \(blockSize) bytes do not cover the file")
     }
     let kind = String(decoding: UnsafeRawBufferPointer(start: base + 12, count: 4), as: UTF8.self)
     guard kind == expectedKind else { throw .wrongKind(path: path, expected: expectedKind, found: kind) }
@@ -137,7 +176,7 @@ final class DataFile: @unchecked Sendable {
       let itemSize = Int(u32(entry + 4))
       let offset = u64(entry + 8)
       let length = u64(entry + 16)
-      guard offset % 8 == 0, offset >= UInt64(tableEnd), offset <= UInt64(size),
+      guard offset % 8 == 0, offset >= UInt64(payloadStart), offset <= UInt64(size),
         length <= UInt64(size) - offset, itemSize > 0, length % UInt64(itemSize) == 0
       else {
         throw .malformed(path: path, detail: "section \(index) does not fit the file")
@@ -147,7 +186,8 @@ final class DataFile: @unchecked Sendable {
     return Header(
       kind: kind, counts: (Int(u32(32)), Int(u32(36)), Int(u32(40))), unitsPerDegree: Int(u32(44)),
       attributesPerFeature: Int(u32(52)), sections: sections, payloadChecksum: u32(48),
-      payloadStart: tableEnd)
+      payloadStart: payloadStart, blockTable: tableEnd, blockShift: blockSize.trailingZeroBitCount,
+      blockCount: blockCount)
   }
 
   /// The section with a four-letter tag, checked for its item size and, if given, its item count.
@@ -167,29 +207,92 @@ final class DataFile: @unchecked Sendable {
     return section
   }
 
-  /// Checks the CRC-32 of everything after the section table (reads the whole file).
-  func verifyPayload() throws(PlaceDataError) {
-    var crc = CRC32()
-    crc.update(UnsafeRawBufferPointer(start: base + payloadStart, count: size - payloadStart))
-    guard crc.value == payloadChecksum else { throw .payloadChecksumMismatch(path: path) }
+  // MARK: Checked reads
+
+  /// Makes sure the block holding `offset` has been checked; the first read of a block checks it.
+  ///
+  /// One check covers a read of up to 8 bytes: sections start 8-byte aligned (checked at open), every
+  /// field lies at a multiple of its own size within its item, and blocks are a power of two of at least
+  /// 4096 bytes, so no read the layers make straddles two blocks.
+  @inline(__always) private func checked(_ offset: Int) -> Int {
+    let block = (offset &- payloadStart) &>> blockShift
+    if block < 0 || block >= blockCount || blockStates[block].load(ordering: .relaxed) == 0 {
+      checkBlock(block)
+    }
+    return offset
   }
 
-  @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
-  @inline(__always) func u16(_ offset: Int) -> UInt16 {
-    UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+  /// Checks one block against its CRC-32 and remembers the result.
+  @inline(never) private func checkBlock(_ block: Int) {
+    guard block >= 0, block < blockCount, blockStates[block].load(ordering: .relaxed) == 0 else { return }
+    let start = payloadStart + block << blockShift
+    let intact =
+      CRC32.of(UnsafeRawBufferPointer(start: base + start, count: min(blockSize, size - start)))
+      == rawU32(blockTable + 4 * block)
+    if !intact { _ = damagedBlock.compareExchange(expected: -1, desired: block, ordering: .relaxed) }
+    blockStates[block].store(intact ? 1 : 2, ordering: .relaxed)
   }
-  @inline(__always) func u32(_ offset: Int) -> UInt32 {
+
+  /// `byteCount` bytes from `offset`, every block they lie in checked first.
+  func bytes(at offset: Int, count byteCount: Int) -> UnsafeRawBufferPointer {
+    if byteCount > 0 {
+      var block = (offset &- payloadStart) &>> blockShift
+      let last = (offset &+ byteCount &- 1 &- payloadStart) &>> blockShift
+      while block <= last {
+        if block < 0 || block >= blockCount || blockStates[block].load(ordering: .relaxed) == 0 {
+          checkBlock(block)
+        }
+        block += 1
+      }
+    }
+    return UnsafeRawBufferPointer(start: base + offset, count: byteCount)
+  }
+
+  @inline(__always) private func rawU32(_ offset: Int) -> UInt32 {
     UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
   }
+
+  /// Throws if any block read so far did not match its checksum: the answer that read it may be wrong.
+  func checkIntact() throws(PlaceDataError) {
+    let block = damagedBlock.load(ordering: .relaxed)
+    guard block >= 0 else { return }
+    let start = payloadStart + block << blockShift
+    throw .damaged(path: path, offset: start, byteCount: min(blockSize, size - start))
+  }
+
+  /// Checks every block and the CRC-32 of the whole content (reads the whole file).
+  func verifyPayload() throws(PlaceDataError) {
+    var whole: UInt = 0
+    for block in 0..<blockCount {
+      let start = payloadStart + block << blockShift
+      let count = min(blockSize, size - start)
+      let crc = CRC32.of(UnsafeRawBufferPointer(start: base + start, count: count))
+      whole = crc32_combine(whole, UInt(crc), off_t(count))
+      if blockStates[block].load(ordering: .relaxed) == 0 { checkBlock(block) }
+    }
+    try checkIntact()
+    guard UInt32(truncatingIfNeeded: whole) == payloadChecksum else {
+      throw .payloadChecksumMismatch(path: path)
+    }
+  }
+
+  @inline(__always) func u8(_ offset: Int) -> UInt8 {
+    base.load(fromByteOffset: checked(offset), as: UInt8.self)
+  }
+  @inline(__always) func u16(_ offset: Int) -> UInt16 {
+    UInt16(littleEndian: base.loadUnaligned(fromByteOffset: checked(offset), as: UInt16.self))
+  }
+  @inline(__always) func u32(_ offset: Int) -> UInt32 {
+    UInt32(littleEndian: base.loadUnaligned(fromByteOffset: checked(offset), as: UInt32.self))
+  }
   @inline(__always) func i32(_ offset: Int) -> Int32 {
-    Int32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+    Int32(littleEndian: base.loadUnaligned(fromByteOffset: checked(offset), as: Int32.self))
   }
 
   /// The file's META section: `key=value` lines describing source and licence (read on demand only).
   func metadata() -> [String: String] {
     guard let section = try? section("META", itemSize: 1) else { return [:] }
-    let text = String(
-      decoding: UnsafeRawBufferPointer(start: base + section.offset, count: section.byteCount), as: UTF8.self)
+    let text = String(decoding: bytes(at: section.offset, count: section.byteCount), as: UTF8.self)
     var result: [String: String] = [:]
     for line in text.split(separator: "\n") {
       guard let equals = line.firstIndex(of: "=") else { continue }
@@ -223,34 +326,34 @@ struct StringTable: Sendable {
     let start = Int(file.u32(offsets.offset + 4 * index))
     let end = Int(file.u32(offsets.offset + 4 * index + 4))
     guard start <= end, end <= bytes.byteCount else { return "" }
-    return String(
-      decoding: UnsafeRawBufferPointer(start: file.base + bytes.offset + start, count: end - start),
-      as: UTF8.self)
+    return String(decoding: file.bytes(at: bytes.offset + start, count: end - start), as: UTF8.self)
   }
 }
 
-/// CRC-32 (the zlib / ISO-HDLC polynomial, reflected), as Python's `zlib.crc32`.
+/// CRC-32 (the zlib / ISO-HDLC polynomial, reflected), as Python's `zlib.crc32`: zlib's own.
 struct CRC32 {
-  private static let table: [UInt32] = (0..<256).map { index in
-    var value = UInt32(index)
-    for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-    return value
-  }
-
-  private var state: UInt32 = 0xFFFF_FFFF
-
-  var value: UInt32 { state ^ 0xFFFF_FFFF }
+  private(set) var value: UInt32 = 0
 
   mutating func update(_ bytes: UnsafeRawBufferPointer) {
-    var crc = state
-    CRC32.table.withUnsafeBufferPointer { table in
-      for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    var rest = bytes
+    while !rest.isEmpty {
+      let count = min(rest.count, 1 << 30)
+      value = UInt32(
+        truncatingIfNeeded: crc32(
+          UInt(value), rest.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count)))
+      rest = UnsafeRawBufferPointer(rebasing: rest[count...])
     }
-    state = crc
   }
 
   mutating func update(zeros count: Int) {
     let zeros = [UInt8](repeating: 0, count: count)
     zeros.withUnsafeBytes { update($0) }
+  }
+
+  /// The CRC-32 of `bytes`.
+  static func of(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    var crc = CRC32()
+    crc.update(bytes)
+    return crc.value
   }
 }

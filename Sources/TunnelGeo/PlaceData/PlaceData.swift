@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// Opening a layer maps its file and checks its header, section table and header checksum; nothing
 /// is parsed or copied, so a command that needs only places never touches the time zones, and opening
-/// every layer takes well under a millisecond. ``verify()`` reads every byte and checks the content
-/// checksums as well. A `PlaceData` is `Sendable`: share one across threads; layers stay mapped as long
+/// every layer takes well under a millisecond. Each block of a file's content is checked against its
+/// own checksum the first time it is read, and ``checkIntact()`` reports a damaged one; ``verify()``
+/// reads every byte and checks them all. A `PlaceData` is `Sendable`: share one across threads; layers stay mapped as long
 /// as anyone holds them.
 public final class PlaceData: Sendable {
   /// The folder the layers are read from.
@@ -29,6 +30,8 @@ public final class PlaceData: Sendable {
     var timeZones: TimeZoneLayer?
     var islands: IslandLayer?
     var regions: RegionLayer?
+    /// The files of the layers above, in the order they were opened.
+    var files: [DataFile] = []
   }
 
   /// The layer files, in the order ``verify()`` checks them.
@@ -61,6 +64,7 @@ public final class PlaceData: Sendable {
     return opened.withLock { cache in
       if let existing = read(cache) { return existing }
       store(&cache, layer)
+      cache.files.append(file)
       return layer
     }
   }
@@ -125,6 +129,13 @@ public final class PlaceData: Sendable {
       file throws(PlaceDataError) in
       RegionLayer(polygons: try PolygonLayer(file: file))
     }
+  }
+
+  /// Throws if a layer opened so far has shown damage: a block read since it was opened did not match its
+  /// checksum, so an answer that used it may be wrong. Call it after answering and before giving the
+  /// answer out (``ReverseGeocoder`` does, for everything it returns).
+  public func checkIntact() throws(PlaceDataError) {
+    for file in opened.withLock({ $0.files }) { try file.checkIntact() }
   }
 
   /// Opens every layer (header checks only), reporting the first problem.

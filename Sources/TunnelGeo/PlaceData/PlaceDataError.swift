@@ -21,6 +21,9 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
   case headerChecksumMismatch(path: String)
   /// The payload does not match its checksum (found by ``PlaceData/verify()``).
   case payloadChecksumMismatch(path: String)
+  /// A block of the content does not match its checksum: found when it was first read, so the answer
+  /// that read it was not given.
+  case damaged(path: String, offset: Int, byteCount: Int)
   /// The header is intact but describes sections that do not fit together.
   case malformed(path: String, detail: String)
 
@@ -30,7 +33,8 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
     case .dataNotFound(let searched): searched.first ?? "Data"
     case .fileMissing(let path), .unreadable(let path, _), .sizeMismatch(let path, _, _),
       .badMagic(let path), .unsupportedVersion(let path, _, _), .wrongKind(let path, _, _),
-      .headerChecksumMismatch(let path), .payloadChecksumMismatch(let path), .malformed(let path, _):
+      .headerChecksumMismatch(let path), .payloadChecksumMismatch(let path), .damaged(let path, _, _),
+      .malformed(let path, _):
       path
     }
   }
@@ -58,6 +62,9 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
       return "\(path): header checksum mismatch (damaged); \(rebuild)"
     case .payloadChecksumMismatch(let path):
       return "\(path): content checksum mismatch (damaged); \(rebuild)"
+    case .damaged(let path, let offset, let byteCount):
+      return
+        "\(path): bytes \(offset)..<\(offset + byteCount) do not match their checksum (damaged); \(rebuild)"
     case .malformed(let path, let detail):
       return "\(path): malformed (\(detail)); \(rebuild)"
     }

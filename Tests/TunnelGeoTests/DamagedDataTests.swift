@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import TunnelGeo
+
+/// One changed byte in the body of a data file — the kind of damage that used to give a plausible wrong
+/// answer — is found by the query that reads it, which then answers with an error naming the file.
+@Suite final class DamagedDataTests {
+  private var folders: [String] = []
+
+  deinit {
+    for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+  }
+
+  /// A fresh data folder: every layer linked to the real one, except `fileName`, copied and damaged.
+  func data(damaging fileName: String, _ damage: (inout [UInt8]) throws -> Void) throws -> PlaceData {
+    let source = try PlaceDataLocation.find()
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tunnel-damaged-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    folders.append(folder)
+    for name in PlaceData.fileNames where name != fileName {
+      try FileManager.default.createSymbolicLink(
+        atPath: folder + "/" + name, withDestinationPath: source + "/" + name)
+    }
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source + "/" + fileName)))
+    try damage(&bytes)
+    try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + fileName))
+    return PlaceData(uncheckedDirectory: folder)
+  }
+
+  /// Changes one letter of the first occurrence of `text` in the file.
+  static func misspell(_ text: String, in bytes: inout [UInt8]) throws {
+    let target = Array(text.utf8)
+    let start = try #require(
+      (0...(bytes.count - target.count)).first { bytes[$0..<($0 + target.count)].elementsEqual(target) })
+    bytes[start + 1] ^= 0x01  // "North Sea" → "Nnrth Sea"
+  }
+
+  @Test(
+    "A misspelt name is found by the query that reads it",
+    arguments: [
+      ("marine.tunnel", "North Sea", 56.0, 7.5),  // a sea's name
+      ("regions.tunnel", "Midtjylland", 56.0, 8.5),  // a region's name
+      ("places.tunnel", "Skjern", 56.0, 8.5),  // a place's name
+      ("countries.tunnel", "Denmark", 56.0, 8.5),  // a country's name
+      ("timezones.tunnel", "Europe/Copenhagen", 56.0, 8.5),  // a time zone
+    ])
+  func misspeltName(fileName: String, name: String, latitude: Double, longitude: Double) throws {
+    let data = try data(damaging: fileName) { try Self.misspell(name, in: &$0) }
+    let point = try Coordinate(latitude: latitude, longitude: longitude)
+    #expect(throws: PlaceDataError.self) { _ = try ReverseGeocoder(data: data).placemark(for: point) }
+    do {
+      _ = try ReverseGeocoder(data: data).placemark(for: point)
+    } catch {
+      guard case .damaged(let path, let offset, let count) = error else {
+        Issue.record("expected .damaged, got \(error)")
+        return
+      }
+      #expect(path == data.directory + "/" + fileName)
+      #expect(count > 0 && offset > 0)
+      #expect(error.description.hasPrefix(path + ": bytes "))
+    }
+  }
+
+  @Test("A place moved by 10⁻⁷ degree is found by the nearest-place search and by a batch")
+  func movedPlace() throws {
+    let intact = try PlaceData().places()
+    let skjern = try #require(intact.matches(forName: "Skjern").first?.place)
+    let coordinates = try intact.file.section("PLLD", itemSize: 8)
+    let data = try data(damaging: "places.tunnel") { $0[coordinates.offset + 8 * skjern + 4] ^= 0x01 }
+    let point = try Coordinate(latitude: 56, longitude: 8.5)
+    #expect(throws: PlaceDataError.self) { _ = try ReverseGeocoder(data: data).nearestPlace(to: point) }
+    #expect(throws: PlaceDataError.self) { _ = try ReverseGeocoder(data: data).placemark(for: point) }
+    #expect(throws: PlaceDataError.self) {
+      _ = try ReverseGeocoder(data: data).nearestPlaces(to: Array(repeating: point, count: 3_000))
+    }
+  }
+
+  @Test("Damage that a query does not read does not stop it; verification finds it")
+  func damageElsewhere() throws {
+    // The last bytes of the place file belong to the name index, which reverse geocoding never reads.
+    let data = try data(damaging: "places.tunnel") { $0[$0.count - 3] ^= 0x20 }
+    let here = try ReverseGeocoder(data: data).placemark(for: try Coordinate(latitude: 56, longitude: 8.5))
+    #expect(here.nearestPlace.name == "Skjern")
+    let path = data.directory + "/places.tunnel"
+    #expect(throws: PlaceDataError.self) { try data.verify() }
+    do {
+      try data.verify()
+    } catch {
+      guard case .damaged(path, _, _) = error else {
+        Issue.record("expected the place file's last block to be reported, got \(error)")
+        return
+      }
+    }
+  }
+
+  @Test("Every block of every intact file matches its checksum")
+  func intactDataVerifies() throws {
+    try PlaceData().verify()
+  }
+}
