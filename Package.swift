@@ -23,6 +23,24 @@ let benchmarkTargets: [Target] = [
     name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp"], path: "Benchmarks/tunnel-bench")
 ]
 
+// MARK: - Fuzzers for libFuzzer, built by Scripts/fuzz only (it sets TUNNEL_FUZZ and its own build folder).
+let fuzzTargets: [Target] =
+  Context.environment["TUNNEL_FUZZ"] == nil
+  ? []
+  : [
+    .systemLibrary(name: "CFuzzer", path: "Fuzz/CFuzzer"),
+    .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+    .executableTarget(
+      name: "fuzz-coordinates", dependencies: ["TunnelGeo", "CFuzzer", "FuzzSupport"],
+      path: "Fuzz/coordinates"),
+    .executableTarget(
+      name: "fuzz-batch-reader", dependencies: ["TunnelBatch", "CFuzzer", "FuzzSupport"],
+      path: "Fuzz/batch-reader"),
+    .executableTarget(
+      name: "fuzz-place-data", dependencies: ["TunnelGeo", "CZlib", "CFuzzer", "FuzzSupport"],
+      path: "Fuzz/place-data"),
+  ]
+
 let package = Package(
   name: "Tunnel",
   products: [
@@ -36,12 +54,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
-    // PROJ, found through pkg-config. Never part of the public API.
-    .systemLibrary(
-      name: "CPROJ",
-      pkgConfig: "proj",
-      providers: [.apt(["libproj-dev", "pkg-config"])]
-    ),
+    // PROJ's headers. Never part of the public API, and not linked: TunnelGeo opens libproj on first use
+    // (PROJLibrary.swift), so that commands which never project do not load it.
+    .systemLibrary(name: "CPROJ", providers: [.apt(["libproj-dev"])]),
     // zlib's CRC-32, which checks the data files' blocks as they are first read.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib"]),
@@ -58,12 +73,14 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ"]),
+    // The projection tests also call PROJ directly.
+    .testTarget(
+      name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ"], linkerSettings: [.linkedLibrary("proj")]),
     .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment"]),
     .testTarget(
       name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment"],
       resources: [.copy("Snapshots")]),
     .testTarget(name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo"]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
-  ] + containmentExamples + benchmarkTargets
+  ] + containmentExamples + benchmarkTargets + fuzzTargets
 )

@@ -133,7 +133,8 @@ enum CoordinateTextParser {
       guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
         pair.count == 1 || !pair[1].isEmpty
       else {
-        throw fail("the geo: URI has a parameter ';\(parameter)' that is not name=value")
+        throw fail(
+          "the geo: URI has a parameter \(EchoedText.quoted(";" + parameter)) that is not name=value")
       }
       switch name {
       case "crs":
@@ -147,7 +148,9 @@ enum CoordinateTextParser {
           throw fail("in a geo: URI ';u=' comes once, right after the coordinates or ';crs='")
         }
         guard pair.count == 2, let uncertainty = Double(strict: pair[1]), uncertainty >= 0 else {
-          throw fail("the uncertainty ';\(parameter)' of a geo: URI must be a distance in metres, 0 or more")
+          throw fail(
+            "the uncertainty \(EchoedText.quoted(";" + parameter)) of a geo: URI must be a distance in metres, 0 or more"
+          )
         }
       default:
         break

@@ -32,10 +32,12 @@ public struct GeodesicSolution: Sendable, Hashable {
 ///
 /// These are value computations without PROJ contexts, safe from any thread.
 public enum Geodesic {
-  private static let ellipsoid: geod_geodesic = {
+  /// PROJ (loaded on first use) and the WGS84 ellipsoid set up in it.
+  private static let solver: (library: PROJLibrary, ellipsoid: geod_geodesic) = {
+    let library = PROJLibrary.loaded
     var g = geod_geodesic()
-    geod_init(&g, WGS84.semiMajorAxis, WGS84.flattening)
-    return g
+    library.geodInit(&g, WGS84.semiMajorAxis, WGS84.flattening)
+    return (library, g)
   }()
 
   /// The shortest surface path between two points: its length and its azimuths at both ends.
@@ -47,8 +49,9 @@ public enum Geodesic {
     var distance = 0.0
     var azimuth1 = 0.0
     var azimuth2 = 0.0
-    withUnsafePointer(to: ellipsoid) { g in
-      geod_inverse(
+    let solver = solver
+    withUnsafePointer(to: solver.ellipsoid) { g in
+      solver.library.geodInverse(
         g, start.latitude, start.longitude, end.latitude, end.longitude, &distance, &azimuth1, &azimuth2)
     }
     return GeodesicSolution(distance: distance, initialAzimuth: azimuth1, finalAzimuth: azimuth2)
@@ -67,8 +70,10 @@ public enum Geodesic {
     var latitude = 0.0
     var longitude = 0.0
     var finalAzimuth = 0.0
-    withUnsafePointer(to: ellipsoid) { g in
-      geod_direct(g, start.latitude, start.longitude, azimuth, distance, &latitude, &longitude, &finalAzimuth)
+    let solver = solver
+    withUnsafePointer(to: solver.ellipsoid) { g in
+      solver.library.geodDirect(
+        g, start.latitude, start.longitude, azimuth, distance, &latitude, &longitude, &finalAzimuth)
     }
     let clamped = min(90, max(-90, latitude))
     return (Coordinate(uncheckedLatitude: clamped, longitude: longitude), finalAzimuth)

@@ -25,7 +25,7 @@ public final class Projection {
   /// - Throws: ``ProjectionError`` with PROJ's message when PROJ refuses the definition.
   public init(definition: String, in context: ProjectionContext) throws(ProjectionError) {
     context.clearMessages()
-    guard let handle = proj_create(context.handle, definition) else {
+    guard let handle = context.library.create(context.handle, definition) else {
       throw context.error("creating \"\(definition)\"")
     }
     self.definition = definition
@@ -34,7 +34,7 @@ public final class Projection {
   }
 
   deinit {
-    proj_destroy(handle)
+    _ = context.library.destroy(handle)
   }
 
   /// A globe seen from space above `centre`: only the near hemisphere is visible.
@@ -66,11 +66,11 @@ public final class Projection {
   /// Where `coordinate` lands, or ``ProjectedPoint/notVisible`` where this projection cannot show it.
   public func project(_ coordinate: Coordinate) -> ProjectedPoint {
     // PROJ's order at this boundary is longitude first.
-    let output = proj_trans(handle, PJ_FWD, proj_coord(coordinate.longitude, coordinate.latitude, 0, 0))
+    let output = context.library.trans(handle, PJ_FWD, Self.coord(coordinate.longitude, coordinate.latitude))
     let x = output.xy.x
     let y = output.xy.y
     guard x.isFinite, y.isFinite, abs(x) < 1e30, abs(y) < 1e30 else {
-      proj_errno_reset(handle)
+      _ = context.library.errnoReset(handle)
       return .notVisible
     }
     return .visible(x: x, y: y)
@@ -78,13 +78,20 @@ public final class Projection {
 
   /// The coordinate at map position (`x`, `y`) in metres, or nil where no point of the Earth is.
   public func unproject(x: Double, y: Double) -> Coordinate? {
-    let output = proj_trans(handle, PJ_INV, proj_coord(x, y, 0, 0))
+    let output = context.library.trans(handle, PJ_INV, Self.coord(x, y))
     let longitude = output.lp.lam
     let latitude = output.lp.phi
     guard longitude.isFinite, latitude.isFinite, abs(longitude) < 1e30, (-90...90).contains(latitude) else {
-      proj_errno_reset(handle)
+      _ = context.library.errnoReset(handle)
       return nil
     }
     return Coordinate(uncheckedLatitude: latitude, longitude: longitude)
+  }
+
+  /// A PROJ coordinate of two values (what `proj_coord(a, b, 0, 0)` makes).
+  private static func coord(_ a: Double, _ b: Double) -> PJ_COORD {
+    var coordinate = PJ_COORD()
+    coordinate.v = (a, b, 0, 0)
+    return coordinate
   }
 }

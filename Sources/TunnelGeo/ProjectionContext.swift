@@ -8,26 +8,29 @@ internal import CPROJ
 /// never used.
 public final class ProjectionContext {
   let handle: OpaquePointer
+  let library: PROJLibrary
   private let log: LogBuffer
 
   /// Creates a context with PROJ's log captured and network access off.
   public init() throws(ProjectionError) {
-    guard let handle = proj_context_create() else {
+    let library = try PROJLibrary.shared.get()
+    guard let handle = library.contextCreate() else {
       throw ProjectionError(
         operation: "creating a context", code: 0, message: "proj_context_create returned NULL")
     }
     self.handle = handle
+    self.library = library
     log = LogBuffer()
-    proj_log_func(handle, Unmanaged.passUnretained(log).toOpaque()) { buffer, _, message in
+    library.logFunc(handle, Unmanaged.passUnretained(log).toOpaque()) { buffer, _, message in
       guard let buffer, let message else { return }
       Unmanaged<LogBuffer>.fromOpaque(buffer).takeUnretainedValue().append(String(cString: message))
     }
-    proj_log_level(handle, PJ_LOG_ERROR)
-    proj_context_set_enable_network(handle, 0)
+    _ = library.logLevel(handle, PJ_LOG_ERROR)
+    _ = library.enableNetwork(handle, 0)
   }
 
   deinit {
-    proj_context_destroy(handle)
+    _ = library.contextDestroy(handle)
   }
 
   /// What PROJ has logged in this context, oldest first (the most recent 64 messages).
@@ -41,9 +44,9 @@ public final class ProjectionContext {
   /// Call ``clearMessages()`` before the PROJ call that failed, so that no older message is taken
   /// for this one.
   func error(_ operation: String) -> ProjectionError {
-    let code = proj_context_errno(handle)
+    let code = library.contextErrno(handle)
     var parts: [String] = []
-    if code != 0, let text = proj_context_errno_string(handle, code) { parts.append(String(cString: text)) }
+    if code != 0, let text = library.errnoString(handle, code) { parts.append(String(cString: text)) }
     if let last = log.messages.last, !parts.contains(last) { parts.append(last) }
     return ProjectionError(
       operation: operation, code: code, message: parts.isEmpty ? "no message" : parts.joined(separator: ": "))

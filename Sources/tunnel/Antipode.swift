@@ -8,6 +8,7 @@ extension Tunnel {
   /// `tunnel antipode <place>`: both ends of the tunnel, where each is, and the distances between them.
   struct Antipode: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "antipode",
       abstract: "Print both ends of the tunnel from a place, where each end is, and how far apart they are.",
       discussion: """
         The other end is the antipode: latitude negated, longitude moved by 180°. Along the surface \

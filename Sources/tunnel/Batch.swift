@@ -13,6 +13,7 @@ extension Tunnel {
   /// `tunnel batch [FILE|-]`: placemarks for every row of a file, streamed.
   struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "batch",
       abstract: "Add placemarks (and antipodes) to every row of a CSV, TSV, JSON Lines or GeoJSON file.",
       discussion: """
         Rows stream through in input order, answered on every core, whatever the input's size; each \

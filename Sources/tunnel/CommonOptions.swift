@@ -33,6 +33,22 @@ struct PrecisionOptions: ParsableArguments {
   }
 
   /// Decimals of degrees in text.
+  var textPlaces: Int { Decimals(precision: precision).textPlaces }
+
+  /// Decimals of degrees in the formats for programs.
+  var dataPlaces: Int { Decimals(precision: precision).dataPlaces }
+
+  /// Runs `body` with encoded results rounded to ``dataPlaces``.
+  func rounding<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try Decimals(precision: precision).rounding(body)
+  }
+}
+
+/// What `--precision` means, as a plain value.
+struct Decimals: Equatable {
+  var precision: Int?
+
+  /// Decimals of degrees in text.
   var textPlaces: Int { precision ?? 6 }
 
   /// Decimals of degrees in the formats for programs.
@@ -78,6 +94,11 @@ struct LocationArguments: ParsableArguments {
   var text: String { words.joined(separator: " ") }
 
   mutating func validate() throws {
+    try Self.validate(text)
+  }
+
+  /// Refuses words that name nothing.
+  static func validate(_ text: String) throws {
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw ValidationError(
         "give a place or a coordinate to dig from, e.g. 'tunnel Skjern' or 'tunnel 56.55 8.32'")

@@ -13,8 +13,13 @@ struct DataOptions: ParsableArguments {
 
   /// The place data, found once per process; an error names where it looked and how to fix it.
   func placeData() throws -> PlaceData {
+    try Self.placeData(folder: data)
+  }
+
+  /// The place data in `folder`, or found (nil).
+  static func placeData(folder: String?) throws -> PlaceData {
     do {
-      return try PlaceData(directory: data)
+      return try PlaceData(directory: folder)
     } catch {
       throw CommandFailure(error)
     }

@@ -7,6 +7,7 @@ extension Tunnel {
   /// `tunnel dig <from> <to>`: a straight tunnel between any two places.
   struct Dig: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "dig",
       abstract:
         "Measure a straight tunnel between two places: its length, its depth and the fall through it.",
       discussion: """

@@ -8,6 +8,7 @@ extension Tunnel {
   /// `tunnel find <name>`: the places with that name, best first.
   struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "find",
       abstract: "List the places with a name, best first.",
       discussion: """
         Case, accents and punctuation do not matter, and every alternate name counts, in any script: \

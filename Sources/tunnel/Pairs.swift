@@ -7,6 +7,7 @@ extension Tunnel {
   /// `tunnel pairs`: populated places at opposite ends of the Earth.
   struct Pairs: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "pairs",
       abstract: "List pairs of places at opposite ends of the Earth, the closest pairs first.",
       discussion: """
         Each place with at least --min-population inhabitants is paired with the place (with as many) \\

@@ -12,6 +12,7 @@ extension Tunnel {
   /// `tunnel play [place]`: the Tunnel app, full-screen in the terminal.
   struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "play",
       abstract:
         "Play with the tunnel: two maps at opposite ends of the Earth, and a radar that names both ends.",
       discussion: """

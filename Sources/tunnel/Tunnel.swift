@@ -22,6 +22,19 @@ struct Tunnel: AsyncParsableCommand {
     defaultSubcommand: Antipode.self
   )
 
+  /// `tunnel where` with nothing but words after it, answered without the argument parser: its reflection
+  /// over every command and option is half of a single query's start-up. The words and defaults are
+  /// those the parser gives (a test compares the two); anything else — an option, help, another command —
+  /// goes through ``parseAsRoot(_:)``.
+  static func singleCommand(_ arguments: [String]) throws -> WhereRequest? {
+    guard arguments.count > 1, arguments[0] == "where",
+      arguments.dropFirst().allSatisfy({ !$0.hasPrefix("-") && $0 != "help" })
+    else { return nil }
+    let request = WhereRequest(text: arguments.dropFirst().joined(separator: " "))
+    try LocationArguments.validate(request.text)
+    return request
+  }
+
   /// Parses the command line, runs the command, and turns every error into one line on standard error.
   static func main() async {
     let arguments: [String]
@@ -32,6 +45,10 @@ struct Tunnel: AsyncParsableCommand {
       Foundation.exit(64)
     }
     do {
+      if let single = try singleCommand(arguments) {
+        try single.run()
+        return
+      }
       var command = try parseAsRoot(arguments)
       if var asynchronous = command as? AsyncParsableCommand {
         try await asynchronous.run()

@@ -8,6 +8,7 @@ extension Tunnel {
   /// `tunnel where <place>`: everything the data says about one point.
   struct Where: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "where",
       abstract: "Say where a point is: land or sea, country, region, nearest place and time zone.",
       discussion: """
         This is the geocode view of one end of the tunnel. On land it names the country, the first-level \
@@ -24,34 +25,51 @@ extension Tunnel {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-      let placeData = try data.placeData()
-      let location = try place.resolve(data: placeData)
-      let placemark = try Geocoding.placemark(for: location.coordinate, data: placeData)
-      switch output.format {
-      case .json:
-        print(try output.decimals.rounding { try JSONOutput.string(placemark) })
-      case .text:
-        let style = TextStyle(output: TerminalOutput(asciiRequested: false))
-        print(style.bold(PlacemarkText.headline(placemark)))
-        print(
-          "      " + location.coordinate.formatted(.decimal(places: output.decimals.textPlaces)) + "   "
-            + location.coordinate.formatted(.dms(secondsPlaces: 1)))
-        for (label, value) in PlacemarkText.details(placemark) {
-          print("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
-        }
-      case .jsonl, .csv, .geojson:
-        let row = OutputRow(
-          members: [
-            ("latitude", OutputRow.number(location.coordinate.latitude, places: output.decimals.dataPlaces)),
-            (
-              "longitude", OutputRow.number(location.coordinate.longitude, places: output.decimals.dataPlaces)
-            ),
-          ], coordinate: location.coordinate, placemark: placemark)
-        print(
-          OutputDocument.render(
-            [row], format: output.format.rows!, precision: .init(places: output.decimals.dataPlaces)),
-          terminator: "")
+      try request.run()
+    }
+
+    /// What was asked, as plain values.
+    var request: WhereRequest {
+      WhereRequest(
+        text: place.text, dataFolder: data.data, format: output.format,
+        decimals: Decimals(precision: output.decimals.precision))
+    }
+  }
+}
+
+/// Everything `tunnel where` is asked, as plain values: what the parsed command holds, and what
+/// ``Tunnel/singleCommand(_:)`` makes of plain words without the parser.
+struct WhereRequest: Equatable {
+  var text: String
+  var dataFolder: String?
+  var format: OutputFormat = .text
+  var decimals = Decimals()
+
+  func run() throws {
+    let placeData = try DataOptions.placeData(folder: dataFolder)
+    let location = try LocationArguments.resolve(text, data: placeData)
+    let placemark = try Geocoding.placemark(for: location.coordinate, data: placeData)
+    switch format {
+    case .json:
+      print(try decimals.rounding { try JSONOutput.string(placemark) })
+    case .text:
+      let style = TextStyle(output: TerminalOutput(asciiRequested: false))
+      print(style.bold(PlacemarkText.headline(placemark)))
+      print(
+        "      " + location.coordinate.formatted(.decimal(places: decimals.textPlaces)) + "   "
+          + location.coordinate.formatted(.dms(secondsPlaces: 1)))
+      for (label, value) in PlacemarkText.details(placemark) {
+        print("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
       }
+    case .jsonl, .csv, .geojson:
+      let row = OutputRow(
+        members: [
+          ("latitude", OutputRow.number(location.coordinate.latitude, places: decimals.dataPlaces)),
+          ("longitude", OutputRow.number(location.coordinate.longitude, places: decimals.dataPlaces)),
+        ], coordinate: location.coordinate, placemark: placemark)
+      print(
+        OutputDocument.render([row], format: format.rows!, precision: .init(places: decimals.dataPlaces)),
+        terminator: "")
     }
   }
 }

@@ -99,6 +99,23 @@ import Testing
     }
   }
 
+  /// Found by the coordinate fuzzer: a geo: URI's parameter went into the message as typed, so control
+  /// characters in it reached the terminal.
+  @Test(arguments: [
+    ("geo:56,8.5;\u{1B}[31mRED", "parameter ';\\u{1B}[31mRED' that is not name=value"),
+    ("geo:56,8.5;u=\u{0}", "uncertainty ';u=\\u{0}' of a geo: URI"),
+    ("geo:56,8.5;E\u{0}\u{1D}\n55", "parameter ';E\\u{0}\\u{1D}\\u{A}55'"),
+  ])
+  func geoURIParametersAreEscapedInMessages(text: String, fragment: String) {
+    do {
+      let coordinate = try Coordinate(parsing: text)
+      Issue.record("\(text.debugDescription) was read as \(coordinate)")
+    } catch {
+      #expect(error.description.contains(fragment), "\(error.description.debugDescription)")
+      #expect(!error.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
+  }
+
   @Test func errorNamesTheText() {
     #expect(throws: CoordinateError.unparsable(text: "56,abc", reason: "'abc' is not a number")) {
       try Coordinate(parsing: "56,abc")

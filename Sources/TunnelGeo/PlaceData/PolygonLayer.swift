@@ -294,10 +294,12 @@ public final class PolygonLayer: Sendable {
   /// The features containing a point in fixed-point units, in feature order.
   public func features(containing point: FixedPoint) -> [Int] {
     var odd: [Int: Bool] = [:]
+    // The whole ring table is read: its blocks are checked once, up front, not at every box.
+    _ = file.bytes(at: ringTable.offset, count: ringTable.byteCount)
     for index in 0..<ringCount {
-      let box = ringBox(index)
-      guard point.latitude >= box.minLatitude, point.latitude < box.maxLatitude,
-        point.longitude <= box.maxLongitude
+      let record = ringTable.offset + 32 * index
+      guard point.latitude >= file.uncheckedI32(record), point.latitude < file.uncheckedI32(record + 8),
+        point.longitude <= file.uncheckedI32(record + 12)
       else { continue }
       if ringCrossings(point, ring: index) {
         let feature = Int(file.u32(ringTable.offset + 32 * index + 28))
