@@ -20,7 +20,8 @@ let containmentExamples: [Target] = [
 // MARK: - Benchmarks, run by Scripts/bench (never by the test suite).
 let benchmarkTargets: [Target] = [
   .executableTarget(
-    name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp"], path: "Benchmarks/tunnel-bench")
+    name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp", "CPROJ"], path: "Benchmarks/tunnel-bench",
+    linkerSettings: [.linkedLibrary("proj")])
 ]
 
 // MARK: - Fuzzers for libFuzzer, built by Scripts/fuzz only (it sets TUNNEL_FUZZ and its own build folder).

@@ -11,6 +11,7 @@ struct BenchOptions {
   var placemarkPoints: Int? = nil
   var coldStartBinary: String? = nil
   var mapFrame = false
+  var projOverhead = false
 
   static let usage = """
     usage: tunnel-bench [flags] [data folder]
@@ -21,6 +22,7 @@ struct BenchOptions {
       --placemarks N       N indexed placemarks on one core: as a batch, then one call at a time
       --cold-start BINARY  whole `BINARY where 56 8.5` processes: their wall time
       --map-frame          one frame of both maps of `tunnel play` at 200×60 cells
+      --proj               PROJ's geodesics and projections through TunnelGeo against PROJ called directly
     """
 
   init(_ arguments: ArraySlice<String>) {
@@ -40,6 +42,7 @@ struct BenchOptions {
       switch argument {
       case "--geocoding": geocodingOnly = true
       case "--map-frame": mapFrame = true
+      case "--proj": projOverhead = true
       case "--batch-memory": batchMemoryPoints = value(of: argument, "a number of points", positive)
       case "--whole": batchWhole = true
       case "--placemarks": placemarkPoints = value(of: argument, "a number of points", positive)

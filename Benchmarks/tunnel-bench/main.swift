@@ -14,6 +14,7 @@ import TunnelGeo
 ///     tunnel-bench --placemarks N             N indexed placemarks on one core: as a batch, then one at a time
 ///     tunnel-bench --cold-start BINARY        whole `BINARY where 56 8.5` processes: their wall time
 ///     tunnel-bench --map-frame                one frame of both maps of `tunnel play` at 200×60 cells
+///     tunnel-bench --proj                     PROJ through TunnelGeo against PROJ called directly
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -22,6 +23,10 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
 }
 
 let options = BenchOptions(CommandLine.arguments.dropFirst())
+if options.projOverhead {
+  try benchmarkPROJOverhead()
+  exit(0)
+}
 if let binary = options.coldStartBinary {
   try benchmarkColdStart(binary: binary)
   exit(0)

@@ -38,6 +38,25 @@ import Testing
     }
   }
 
+  /// Distance is a metric on the ellipsoid, and the straight tunnel is never longer than the surface path.
+  @Test func distanceInvariants() {
+    var generator = SplitMix64(seed: 11)
+    for _ in 0..<2_000 {
+      let (a, b, c) = (
+        Coordinate.random(using: &generator), Coordinate.random(using: &generator),
+        Coordinate.random(using: &generator)
+      )
+      let ab = Geodesic.distance(from: a, to: b)
+      #expect(Geodesic.distance(from: a, to: a) == 0)
+      #expect(abs(ab - Geodesic.distance(from: b, to: a)) < 1e-6, "\(a) \(b)")
+      #expect(ab <= Geodesic.distance(from: a, to: c) + Geodesic.distance(from: c, to: b) + 1e-6)
+      #expect(ab <= WGS84.halfMeridian + 1e-6)
+      #expect(Geodesic.chordLength(from: a, to: b) <= ab + 1e-6)
+      // Taking both antipodes is a symmetry of the ellipsoid: it keeps every distance.
+      #expect(abs(Geodesic.distance(from: a.antipode, to: b.antipode) - ab) < 1e-6)
+    }
+  }
+
   @Test func chordThroughTheCentre() throws {
     let equator = try Coordinate(latitude: 0, longitude: 8.5)
     #expect(abs(Geodesic.chordLength(from: equator, to: equator.antipode) - 2 * WGS84.semiMajorAxis) < 1e-6)

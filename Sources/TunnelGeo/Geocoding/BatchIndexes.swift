@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The in-memory indexes of a geocoder that answers many queries.
 final class BatchIndexes: Sendable {
@@ -37,7 +36,7 @@ final class BatchIndexes: Sendable {
   let names: PlacemarkNames
   /// Shoreline points described lately: the nearest point of land from open sea is most often a vertex,
   /// the same for many queries.
-  private let shoreDescriptions = Mutex(ShoreDescriptionCache())
+  private let shoreDescriptions = Locked(ShoreDescriptionCache())
 
   /// Builds every index (but the nearest-place grid when one is given) in two chains, one per core.
   ///
@@ -159,8 +158,8 @@ final class BatchIndexes: Sendable {
   private static func both<First: Sendable, Second: Sendable>(
     _ first: @Sendable () -> First, _ second: @Sendable () -> Second
   ) -> (First, Second) {
-    let firstResult = Mutex<First?>(nil)
-    let secondResult = Mutex<Second?>(nil)
+    let firstResult = Locked<First?>(nil)
+    let secondResult = Locked<Second?>(nil)
     DispatchQueue.concurrentPerform(iterations: 2) { task in
       if task == 0 {
         let result = first()

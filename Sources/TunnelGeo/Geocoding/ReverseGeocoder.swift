@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Says where a point is, from Tunnel's bundled place data, offline.
 ///
@@ -19,9 +18,9 @@ public final class ReverseGeocoder: Sendable {
   public let data: PlaceData
   /// Where built indexes are kept for later processes (the nearest-place grid); nil keeps nothing.
   public let cacheDirectory: String?
-  private let batchIndexes = Mutex<BatchIndexes?>(nil)
-  private let placeGrid = Mutex<NearestPlaceGrid?>(nil)
-  private let openedLayers = Mutex<PlacemarkLayers?>(nil)
+  private let batchIndexes = Locked<BatchIndexes?>(nil)
+  private let placeGrid = Locked<NearestPlaceGrid?>(nil)
+  private let openedLayers = Locked<PlacemarkLayers?>(nil)
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   ///

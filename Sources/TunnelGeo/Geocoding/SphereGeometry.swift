@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Unit vectors and great-circle distances on the sphere of mean radius.
 ///
@@ -119,7 +118,7 @@ final class FixedPointVectors: Sendable {
   /// Coordinates of more units per degree than this use `sin` and `cos` (their tables would be large).
   static let largestTabulated = 100_000
 
-  private static let made = Mutex<[Int: FixedPointVectors]>([:])
+  private static let made = Locked<[Int: FixedPointVectors]>([:])
 
   /// The tables for `unitsPerDegree`, made on first use and shared.
   static func shared(unitsPerDegree: Int) -> FixedPointVectors {

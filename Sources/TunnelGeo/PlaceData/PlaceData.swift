@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Tunnel's bundled place data: one folder of memory-mapped layer files, each opened on first use.
 ///
 /// ```swift
@@ -19,7 +17,7 @@ public final class PlaceData: Sendable {
   public let directory: String
   /// The layers opened so far, one typed slot each: a geocoder asks for several layers per query, so
   /// asking costs a lock and a field, no lookup by name and no cast.
-  private let opened = Mutex(OpenedLayers())
+  private let opened = Locked(OpenedLayers())
 
   private struct OpenedLayers: Sendable {
     var places: PlaceLayer?
