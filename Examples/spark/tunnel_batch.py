@@ -277,11 +277,13 @@ class PartitionAnswerer:
                     offset += take
                     answered += take
         except (pyarrow.ArrowInvalid, IndexError) as error:
-            if process.poll() is None:
-                process.kill()
             problem = error
         else:
             problem = None
+        finally:
+            # Also when Spark stops reading (a cancelled task): no tunnel left waiting on a full pipe.
+            if process.poll() is None and (sys.exc_info()[0] is not None or answered != sent_rows[0]):
+                process.kill()
         sender.join()
         status = process.wait()
         reader.join()
@@ -333,6 +335,7 @@ def main(argv=None):
     from pyspark.sql import functions
     from pyspark.sql.pandas.types import from_arrow_schema
     from pyspark.sql.types import StructType
+    from pyspark.errors import AnalysisException
 
     spark = SparkSession.builder.appName("tunnel batch").getOrCreate()
     context = spark.sparkContext
@@ -350,6 +353,10 @@ def main(argv=None):
         print("tunnel_batch: %s" % error, file=sys.stderr)
         spark.stop()
         return 64
+    except AnalysisException as error:  # a path that is not there, a file that is not CSV or Parquet
+        print("tunnel_batch: cannot read %s: %s" % (arguments.input, str(error).splitlines()[0]), file=sys.stderr)
+        spark.stop()
+        return 66
     types = [arrow_type(name, arguments.output_format == "csv") for name in added]
     # A new schema: StructType.add would change the input DataFrame's own (cached) one.
     schema = StructType(list(points.schema.fields) + from_arrow_schema(pyarrow.schema(list(zip(added, types)))).fields)
