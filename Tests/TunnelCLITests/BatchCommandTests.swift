@@ -204,8 +204,10 @@ import Testing
     #expect(message.isEmpty, "\(String(decoding: message, as: UTF8.self))")
   }
 
-  @Test("Ctrl-C while rows trickle in: the rows so far are written whole, and the exit status says so")
-  func interrupt() throws {
+  @Test(
+    "Ctrl-C or SIGTERM while rows trickle in: the rows so far are written whole, and the exit status says so",
+    arguments: zip([SIGINT, SIGTERM], [Int32(130), 143]))
+  func interrupt(signal: Int32, status: Int32) throws {
     let process = Process()
     process.executableURL = TunnelProcess.executable
     process.arguments = ["batch", "--fields", "nearestPlace", "--format", "jsonl"]
@@ -224,19 +226,20 @@ import Testing
       if chunk.isEmpty { break }
       received += chunk
     }
-    process.interrupt()
+    kill(process.processIdentifier, signal)
     received += output.fileHandleForReading.readDataToEndOfFile()
     let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     try? input.fileHandleForWriting.close()
-    #expect(process.terminationStatus == 130)
+    #expect(process.terminationStatus == status)
     let lines = String(decoding: received, as: UTF8.self).split(
       separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.count == 4 && lines.last == "")
     for line in lines.dropLast() {
       #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
     }
-    #expect(message == "tunnel: interrupted after 3 rows; the output holds those rows, each whole\n")
+    let name = signal == SIGINT ? "interrupted" : "terminated"
+    #expect(message == "tunnel: \(name) after 3 rows; the output holds those rows, each whole\n")
   }
 
   @Test("Help explains the formats and the fields, with examples")
