@@ -15,7 +15,8 @@ Rows and columns:
   --lon-column or --coordinate-column.
 - A bad row (an unreadable coordinate, a latitude outside -90…90, an empty one) keeps its place with its
   problem in the `error` column, as in `tunnel batch`; the job counts them at the end and exits with status 65
-  when there were any (0 with --allow-invalid). Spark's own CSV reader splits the rows: a row with too few fields
+  when there were any (0 with --allow-invalid). Usage errors exit 64, an input that cannot be read 66, an output
+  that exists (without --overwrite) 74, a job whose task failed every retry 1. Spark's own CSV reader splits the rows: a row with too few fields
   reaches `tunnel` with an empty coordinate.
 - A task whose `tunnel` dies fails and is retried by Spark; the output committer keeps one attempt's rows, so
   each input row is in the output exactly once.
@@ -368,13 +369,25 @@ def main(argv=None):
     placemarks = points.mapInArrow(PartitionAnswerer(command, columns, added, types), schema)
     writer = placemarks.write.mode("overwrite" if arguments.overwrite else "errorifexists")
     started = time.monotonic()
-    if arguments.output_format == "csv":
-        writer.option("header", True).option("escape", '"').option("ignoreLeadingWhiteSpace", False).option(
-            "ignoreTrailingWhiteSpace", False).csv(arguments.output)
-        written = csv_reader(spark).option("multiLine", True).csv(arguments.output)
-    else:
-        writer.parquet(arguments.output)
-        written = spark.read.parquet(arguments.output)
+    try:
+        if arguments.output_format == "csv":
+            writer.option("header", True).option("escape", '"').option("ignoreLeadingWhiteSpace", False).option(
+                "ignoreTrailingWhiteSpace", False).csv(arguments.output)
+            written = csv_reader(spark).option("multiLine", True).csv(arguments.output)
+        else:
+            writer.parquet(arguments.output)
+            written = spark.read.parquet(arguments.output)
+    except AnalysisException as error:  # the output folder exists, or cannot be made
+        print("tunnel_batch: cannot write %s: %s%s" % (
+            arguments.output, str(error).splitlines()[0],
+            "; give --overwrite to replace it" if "ALREADY_EXISTS" in str(error) else ""), file=sys.stderr)
+        spark.stop()
+        return 74
+    except Exception as error:  # a task failed more often than Spark retries it; the first line says why
+        cause = next((line.strip() for line in str(error).splitlines() if "Error:" in line), str(error).splitlines()[0])
+        print("tunnel_batch: the job failed, nothing was written: %s" % cause, file=sys.stderr)
+        spark.stop()
+        return 1
     seconds = time.monotonic() - started
     rows = written.count()
     bad = written.filter(functions.col("error").isNotNull() & (functions.col("error") != "")).count()
