@@ -11,34 +11,34 @@ enum DecimalNumber {
   static func parse(_ text: String) -> Double? {
     var text = text
     let fast = text.withUTF8 { bytes -> Double?? in
-      var index = 0
+      guard var cursor = bytes.baseAddress else { return .some(nil) }
+      let end = cursor + bytes.count
       var negative = false
-      if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-        negative = bytes[index] == UInt8(ascii: "-")
-        index += 1
+      if cursor < end, cursor.pointee == UInt8(ascii: "-") || cursor.pointee == UInt8(ascii: "+") {
+        negative = cursor.pointee == UInt8(ascii: "-")
+        cursor += 1
       }
+      // Wrapping arithmetic is safe: the mantissa holds at most 15 significant digits (< 10^15), and the
+      // counts are bounded by the text's length.
       var mantissa: UInt64 = 0
       var digits = 0
-      var significant = 0
       var fraction = 0
-      var seenPoint = false
-      while index < bytes.count {
-        let byte = bytes[index]
-        if byte == UInt8(ascii: ".") {
-          if seenPoint { return .some(nil) }
-          seenPoint = true
-        } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-          digits += 1
-          if mantissa > 0 || byte != UInt8(ascii: "0") { significant += 1 }
-          if significant > 15 { return nil }
-          mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
-          if seenPoint { fraction += 1 }
+      var pointAt: UnsafePointer<UInt8>?
+      while cursor < end {
+        let digit = cursor.pointee &- UInt8(ascii: "0")
+        if digit < 10 {
+          if mantissa >= 100_000_000_000_000 { return nil }  // a 16th significant digit
+          mantissa = mantissa &* 10 &+ UInt64(digit)
+          digits &+= 1
+        } else if cursor.pointee == UInt8(ascii: "."), pointAt == nil {
+          pointAt = cursor
         } else {
-          return nil
+          return cursor.pointee == UInt8(ascii: ".") ? .some(nil) : nil
         }
-        index += 1
+        cursor += 1
       }
-      guard digits > 0, fraction < powers.count else { return digits == 0 ? .some(nil) : nil }
+      if let pointAt { fraction = end - pointAt - 1 }
+      guard digits > 0, fraction < 23 else { return digits == 0 ? .some(nil) : nil }
       let value = Double(mantissa) / powers[fraction]
       return .some(negative ? -value : value)
     }
