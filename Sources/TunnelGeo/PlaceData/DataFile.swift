@@ -350,7 +350,9 @@ struct StringTable: Sendable {
     let start = Int(file.u32(offsets.offset + 4 * index))
     let end = Int(file.u32(offsets.offset + 4 * index + 4))
     guard start <= end, end <= bytes.byteCount else { return "" }
-    return String(decoding: file.bytes(at: bytes.offset + start, count: end - start), as: UTF8.self)
+    // Typed, so that String takes its contiguous path rather than reading byte by byte.
+    let utf8 = file.bytes(at: bytes.offset + start, count: end - start).assumingMemoryBound(to: UInt8.self)
+    return String(decoding: utf8, as: UTF8.self)
   }
 }
 

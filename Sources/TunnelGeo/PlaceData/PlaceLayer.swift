@@ -151,7 +151,11 @@ public final class PlaceLayer: Sendable {
 
   /// The country code whose two ASCII bytes are `value` (first byte low), without its NUL padding.
   static func countryCode(_ value: UInt16) -> String {
-    withUnsafeBytes(of: value.littleEndian) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    withUnsafeBytes(of: value.littleEndian) { bytes in
+      let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
+      let length = utf8[0] == 0 ? 0 : utf8[1] == 0 ? 1 : 2
+      return String(decoding: UnsafeBufferPointer(rebasing: utf8[..<length]), as: UTF8.self)
+    }
   }
 
   /// The two ASCII bytes of a place's country code as one number (first byte low), for quick comparison.
