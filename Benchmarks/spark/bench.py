@@ -27,14 +27,21 @@ JOB = os.path.join(ROOT, "Examples", "spark", "tunnel_batch.py")
 COPY = os.path.join(HERE, "copy_job.py")
 
 
-def run(command, output):
-    """Wall seconds of one whole process, and the job's own seconds when it says them."""
+def run(command, output, work):
+    """Wall seconds of one whole process, and the job's own seconds when it says them.
+
+    A Spark job writes the folder `output` (removed first); `tunnel batch` (output None) writes its standard
+    output to a file in `work`.
+    """
     if output and os.path.exists(output):
-        shutil.rmtree(output) if os.path.isdir(output) else os.remove(output)
-    start = time.perf_counter()
-    finished = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    seconds = time.perf_counter() - start
-    said = finished.stdout.decode(errors="replace")
+        shutil.rmtree(output)
+    with open(os.path.join(work, "stdout.txt"), "wb") as sink:
+        start = time.perf_counter()
+        finished = subprocess.run(command, stdout=sink, stderr=subprocess.PIPE if output is None else subprocess.STDOUT)
+        seconds = time.perf_counter() - start
+    with open(os.path.join(work, "stdout.txt"), "rb") as said:
+        said = (finished.stderr or b"").decode(errors="replace") if output is None else said.read().decode(
+            errors="replace")
     if finished.returncode != 0:
         sys.exit("%s failed (%d): %s" % (" ".join(command), finished.returncode, said[-3000:]))
     inside = re.search(r"answered in ([0-9.]+) s|copied in ([0-9.]+) s", said)
@@ -64,7 +71,7 @@ def main():
     commands = []
     for label, fields in (("nearest place", "nearestPlace"), ("every field", None)):
         alone = [arguments.tunnel, "batch", "--data", arguments.data] + (["--fields", fields] if fields else [])
-        commands.append((label, "tunnel batch alone, 2 threads", alone + [source], None))
+        commands.append((label, "tunnel batch alone, all cores", alone + [source], None))
         commands.append((label, "Spark job, local[1]", job("local[1]", fields), output))
         commands.append((label, "Spark job, local[2]", job("local[2]", fields), output))
     commands.append(("Spark alone", "read the CSV, write Parquet, local[2]",
@@ -73,15 +80,7 @@ def main():
     results = {(label, name): [] for label, name, _, _ in commands}
     for round_number in range(arguments.runs):
         for label, name, command, out in commands:
-            if out is None:
-                with open(os.path.join(arguments.work, "alone.csv"), "wb") as sink:
-                    start = time.perf_counter()
-                    finished = subprocess.run(command, stdout=sink, stderr=subprocess.PIPE)
-                    seconds, inside = time.perf_counter() - start, None
-                if finished.returncode != 0:
-                    sys.exit("%s failed: %s" % (" ".join(command), finished.stderr.decode()))
-            else:
-                seconds, inside = run(command, out)
+            seconds, inside = run(command, out, arguments.work)
             results[(label, name)].append((seconds, inside))
             print("round %d  %-14s %-38s %7.2f s%s" % (
                 round_number + 1, label, name, seconds, "" if inside is None else "  (job %.2f s)" % inside),

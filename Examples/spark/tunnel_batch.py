@@ -26,6 +26,7 @@ booleans for land and lake); CSV keeps `tunnel batch`'s text for them, digit for
 """
 
 import argparse
+import itertools
 import os
 import shutil
 import signal
@@ -109,7 +110,7 @@ def coordinate_columns(columns, arguments):
 
     def position(name, option):
         if name in columns:
-            return columns[columns.index(name)]
+            return name
         if name.strip().lower() in folded:
             return columns[folded.index(name.strip().lower())]
         if name.isdigit() and 1 <= int(name) <= len(columns):
@@ -222,7 +223,7 @@ class PartitionAnswerer:
         def send():
             try:
                 header = True
-                for batch in _chain(first, batches):
+                for batch in itertools.chain([first], batches):
                     if batch.num_rows == 0:
                         continue
                     with lock:
@@ -298,11 +299,6 @@ class PartitionAnswerer:
             raise RuntimeError("tunnel batch's output could not be read: %s (%s)" % (problem, said))
         if answered != sent_rows[0]:
             raise RuntimeError("tunnel batch answered %d of %d rows: %s" % (answered, sent_rows[0], said))
-
-
-def _chain(first, rest):
-    yield first
-    yield from rest
 
 
 def read_input(spark, arguments):
