@@ -20,7 +20,8 @@ let containmentExamples: [Target] = [
 // MARK: - Benchmarks, run by Scripts/bench (never by the test suite).
 let benchmarkTargets: [Target] = [
   .executableTarget(
-    name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp", "CPROJ"], path: "Benchmarks/tunnel-bench",
+    name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp", "CPROJ", "SeededRandom"],
+    path: "Benchmarks/tunnel-bench",
     linkerSettings: [.linkedLibrary("proj")])
 ]
 
@@ -74,12 +75,15 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // A seeded random number generator for the test suites and the benchmarks.
+    .target(name: "SeededRandom", path: "Tests/SeededRandom"),
     // The projection tests also call PROJ directly.
     .testTarget(
-      name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ"], linkerSettings: [.linkedLibrary("proj")]),
-    .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment"]),
+      name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ", "SeededRandom"],
+      linkerSettings: [.linkedLibrary("proj")]),
+    .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment", "SeededRandom"]),
     .testTarget(
-      name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment"],
+      name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment", "SeededRandom"],
       resources: [.copy("Snapshots")]),
     .testTarget(name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo"]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),

@@ -1,5 +1,6 @@
 import CPROJ
 import Foundation
+import SeededRandom
 import Testing
 
 @testable import TunnelGeo
