@@ -180,9 +180,12 @@ enum JSONScan {
     return members
   }
 
-  /// The text of the string whose raw form (quotes included) is `range`; nil when it holds a lone
-  /// surrogate or bytes that are not UTF-8.
+  /// The text of the string whose raw form (quotes included) is `range`; nil when the value there is not
+  /// a string (`"type": 4`) or holds a lone surrogate or bytes that are not UTF-8.
   static func decodedString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+    guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\""),
+      bytes[range.upperBound - 1] == UInt8(ascii: "\"")
+    else { return nil }
     let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
     if !bytes[inner].contains(UInt8(ascii: "\\")) {
       return String(validating: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self)

@@ -90,6 +90,19 @@ import TunnelGeo
     #expect(try records(feature).rows.count == 1)
   }
 
+  @Test("A type that is not a string is a bad row, not a trap (found by the batch-reader fuzzer)")
+  func typeThatIsNotAString() throws {
+    let typed = try records(
+      #"{"type":4,"geometry":{"type":"Point","coordinates":[8.5,56]}}"# + "\n", format: .geojson)
+    #expect(typed.rows.count == 1)
+    #expect(typed.rows.first?.problem == "the object is not a GeoJSON Feature (its type is missing)")
+    // The fuzzer's own input: a number for a type, then junk.
+    let found = Array("{\"type\":4}!}\n{e\":\"\u{14}kjern\"}}}}\n".utf8)
+    #expect(found.count == 30)
+    _ = try? records(found, format: .geojson)
+    _ = try? records(found)
+  }
+
   @Test("A broken collection ends the batch with the line where it broke")
   func brokenCollection() throws {
     let text = """

@@ -37,6 +37,60 @@ import Testing
     bytes[start + 1] ^= 0x01  // "North Sea" → "Nnrth Sea"
   }
 
+  /// Makes `bytes` a file whose checksums all hold again (Data/FORMAT.md), as a writer would: what is
+  /// wrong in it then reaches the readers behind the checks.
+  static func seal(_ bytes: inout [UInt8]) {
+    func u32(_ offset: Int) -> Int { bytes[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+    func store(_ value: UInt32, at offset: Int) {
+      for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+    let tableEnd = 64 + 24 * u32(16)
+    let (blockSize, blockCount) = (u32(56), u32(60))
+    let payloadStart = tableEnd + (4 * blockCount + 7) / 8 * 8
+    let sums = bytes.withUnsafeBytes { raw in
+      (0..<blockCount).map { block in
+        let start = payloadStart + block * blockSize
+        return DataFile.blockChecksum(
+          UnsafeRawBufferPointer(rebasing: raw[start..<min(start + blockSize, raw.count)]))
+      }
+    }
+    for (block, sum) in sums.enumerated() { store(sum, at: tableEnd + 4 * block) }
+    store(bytes.withUnsafeBytes { CRC32.of(UnsafeRawBufferPointer(rebasing: $0[payloadStart...])) }, at: 48)
+    store(0, at: 20)
+    store(bytes.withUnsafeBytes { CRC32.of(UnsafeRawBufferPointer(rebasing: $0[..<payloadStart])) }, at: 20)
+  }
+
+  @Test(
+    "Ring records that claim billions of vertices, in a file whose checksums hold, cost no more than their chunks (found by the place-data fuzzer)"
+  )
+  func overlongRings() throws {
+    let source = try PlaceDataLocation.find() + "/marine.tunnel"
+    let original = try DataFile(path: source, expectedKind: "POLY")
+    let rings = try original.section("RING", itemSize: 32)
+    let chunks = try original.section("CHNK", itemSize: 24)
+    // A chunked ring whose first chunk claims 2³² − 1 vertices, and a single-chunk ring that claims as many.
+    let chunked = try #require(
+      (0..<rings.count).first { original.u32(rings.offset + 32 * $0 + 24) != UInt32.max })
+    let single = try #require(
+      (0..<rings.count).first { original.u32(rings.offset + 32 * $0 + 24) == UInt32.max })
+    let firstChunk = Int(original.u32(rings.offset + 32 * chunked + 24))
+    let data = try data(damaging: "marine.tunnel") { bytes in
+      for offset in [chunks.offset + 24 * firstChunk + 20, rings.offset + 32 * single + 20] {
+        for index in 0..<4 { bytes[offset + index] = 0xFF }
+      }
+      Self.seal(&bytes)
+    }
+    let polygons = try data.marine().polygons
+    #expect(polygons.ring(single).vertexCount == Int(UInt32.max))
+    #expect(polygons.vertices(ofRing: single).count <= PolygonLayer.chunkEdges + 1)
+    var count = 0
+    polygons.forEachVertex(ofRing: chunked) { _ in count += 1 }
+    #expect(count <= polygons.ring(chunked).vertexCount + PolygonLayer.chunkEdges)
+    // Queries and verification run to the end; the checksums hold, so nothing is reported damaged.
+    _ = try data.marine().names(containing: Coordinate(latitude: 56, longitude: 7.5))
+    try data.verify()
+  }
+
   @Test(
     "A misspelt name is found by the query that reads it",
     arguments: [

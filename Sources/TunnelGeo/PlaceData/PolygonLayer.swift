@@ -178,15 +178,21 @@ public final class PolygonLayer: Sendable {
     let record = ringTable.offset + 32 * index
     let firstChunk = file.u32(record + 24)
     let vertexCount = Int(file.u32(record + 20))
+    // A chunk holds at most `chunkEdges` edges (Data/FORMAT.md): a count beyond that, in a file that passed
+    // its checksums but was not written right, is cut there, so that decoding a ring costs no more than its
+    // declared vertices however the records point into the stream.
+    let mostVertices = PolygonLayer.chunkEdges + 1
     if firstChunk == UInt32.max {
-      body(box(at: record), Int(file.u32(record + 16)), vertexCount)
+      body(box(at: record), Int(file.u32(record + 16)), min(vertexCount, mostVertices))
       return
     }
     let chunkCount = (max(vertexCount, 2) - 2) / PolygonLayer.chunkEdges + 1
     guard Int(firstChunk) <= chunks.count, chunkCount <= chunks.count - Int(firstChunk) else { return }
     for chunk in Int(firstChunk)..<(Int(firstChunk) + chunkCount) {
       let chunkRecord = chunks.offset + 24 * chunk
-      body(box(at: chunkRecord), Int(file.u32(chunkRecord + 16)), Int(file.u32(chunkRecord + 20)))
+      body(
+        box(at: chunkRecord), Int(file.u32(chunkRecord + 16)),
+        min(Int(file.u32(chunkRecord + 20)), mostVertices))
     }
   }
 
@@ -235,7 +241,8 @@ public final class PolygonLayer: Sendable {
   /// The vertices of a ring, closed.
   public func vertices(ofRing index: Int) -> [FixedPoint] {
     var result: [FixedPoint] = []
-    result.reserveCapacity(ring(index).vertexCount)
+    // Each vertex takes at least two bytes of the stream, whatever the ring's record says.
+    result.reserveCapacity(min(ring(index).vertexCount, stream.byteCount / 2 + 1))
     forEachVertex(ofRing: index) { result.append($0) }
     return result
   }
