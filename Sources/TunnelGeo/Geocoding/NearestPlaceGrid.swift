@@ -55,7 +55,8 @@ final class NearestPlaceGrid: @unchecked Sendable {
     // Each part builds the subtrees of a run of top cells with its own numbering: its top cells are its
     // nodes 0..<run, their descendants follow. The parts are then laid end to end.
     let partCount = min(topCount, 8 * max(1, ProcessInfo.processInfo.activeProcessorCount))
-    let parts = PartSlots(count: partCount)
+    // One slot per part of the build, each written by one worker.
+    let parts = Locked([Part?](repeating: nil, count: partCount))
     DispatchQueue.concurrentPerform(iterations: partCount) { part in
       let range = (topCount * part / partCount)..<(topCount * (part + 1) / partCount)
       var built = Part(topCells: range.count)
@@ -73,13 +74,13 @@ final class NearestPlaceGrid: @unchecked Sendable {
           node: local, cell: cell, list: cell.keeping(list, nearest: nearest, vectors: vectors), depth: 0,
           vectors: vectors)
       }
-      parts.set(part, built)
+      parts.withLock { $0[part] = built }
     }
     var first = [UInt32](repeating: 0, count: topCount)
     var count = [UInt32](repeating: 0, count: topCount)
     var candidates: [UInt32] = []
     var topStart = 0
-    for part in parts.take() {
+    for part in parts.withLock({ $0.map { $0! } }) {
       let topCells = part.topCells
       let childBase = first.count
       let candidateBase = candidates.count
@@ -149,23 +150,6 @@ final class NearestPlaceGrid: @unchecked Sendable {
         )
       }
     }
-  }
-
-  /// One slot per part of the build, each written by one worker.
-  private final class PartSlots: @unchecked Sendable {
-    // @unchecked: each worker writes only its own slot; the slots are taken after every worker is done.
-    private var slots: [Part?]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ part: Part) {
-      lock.lock()
-      slots[index] = part
-      lock.unlock()
-    }
-
-    func take() -> [Part] { slots.map { $0! } }
   }
 
   /// The index and squared chord of the place nearest to a unit vector.
