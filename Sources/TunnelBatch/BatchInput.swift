@@ -146,7 +146,7 @@ public final class BatchInput {
     switch format {
     case .csv, .tsv:
       let table = try DelimitedSource(
-        reader: DelimitedReader(input: buffer, separator: format == .csv ? UInt8(ascii: ",") : 0x09),
+        reader: DelimitedReader(input: buffer, separator: format == .tsv ? 0x09 : UInt8(ascii: ",")),
         names: columns)
       columnNames = table.header
       source = table
@@ -164,7 +164,34 @@ public final class BatchInput {
   }
 
   /// The next row, or nil at the end of the input.
-  public func next() throws(BatchError) -> BatchRecord? { try source.next() }
+  public func next() throws(BatchError) -> BatchRecord? {
+    guard var record = try source.next() else { return nil }
+    if let plainLine = record.plainLine {
+      record.values = buffer.storage.withUnsafeBufferPointer { bytes in
+        DelimitedReader.fields(ofPlain: UnsafeBufferPointer(rebasing: bytes[plainLine]), separator: separator)
+      }
+      record.plainLine = nil
+    }
+    return record
+  }
+
+  /// The next row, or nil at the end of the input; a good row of a plain CSV or TSV line has no
+  /// ``BatchRecord/values`` but its line, in the input until the next read: ``keepLine(of:in:)`` moves it.
+  func nextKeepingLine() throws(BatchError) -> BatchRecord? { try source.next() }
+
+  /// Appends the plain line of a row just read by ``nextKeepingLine()`` to `lines`, and points the row
+  /// at it there.
+  func keepLine(of record: inout BatchRecord, in lines: inout [UInt8]) {
+    guard let plainLine = record.plainLine else { return }
+    let from = lines.count
+    buffer.storage.withUnsafeBufferPointer { bytes in
+      lines.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainLine]))
+    }
+    record.plainLine = from..<lines.count
+  }
+
+  /// The separator of a CSV or TSV input's plain lines.
+  var separator: UInt8 { format == .tsv ? 0x09 : UInt8(ascii: ",") }
 
   /// Called before waiting for input that is not there yet (from a pipe or a terminal).
   var willWait: () -> Void {
@@ -178,5 +205,7 @@ public final class BatchInput {
 
 /// Something that turns input bytes into rows.
 protocol RecordSource: AnyObject {
+  /// The next row; one of CSV or TSV may leave a good row's values in its line in the input (see
+  /// ``BatchRecord/plainLine``).
   func next() throws(BatchError) -> BatchRecord?
 }

@@ -92,19 +92,22 @@ public final class BatchRun {
     defer { reader.cancel() }
     var next = try reader.next(shouldStop: shouldStop)
     var chunk = next.records
+    var lines = next.lines
     // JSON rows give CSV its columns from the first good row: wait for one (a slow pipe may hand over a
-    // bad row alone first), up to ``columnSearchRows`` rows.
+    // bad row alone first), up to ``columnSearchRows`` rows. (JSON rows keep no plain lines.)
     while input.valuesAreJSON, !chunk.isEmpty, chunk.count < Self.columnSearchRows,
       !chunk.contains(where: { $0.problem == nil })
     {
       next = try reader.next(shouldStop: shouldStop)
       if next.records.isEmpty { break }
+      assert(next.lines.isEmpty)
       chunk += next.records
     }
     var formatter = RowFormatter(
       format: options.format, fields: options.fields, antipode: options.antipode,
       precision: options.precision,
-      skipInvalid: options.skipInvalid, inputColumns: input.columnNames, inputIsJSON: input.valuesAreJSON)
+      skipInvalid: options.skipInvalid, inputColumns: input.columnNames, inputIsJSON: input.valuesAreJSON,
+      inputSeparator: input.separator)
     if input.valuesAreJSON {
       formatter.inputColumns = chunk.first { $0.problem == nil }?.names ?? chunk.first?.names ?? []
     }
@@ -123,12 +126,14 @@ public final class BatchRun {
       summary.rows += chunk.count
       let (answers, slots) = try answer(chunk)
       let bytes = format(
-        chunk, answers: answers, slots: slots, formatter: formatter, rowsBefore: summary.rowsWritten)
+        chunk, lines: lines, answers: answers, slots: slots, formatter: formatter,
+        rowsBefore: summary.rowsWritten)
       // A damaged block of the data found while answering or formatting: no row of this chunk is written.
       try geocoder.data.checkIntact()
-      for record in chunk where record.problem != nil {
+      // By index: a loop over the records would copy each.
+      for index in chunk.indices where chunk[index].problem != nil {
         summary.badRows += 1
-        badRow(record)
+        badRow(chunk[index])
       }
       summary.rowsWritten += options.skipInvalid ? chunk.count { $0.problem == nil } : chunk.count
       for part in bytes {
@@ -147,6 +152,7 @@ public final class BatchRun {
         throw error
       }
       chunk = next.records
+      lines = next.lines
     }
     if shouldStop() { summary.stopped = true }
     if try !writer.write(closing(summary.rowsWritten)) { summary.outputClosed = true }
@@ -159,21 +165,23 @@ public final class BatchRun {
     var points: [Coordinate] = []
     points.reserveCapacity(chunk.count * (options.antipode ? 2 : 1))
     var slots = [Int32](repeating: -1, count: chunk.count)
-    for (index, record) in chunk.enumerated() {
-      guard let coordinate = record.coordinate else { continue }
+    for index in chunk.indices {
+      guard let coordinate = chunk[index].coordinate else { continue }
       slots[index] = Int32(points.count)
       points.append(coordinate)
     }
     if options.antipode { points += points.map(\.antipode) }
     if options.nearestPlaceOnly {
-      return (Answers(nearestPlaces: try geocoder.nearestPlaces(to: points, threads: options.threads)), slots)
+      let found = try geocoder.nearestPlaceIndices(to: points, threads: options.threads)
+      return (Answers(places: try geocoder.data.places(), nearestPlaces: found), slots)
     }
     return (Answers(placemarks: try geocoder.placemarks(for: points, threads: options.threads)), slots)
   }
 
   /// The chunk's rows as bytes, in parts formatted on every core.
   private func format(
-    _ chunk: [BatchRecord], answers: Answers, slots: [Int32], formatter: RowFormatter, rowsBefore: Int
+    _ chunk: [BatchRecord], lines: [UInt8], answers: Answers, slots: [Int32], formatter: RowFormatter,
+    rowsBefore: Int
   ) -> [OutputBytes] {
     let workers = max(
       1, min(chunk.count / 256, options.threads ?? ProcessInfo.processInfo.activeProcessorCount))
@@ -192,21 +200,23 @@ public final class BatchRun {
     defer { results.free() }
     // The rows are read in place: copying each out of the array counted references on every core.
     chunk.withUnsafeBufferPointer { rows in
-      let chunk = ReadOnlyRows(rows: rows)
-      DispatchQueue.concurrentPerform(iterations: parts) { part in
-        let rows = chunk.rows
-        var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
-        var written = rowsBefore + offsets[part]
-        for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
-          if skipInvalid, rows[index].problem != nil { continue }
-          let slot = Int(slots[index])
-          formatter.write(
-            rows[index], slot >= 0 ? answers[slot] : nil,
-            slot >= 0 && answers.count > good ? answers[good + slot] : nil,
-            first: written == 0, to: &out)
-          written += 1
+      lines.withUnsafeBufferPointer { lines in
+        let chunk = ReadOnlyRows(rows: rows, lines: lines)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+          let (rows, lines) = (chunk.rows, chunk.lines)
+          var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
+          var written = rowsBefore + offsets[part]
+          for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
+            if skipInvalid, rows[index].problem != nil { continue }
+            let slot = Int(slots[index])
+            formatter.write(
+              rows[index], lines: lines, slot >= 0 ? answers[slot] : nil,
+              slot >= 0 && answers.count > good ? answers[good + slot] : nil,
+              first: written == 0, to: &out)
+            written += 1
+          }
+          results.set(part, out)
         }
-        results.set(part, out)
       }
     }
     return results.all()
@@ -215,21 +225,24 @@ public final class BatchRun {
 
 /// The answers of a chunk: whole placemarks, or nearest places only (the fast path).
 ///
-/// The nearest places are made in the answering, which visits the points in spatial order: reading the
-/// places' records and names there, rather than in input order while formatting, keeps them in cache.
+/// On the fast path the places are found in spatial order and held by index: their names and numbers
+/// are copied from the place layer straight into the output while formatting.
 final class Answers: Sendable {
   /// The placemarks; empty on the fast path.
   let placemarks: [Placemark]
-  /// On the fast path, each point's nearest place.
-  let nearestPlaces: [NearestPlace]
+  /// On the fast path, the place layer, and each point's nearest place in it with its distance.
+  let places: PlaceLayer?
+  let nearestPlaces: [(index: Int, distanceKm: Double)]
 
   init(placemarks: [Placemark]) {
     self.placemarks = placemarks
+    places = nil
     nearestPlaces = []
   }
 
-  init(nearestPlaces: [NearestPlace]) {
+  init(places: PlaceLayer, nearestPlaces: [(index: Int, distanceKm: Double)]) {
     placemarks = []
+    self.places = places
     self.nearestPlaces = nearestPlaces
   }
 
@@ -238,10 +251,11 @@ final class Answers: Sendable {
   subscript(index: Int) -> BatchAnswer { BatchAnswer(self, index) }
 }
 
-/// A chunk's rows, read by every worker while the chunk is formatted.
+/// A chunk's rows and plain lines, read by every worker while the chunk is formatted.
 private struct ReadOnlyRows: @unchecked Sendable {
   // @unchecked: nothing writes the rows while the workers read them.
   let rows: UnsafeBufferPointer<BatchRecord>
+  let lines: UnsafeBufferPointer<UInt8>
 }
 
 /// One slot per part, each written by one worker.

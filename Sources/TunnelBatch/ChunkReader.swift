@@ -15,13 +15,18 @@ final class ChunkReader: @unchecked Sendable {
   private var ready: [Result<Chunk, BatchError>] = []
   private var finished = false
   private var cancelled = false
-  private var pending: [BatchRecord] = []
+  // Unchecked: used only by the reading thread, and never while another access to them is under way
+  // (rows are handed over by `willWait` only from inside `input.nextKeepingLine()`).
+  @exclusivity(unchecked) private var pending: [BatchRecord] = []
+  @exclusivity(unchecked) private var pendingLines: [UInt8] = []
   /// Chunks read ahead at most.
   private let depth = 2
 
-  /// Rows read, and the input's bytes read by the end of them.
+  /// Rows read, the plain lines of those that keep them (``BatchRecord/plainLine``), and the input's
+  /// bytes read by the end of them.
   struct Chunk {
     var records: [BatchRecord] = []
+    var lines: [UInt8] = []
     var bytesRead = 0
   }
 
@@ -41,8 +46,10 @@ final class ChunkReader: @unchecked Sendable {
     pending.reserveCapacity(chunkSize)
     while true {
       do throws(BatchError) {
-        guard let record = try input.next() else { break }
-        pending.append(record)
+        // Reading may hand over the pending rows (``BatchInput/willWait``): the line is kept after it.
+        guard var record = try input.nextKeepingLine() else { break }
+        input.keepLine(of: &record, in: &pendingLines)
+        pending.append(consume record)
         if pending.count == chunkSize, !hand(over: .success(takePending())) { return }
       } catch {
         if !pending.isEmpty { hand(over: .success(takePending())) }
@@ -56,11 +63,14 @@ final class ChunkReader: @unchecked Sendable {
   }
 
   private func takePending() -> Chunk {
+    let linesCapacity = pendingLines.count
     defer {
       pending = []
       pending.reserveCapacity(chunkSize)
+      pendingLines = []
+      pendingLines.reserveCapacity(linesCapacity + linesCapacity / 4)
     }
-    return Chunk(records: pending, bytesRead: input.bytesRead)
+    return Chunk(records: pending, lines: pendingLines, bytesRead: input.bytesRead)
   }
 
   /// Queues a chunk, waiting while enough are queued; false once reading is cancelled.

@@ -10,13 +10,16 @@ final class DelimitedReader {
     var line: Int
     var fields: [String]
     var problem: String?
+    /// For a plain line read by ``nextKeepingPlainLine()``: where its bytes are in the input (and
+    /// `fields` is empty).
+    var plain: Range<Int>? = nil
   }
 
   /// Longer records are not read (a reader must hold a whole record in memory).
   static let maximumRecordBytes = 1 << 20
 
   private let input: InputBuffer
-  private let separator: UInt8
+  let separator: UInt8
   private var startedInput = false
   /// The most fields a record has had: room made for them in the next.
   private var fieldCount = 1
@@ -34,6 +37,21 @@ final class DelimitedReader {
 
   /// The next record that is not a blank line, or nil at the end of the input.
   func next() throws(BatchError) -> Record? {
+    guard var record = try nextKeepingPlainLine() else { return nil }
+    if let plain = record.plain {
+      record.fields = withPlainLine(plain) { Self.fields(ofPlain: $0, separator: separator) }
+      record.plain = nil
+    }
+    return record
+  }
+
+  /// The next record that is not a blank line, or nil at the end of the input; a plain line is not split
+  /// into fields: the record's ``Record/plain`` says where it is in the input, until the next read (see
+  /// ``withPlainLine(_:_:)``).
+  ///
+  /// A plain line is ASCII without quotes or carriage returns: its fields are exactly what lies between
+  /// its separators, so that it can be passed through as it is, and split only if need be.
+  func nextKeepingPlainLine() throws(BatchError) -> Record? {
     while true {
       if !startedInput {
         while input.available < 3, try input.fill() {}
@@ -48,6 +66,17 @@ final class DelimitedReader {
       }
       if input.available == 0, !(try input.fill()) { return nil }
       let final = input.atEnd
+      let (start, end) = (input.start, input.end)
+      let plain = input.storage.withUnsafeBufferPointer { bytes in
+        Self.plainLine(bytes, from: start, end: end, final: final)
+      }
+      if let (length, newline) = plain {
+        let line = input.linesConsumed + 1
+        // Consumed, but not moved before the next read.
+        input.consume(length + (newline ? 1 : 0), newlines: newline ? 1 : 0)
+        if length == 0 { continue }
+        return Record(line: line, fields: [], problem: nil, plain: start..<(start + length))
+      }
       let scan = input.storage.withUnsafeBufferPointer { bytes in
         Self.scan(
           bytes, from: input.start, end: input.end, final: final, separator: separator, fieldCount: fieldCount
@@ -70,6 +99,35 @@ final class DelimitedReader {
       case .tooLong:
         return try skipLongLine(line: line)
       }
+    }
+  }
+
+  /// The length of the plain line at `start` (without its newline) and whether a newline ends it; nil
+  /// when the line is not plain, is too long, or has not all been read yet.
+  private static func plainLine(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool
+  ) -> (length: Int, newline: Bool)? {
+    // As in ``next()``, a record longer than ``maximumRecordBytes`` with its newline is not read.
+    let limit = min(end, start + maximumRecordBytes)
+    var index = start
+    while index < limit {
+      let byte = bytes[index]
+      if byte == 0x0A { return (index - start, true) }
+      if byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == 0x0D { return nil }
+      index += 1
+    }
+    return final && limit == end && end > start ? (end - start, false) : nil
+  }
+
+  /// Calls `body` with the bytes of the plain line at `range` of the input, as the last read left it.
+  func withPlainLine<Result>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    input.storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+  }
+
+  /// The fields of a plain line (see ``nextKeepingPlainLine()``).
+  static func fields(ofPlain line: UnsafeBufferPointer<UInt8>, separator: UInt8) -> [String] {
+    line.split(separator: separator, omittingEmptySubsequences: false).map {
+      String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self)
     }
   }
 

@@ -48,13 +48,23 @@ final class DelimitedSource: RecordSource {
 
   func next() throws(BatchError) -> BatchRecord? {
     guard let columns else { return nil }
-    let record: DelimitedReader.Record
+    var record: DelimitedReader.Record
     if let pending {
       record = pending
       self.pending = nil
     } else {
-      guard let read = try reader.next() else { return nil }
+      guard let read = try reader.nextKeepingPlainLine() else { return nil }
       record = read
+    }
+    if let plain = record.plain {
+      if let found = reader.withPlainLine(plain, { plainCoordinate($0, columns: columns) }) {
+        return BatchRecord(line: record.line, plainLine: plain, coordinate: found)
+      }
+      // Whatever else the row is, the fields say it as for any row.
+      record.fields = reader.withPlainLine(plain) {
+        DelimitedReader.fields(ofPlain: $0, separator: reader.separator)
+      }
+      record.plain = nil
     }
     var problem = record.problem
     if problem == nil, record.fields.count != header.count {
@@ -69,5 +79,29 @@ final class DelimitedSource: RecordSource {
       }
     }
     return BatchRecord(line: record.line, values: record.fields, coordinate: coordinate, problem: problem)
+  }
+
+  /// The coordinate of a plain line whose fields are as many as the header's and whose coordinate
+  /// columns are plain decimal numbers within range; nil for any other line.
+  private func plainCoordinate(_ line: UnsafeBufferPointer<UInt8>, columns: CoordinateColumns) -> Coordinate?
+  {
+    guard case .pair(let latitudeColumn, let longitudeColumn) = columns else { return nil }
+    let separator = reader.separator
+    var field = 0
+    var fieldStart = 0
+    var latitude: Range<Int>?
+    var longitude: Range<Int>?
+    for index in 0...line.count where index == line.count || line[index] == separator {
+      if field == latitudeColumn { latitude = fieldStart..<index }
+      if field == longitudeColumn { longitude = fieldStart..<index }
+      field += 1
+      fieldStart = index + 1
+    }
+    guard field == header.count, let latitude, let longitude,
+      case .some(.some(let north)) = DecimalNumber.parse(plain: UnsafeBufferPointer(rebasing: line[latitude])),
+      case .some(.some(let east)) = DecimalNumber.parse(plain: UnsafeBufferPointer(rebasing: line[longitude])),
+      case .success(let coordinate) = CoordinateColumns.coordinate(north, east)
+    else { return nil }
+    return coordinate
   }
 }

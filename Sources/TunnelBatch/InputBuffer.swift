@@ -123,6 +123,14 @@ final class InputBuffer {
     consumedTotal += count
   }
 
+  /// Marks `count` bytes from ``start`` as read, of which `newlines` are newlines (known to the caller).
+  func consume(_ count: Int, newlines: Int) {
+    precondition(count <= available)
+    linesConsumed += newlines
+    start += count
+    consumedTotal += count
+  }
+
   /// Newlines in `storage[start..<position]`: how many lines a record starting at `position` is
   /// past the one at ``start``.
   func lines(before position: Int) -> Int {

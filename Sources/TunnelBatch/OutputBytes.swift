@@ -166,53 +166,55 @@ struct OutputBytes {
   /// A number rounded to `places` decimals, written without trailing zeros (`56.5`, `-0.25`, `7`);
   /// `null` when it is not finite.
   mutating func number(_ value: Double, places: Int) {
-    let places = max(0, min(places, Self.scales.count - 1))
-    let scaled = (value * Self.scales[places]).rounded()
+    let places = max(0, min(places, 15))
+    let scale = PowerOfTen.double(places)
+    let scaled = (value * scale).rounded()
     guard value.isFinite, abs(scaled) < 1e15 else {
-      append(value.isFinite ? (scaled / Self.scales[places] + 0).description : "null")
+      append(value.isFinite ? (scaled / scale + 0).description : "null")
       return
     }
-    // The rounded value is exactly scaled × 10^-places: its integer digits, then the fraction's without
-    // trailing zeros.
-    let units = Int64(scaled)
-    let magnitude = units.magnitude
-    let integer = magnitude / Self.integerScales[places]
-    var fraction = magnitude % Self.integerScales[places]
-    var fractionDigits = fraction == 0 ? 0 : places
-    while fractionDigits > 0, fraction % 10 == 0 {
-      fraction /= 10
-      fractionDigits -= 1
+    // The rounded value is exactly scaled × 10^-places.
+    decimal(units: Int64(scaled), decimals: places)
+  }
+
+  /// `units` × 10^-`decimals` exactly, without trailing zeros after the point (`units` 12500 with
+  /// `decimals` 3 is `12.5`).
+  mutating func decimal(units: Int64, decimals: Int) {
+    var magnitude = units.magnitude
+    var decimals = decimals
+    while decimals > 0, magnitude % 10 == 0 {
+      magnitude /= 10
+      decimals -= 1
     }
-    var integerDigits = 1
-    while integerDigits < 19, integer >= Self.integerScales[integerDigits] { integerDigits += 1 }
-    storage.reserve(storage.count + 2 + integerDigits + fractionDigits)
-    var cursor = storage.base + storage.count
-    if units < 0 {
-      cursor.pointee = UInt8(ascii: "-")
-      cursor += 1
-    }
-    var rest = integer
-    for offset in stride(from: integerDigits - 1, through: 0, by: -1) {
-      cursor[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+    var length = 1
+    var rest = magnitude / 10
+    while rest > 0 {
+      length += 1
       rest /= 10
     }
-    cursor += integerDigits
-    if fractionDigits > 0 {
-      cursor.pointee = UInt8(ascii: ".")
-      cursor += 1
-      for offset in stride(from: fractionDigits - 1, through: 0, by: -1) {
-        cursor[offset] = UInt8(ascii: "0") + UInt8(fraction % 10)
-        fraction /= 10
+    // Digits with the zeros before the point and after it (0.05: "005"), the point, the sign.
+    let digits = max(length, decimals + 1)
+    let size = digits + (decimals > 0 ? 1 : 0) + (units < 0 ? 1 : 0)
+    storage.reserve(storage.count + size)
+    var cursor = storage.base + storage.count + size
+    for position in 0..<digits {
+      if position == decimals, decimals > 0 {
+        cursor -= 1
+        cursor.pointee = UInt8(ascii: ".")
       }
-      cursor += fractionDigits
+      cursor -= 1
+      cursor.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
     }
-    storage.count = cursor - storage.base
+    if units < 0 {
+      cursor -= 1
+      cursor.pointee = UInt8(ascii: "-")
+    }
+    storage.count += size
   }
 
   /// An integer in decimal.
-  mutating func integer(_ value: Int) {
-    if value.magnitude < 1 << 50 { number(Double(value), places: 0) } else { append(String(value)) }
-  }
+  mutating func integer(_ value: Int) { decimal(units: Int64(value), decimals: 0) }
 
   static func text(_ value: Double, places: Int) -> String {
     var out = OutputBytes()
@@ -220,26 +222,60 @@ struct OutputBytes {
     return String(decoding: out.bytes, as: UTF8.self)
   }
 
-  private static let scales: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
-  private static let integerScales: [UInt64] = (0...19).map { (0..<$0).reduce(1) { value, _ in value * 10 } }
-
   /// A CSV (or TSV) field: quoted when it holds the separator, a quote or a line break.
   mutating func field(_ text: String, separator: UInt8) {
     var text = text
-    text.withUTF8 { utf8 in
-      let needsQuotes = utf8.contains {
-        $0 == separator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
-      }
-      guard needsQuotes else {
-        append(contentsOf: utf8)
-        return
-      }
-      append(UInt8(ascii: "\""))
-      for byte in utf8 {
-        if byte == UInt8(ascii: "\"") { append(byte) }
-        append(byte)
-      }
-      append(UInt8(ascii: "\""))
+    text.withUTF8 { field(utf8: $0, separator: separator) }
+  }
+
+  /// A CSV (or TSV) field from its UTF-8.
+  mutating func field(utf8: UnsafeBufferPointer<UInt8>, separator: UInt8) {
+    let needsQuotes = utf8.contains {
+      $0 == separator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+    }
+    guard needsQuotes else {
+      append(contentsOf: utf8)
+      return
+    }
+    append(UInt8(ascii: "\""))
+    for byte in utf8 {
+      if byte == UInt8(ascii: "\"") { append(byte) }
+      append(byte)
+    }
+    append(UInt8(ascii: "\""))
+  }
+}
+
+/// Powers of ten as exact doubles, without a table (a static array is looked up through a lazy global).
+enum PowerOfTen {
+  /// 10^`exponent`, for `exponent` in 0...22 (every one an exact `Double`).
+  @inline(__always) static func double(_ exponent: Int) -> Double {
+    switch exponent {
+    case 0: return 1
+    case 1: return 1e1
+    case 2: return 1e2
+    case 3: return 1e3
+    case 4: return 1e4
+    case 5: return 1e5
+    case 6: return 1e6
+    case 7: return 1e7
+    case 8: return 1e8
+    case 9: return 1e9
+    case 10: return 1e10
+    case 11: return 1e11
+    case 12: return 1e12
+    case 13: return 1e13
+    case 14: return 1e14
+    case 15: return 1e15
+    case 16: return 1e16
+    case 17: return 1e17
+    case 18: return 1e18
+    case 19: return 1e19
+    case 20: return 1e20
+    case 21: return 1e21
+    default:
+      precondition(exponent == 22, "10^\(exponent) is not an exact double")
+      return 1e22
     }
   }
 }

@@ -79,10 +79,24 @@ struct BatchAnswer {
   /// The whole placemark; nil on the fast path.
   var placemark: Placemark? { answers.placemarks.isEmpty ? nil : answers.placemarks[index] }
 
-  /// The nearest place, read in place (no copy of its strings).
+  /// The nearest place (read in place from a placemark: no copy of its strings).
   func withNearestPlace<Result>(_ body: (borrowing NearestPlace) -> Result) -> Result {
-    answers.placemarks.isEmpty
-      ? body(answers.nearestPlaces[index]) : body(answers.placemarks[index].nearestPlace)
+    guard let (places, place, distanceKm) = nearestPlaceIndex else {
+      return body(answers.placemarks[index].nearestPlace)
+    }
+    let point = places.coordinate(at: place)
+    return body(
+      NearestPlace(
+        index: place, name: places.name(at: place), countryCode: places.countryCode(at: place),
+        latitude: point.latitude, longitude: point.longitude, population: places.population(at: place),
+        distanceKm: distanceKm))
+  }
+
+  /// On the fast path, the place layer, the nearest place's index there, and its distance.
+  var nearestPlaceIndex: (places: PlaceLayer, index: Int, distanceKm: Double)? {
+    guard let places = answers.places else { return nil }
+    let found = answers.nearestPlaces[index]
+    return (places, found.index, found.distanceKm)
   }
 }
 
@@ -212,6 +226,29 @@ extension PlacemarkField {
     case .nearestPlace:
       guard let answer else {
         for _ in columns { out.append(separator) }
+        return
+      }
+      if let (places, place, distanceKm) = answer.nearestPlaceIndex {
+        // Names and numbers straight from the place layer; coordinates from its 10⁻⁷-degree units
+        // when no digit of them is rounded away.
+        out.append(separator)
+        places.withName(at: place) { out.field(utf8: $0, separator: separator) }
+        out.append(separator)
+        places.withCountryCode(at: place) { out.field(utf8: $0, separator: separator) }
+        if places.unitsPerDegree == 10_000_000, precision.degrees >= 7 {
+          let limit: Int32 = 900_000_000
+          out.append(separator)
+          out.decimal(units: Int64(min(limit, max(-limit, places.latitudeUnits(at: place)))), decimals: 7)
+          out.append(separator)
+          out.decimal(units: Int64(places.longitudeUnits(at: place)), decimals: 7)
+        } else {
+          let point = places.coordinate(at: place)
+          degrees(point.latitude)
+          degrees(point.longitude)
+        }
+        out.append(separator)
+        out.integer(places.population(at: place))
+        kilometres(distanceKm)
         return
       }
       answer.withNearestPlace { place in

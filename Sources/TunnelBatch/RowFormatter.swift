@@ -18,6 +18,8 @@ struct RowFormatter: Sendable {
   var inputColumns: [String]
   /// Whether the rows' values are raw JSON.
   var inputIsJSON: Bool
+  /// The separator of CSV or TSV input: that of the rows' plain lines (``BatchRecord/plainLine``).
+  var inputSeparator = UInt8(ascii: ",")
 
   private var separator: UInt8 { format == .tsv ? 0x09 : UInt8(ascii: ",") }
 
@@ -53,15 +55,16 @@ struct RowFormatter: Sendable {
 
   /// Appends one row; `first` says whether it is the first row of the output (GeoJSON puts a comma
   /// before every other feature).
+  /// `lines` holds the plain lines of rows that keep theirs.
   func write(
-    _ record: BatchRecord, _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, first: Bool,
-    to out: inout OutputBytes
+    _ record: BatchRecord, lines: UnsafeBufferPointer<UInt8> = .init(start: nil, count: 0),
+    _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, first: Bool, to out: inout OutputBytes
   ) {
     switch format {
     case .csv, .tsv:
-      writeCSV(record, answer, antipodeAnswer, to: &out)
+      writeCSV(record, lines, answer, antipodeAnswer, to: &out)
     case .jsonl:
-      writeMembers(record, answer, antipodeAnswer, to: &out)
+      writeMembers(record, lines, answer, antipodeAnswer, to: &out)
       out.append("\n")
     case .geojson:
       if !first { out.append(",\n") }
@@ -76,18 +79,19 @@ struct RowFormatter: Sendable {
         out.append("null")
       }
       out.append(",\"properties\":")
-      writeMembers(record, answer, antipodeAnswer, to: &out)
+      writeMembers(record, lines, answer, antipodeAnswer, to: &out)
       out.append("}")
     }
   }
 
   /// `{…}`: the row's values, fields, antipode and error as one JSON object.
   private func writeMembers(
-    _ record: BatchRecord, _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
+    _ record: BatchRecord, _ lines: UnsafeBufferPointer<UInt8>, _ answer: BatchAnswer?,
+    _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
   ) {
     out.append("{")
     let names = inputIsJSON ? record.names : inputColumns
-    for (index, value) in record.values.enumerated() {
+    for (index, value) in record.values(lines: lines, separator: inputSeparator).enumerated() {
       out.key(index < names.count ? names[index] : "column\(index + 1)")
       if inputIsJSON { out.append(value) } else { out.json(value) }
       out.append(",")
@@ -116,7 +120,8 @@ struct RowFormatter: Sendable {
   }
 
   private func writeCSV(
-    _ record: BatchRecord, _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
+    _ record: BatchRecord, _ lines: UnsafeBufferPointer<UInt8>, _ answer: BatchAnswer?,
+    _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
   ) {
     if inputIsJSON {
       var values = record.values
@@ -128,8 +133,11 @@ struct RowFormatter: Sendable {
         values = inputColumns.map { byName[$0] ?? "" }
       }
       writeFields(values.map { $0 == "null" ? "" : JSONValues.text($0) ?? $0 }, to: &out)
+    } else if let plainLine = record.plainLine, separator == inputSeparator {
+      // A plain line is its fields as they are written: no field needs quotes.
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: lines[plainLine]))
     } else {
-      writeFields(record.values, to: &out)
+      writeFields(record.values(lines: lines, separator: inputSeparator), to: &out)
     }
     let fieldsStart = out.count
     PlacemarkField.writeCSV(fields, answer, to: &out, separator: separator, precision: precision)

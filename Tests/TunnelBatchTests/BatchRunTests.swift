@@ -165,6 +165,97 @@ import Glibc
     #expect(late.contains("\n1.50,56,8.5,\"a\"\"b\",Europe/Copenhagen,\n"))
   }
 
+  @Test(
+    "A plain line passes through as it is and gives the row the same line with quotes gives",
+    arguments: BatchOutputFormat.allCases, [[PlacemarkField.nearestPlace], [.country, .nearestPlace]])
+  func plainLines(format: BatchOutputFormat, fields: [PlacemarkField]) throws {
+    let rows = [
+      ["7", "56", "8.5", "Skjern"], ["8", "-33.9", "18.4", "Cape Town; ZA"],
+      ["9", "0.000001", "-179.9999", ""],
+      ["10", "+12", "360", "x"],
+    ]
+    // Each row twice: plain, then every field quoted (which the reader takes the general way).
+    var text = "id,lat,lon,note\n"
+    for row in rows {
+      text += row.joined(separator: ",") + "\n"
+      text += row.map { "\"\($0)\"" }.joined(separator: ",") + "\n"
+    }
+    let options = BatchRun.Options(fields: fields, antipode: true, format: format, threads: 2, chunkSize: 3)
+    let (output, summary, _) = try run(text, options: options)
+    #expect(summary.rows == 2 * rows.count && summary.badRows == 0)
+    var lines = output.split(separator: "\n").map(String.init)
+    switch format {
+    case .csv, .tsv:
+      lines.removeFirst()
+    case .jsonl:
+      break
+    case .geojson:
+      lines = lines.dropFirst().dropLast().map { $0.hasSuffix(",") ? String($0.dropLast()) : $0 }
+    }
+    try #require(lines.count == 2 * rows.count)
+    for index in rows.indices {
+      #expect(lines[2 * index] == lines[2 * index + 1], "row \(index + 1)")
+    }
+    if format == .csv { #expect(lines[6].hasPrefix("10,+12,360,x,")) }
+  }
+
+  @Test("A plain TSV line written as CSV quotes the fields that need it, and as TSV stays as it is")
+  func plainTSVAsCSV() throws {
+    let text = "id\tlat\tlon\tnote\n1\t56\t8.5\tSkjern, DK\n2\t-33.9\t18.4\tsay \"hi\n"
+    var options = BatchRun.Options(fields: [.nearestPlace], format: .csv)
+    let csv = try run(text, options: options, format: .tsv).output
+    #expect(csv.contains("\n1,56,8.5,\"Skjern, DK\",Skjern,DK,"))
+    // A quote makes the line not plain: read the general way, and quoted as any field with a quote.
+    #expect(csv.contains("\n2,-33.9,18.4,\"say \"\"hi\","))
+    options.format = .tsv
+    let tsv = try run(text, options: options, format: .tsv).output
+    #expect(tsv.contains("\n1\t56\t8.5\tSkjern, DK\tSkjern\tDK\t"))
+  }
+
+  @Test("Rows that come down a pipe in bursts are answered as they come, each with its own line")
+  func bursts() throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    let writer = ends[1]
+    var rows: [(line: String, coordinate: Coordinate)] = []
+    for index in 0..<100 {
+      let coordinate = try Coordinate(
+        latitude: Double(index % 20) * 4 - 40, longitude: Double(index / 20) * 30)
+      rows.append(("\(index),\(coordinate.latitude),\(coordinate.longitude)", coordinate))
+    }
+    let bursts = stride(from: 0, to: rows.count, by: 20).map { start in
+      rows[start..<(start + 20)].map { $0.line + "\n" }.joined()
+    }
+    let thread = Thread {
+      for text in ["id,lat,lon\n"] + bursts {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+        usleep(30_000)
+      }
+      close(writer)
+    }
+    thread.start()
+    defer { close(ends[0]) }
+    let input = try BatchInput(path: "/dev/fd/\(ends[0])")
+    let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "batch-\(UUID().uuidString)"
+    )
+    .path
+    let descriptor = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    defer { try? FileManager.default.removeItem(atPath: outputPath) }
+    let summary = try BatchRun(
+      input: input, geocoder: Self.geocoder, options: BatchRun.Options(fields: [.nearestPlace])
+    ).run(output: descriptor)
+    close(descriptor)
+    #expect(summary.rows == rows.count)
+    let lines = try String(contentsOfFile: outputPath, encoding: .utf8).split(separator: "\n").dropFirst()
+    try #require(lines.count == rows.count)
+    for (line, row) in zip(lines, rows) {
+      let name = try #require(try Self.geocoder.nearestPlace(to: row.coordinate)).name
+      #expect(line.hasPrefix(row.line + "," + name + ","), "\(line)")
+    }
+  }
+
   @Test("A stop between chunks ends with whole rows, and GeoJSON closed")
   func stop() throws {
     let (text, _) = Self.points(100)

@@ -91,6 +91,29 @@ import TunnelGeo
     #expect(rows[3].values == ["7", "8", "end"] && rows[3].line == 6)
   }
 
+  @Test("A plain line is too long at the same length as any line: its newline counts")
+  func longPlainLines() throws {
+    let limit = DelimitedReader.maximumRecordBytes
+    func line(_ length: Int, _ prefix: String) -> [UInt8] {
+      Array(prefix.utf8) + Array(repeating: UInt8(ascii: "x"), count: length - prefix.utf8.count)
+    }
+    for quoted in [false, true] {
+      // With its newline, the first is as long as a record may be; the second a byte longer; the last
+      // has no newline and is as long as a record may be.
+      let prefix = quoted ? "1,2,\"" : "1,2,"
+      let end: [UInt8] = quoted ? [UInt8(ascii: "\""), 0x0A] : [0x0A]
+      var bytes = Array("lat,lon,note\n".utf8)
+      bytes += line(limit - end.count, prefix) + end
+      bytes += line(limit + 1 - end.count, prefix) + end
+      bytes += line(limit - end.count + 1, prefix) + end.dropLast()
+      let (_, rows) = try records(bytes, blockSize: 1 << 16)
+      try #require(rows.count == 3)
+      #expect(rows[0].problem == nil && rows[0].values[2].utf8.count == limit - 1 - 4 - (quoted ? 2 : 0))
+      #expect(rows[1].problem?.hasPrefix("the line is longer than 1 MiB") == true && rows[1].line == 3)
+      #expect(rows[2].problem == nil && rows[2].line == 4, "\(rows[2].problem ?? "")")
+    }
+  }
+
   @Test("Empty input and a header alone give no rows")
   func empty() throws {
     #expect(try records("").rows.isEmpty)

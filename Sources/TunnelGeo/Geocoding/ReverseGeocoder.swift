@@ -53,15 +53,23 @@ public final class ReverseGeocoder: Sendable {
     -> NearestPlace?
   {
     let places = try data.places()
-    let query = SphereGeometry.unitVector(coordinate)
-    let search = NearestPlaceSearch(places: places, vectors: MappedPlaceVectors(places: places))
-    let found =
-      minimumPopulation <= 0
-      ? search.nearest(to: query)
-      : search.nearest(to: query) { places.population(at: $0) >= minimumPopulation }
-    let answer = found.map { Self.nearestPlace(places, $0.index, chordSquared: $0.chordSquared) }
+    let answer = nearestPlace(places, to: coordinate, minimumPopulation: minimumPopulation).map {
+      Self.nearestPlace(places, $0.index, chordSquared: $0.chordSquared)
+    }
     try data.checkIntact()
     return answer
+  }
+
+  /// The index of the place nearest to `coordinate` with at least `minimumPopulation` inhabitants, by a
+  /// search of the place layer's k-d tree.
+  private func nearestPlace(
+    _ places: PlaceLayer, to coordinate: Coordinate, minimumPopulation: Int
+  ) -> (index: Int, chordSquared: Double)? {
+    let query = SphereGeometry.unitVector(coordinate)
+    let search = NearestPlaceSearch(places: places, vectors: MappedPlaceVectors(places: places))
+    return minimumPopulation <= 0
+      ? search.nearest(to: query)
+      : search.nearest(to: query) { places.population(at: $0) >= minimumPopulation }
   }
 
   static func nearestPlace(_ places: PlaceLayer, _ index: Int, chordSquared: Double) -> NearestPlace {
@@ -252,20 +260,46 @@ public final class ReverseGeocoder: Sendable {
   ) throws(PlaceDataError)
     -> [NearestPlace]
   {
+    try nearestPlaceAnswers(to: coordinates, minimumPopulation: minimumPopulation, threads: threads) {
+      places, index, chordSquared in Self.nearestPlace(places, index, chordSquared: chordSquared)
+    }
+  }
+
+  /// The index in ``PlaceData/places()`` of each coordinate's nearest place and its distance in
+  /// kilometres: the places ``nearestPlaces(to:minimumPopulation:threads:)`` finds, without reading their
+  /// names and attributes, for a caller that reads only some of them, or reads them its own way.
+  public func nearestPlaceIndices(
+    to coordinates: [Coordinate], threads: Int? = nil
+  ) throws(PlaceDataError) -> [(index: Int, distanceKm: Double)] {
+    try nearestPlaceAnswers(to: coordinates, minimumPopulation: 0, threads: threads) {
+      _, index, chordSquared in
+      (index, SphereGeometry.angle(chordSquared: chordSquared) * SphereGeometry.radiusKm)
+    }
+  }
+
+  /// Each coordinate's nearest place, made into an answer by `make` (with the place layer, the place's
+  /// index and its squared chord distance) on the thread that found it.
+  private func nearestPlaceAnswers<Answer: Sendable>(
+    to coordinates: [Coordinate], minimumPopulation: Int, threads: Int?,
+    _ make: @escaping @Sendable (PlaceLayer, Int, Double) -> Answer
+  ) throws(PlaceDataError) -> [Answer] {
     let places = try data.places()
     let built = batchIndexes.withLock({ $0?.places }) ?? placeGrid.withLock({ $0 })
+    let answers: [Answer]
     if minimumPopulation > 0 || (coordinates.count <= Self.batchIndexThreshold && built == nil) {
-      return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-        guard let found = try self.nearestPlace(to: coordinate, minimumPopulation: minimumPopulation) else {
+      answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+        guard let found = self.nearestPlace(places, to: coordinate, minimumPopulation: minimumPopulation)
+        else {
           throw .malformed(path: places.path, detail: "no place has \(minimumPopulation) inhabitants")
         }
-        return found
+        return make(places, found.index, found.chordSquared)
       }
-    }
-    let grid = try preparedPlaceGrid()
-    let answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-      let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
-      return Self.nearestPlace(places, found.index, chordSquared: found.chordSquared)
+    } else {
+      let grid = try preparedPlaceGrid()
+      answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+        let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
+        return make(places, found.index, found.chordSquared)
+      }
     }
     try data.checkIntact()
     return answers

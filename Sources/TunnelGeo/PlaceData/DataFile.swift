@@ -346,13 +346,17 @@ struct StringTable: Sendable {
 
   /// The string at `index`; out-of-range or damaged indices give an empty string, never a trap.
   func string(_ index: Int) -> String {
-    guard index >= 0, index < count else { return "" }
+    // Typed, so that String takes its contiguous path rather than reading byte by byte.
+    withUTF8(index) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the bytes of the string at `index` (none for an out-of-range or damaged index).
+  func withUTF8<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    guard index >= 0, index < count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
     let start = Int(file.u32(offsets.offset + 4 * index))
     let end = Int(file.u32(offsets.offset + 4 * index + 4))
-    guard start <= end, end <= bytes.byteCount else { return "" }
-    // Typed, so that String takes its contiguous path rather than reading byte by byte.
-    let utf8 = file.bytes(at: bytes.offset + start, count: end - start).assumingMemoryBound(to: UInt8.self)
-    return String(decoding: utf8, as: UTF8.self)
+    guard start <= end, end <= bytes.byteCount else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return body(file.bytes(at: bytes.offset + start, count: end - start).assumingMemoryBound(to: UInt8.self))
   }
 }
 

@@ -151,10 +151,23 @@ public final class PlaceLayer: Sendable {
 
   /// The country code whose two ASCII bytes are `value` (first byte low), without its NUL padding.
   static func countryCode(_ value: UInt16) -> String {
+    withCountryCode(value) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the UTF-8 of a place's country code (``countryCode(at:)`` without a `String`).
+  public func withCountryCode<Result>(
+    at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    Self.withCountryCode(countryCodeValue(at: index), body)
+  }
+
+  private static func withCountryCode<Result>(
+    _ value: UInt16, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
     withUnsafeBytes(of: value.littleEndian) { bytes in
       let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
       let length = utf8[0] == 0 ? 0 : utf8[1] == 0 ? 1 : 2
-      return String(decoding: UnsafeBufferPointer(rebasing: utf8[..<length]), as: UTF8.self)
+      return body(UnsafeBufferPointer(rebasing: utf8[..<length]))
     }
   }
 
@@ -163,6 +176,11 @@ public final class PlaceLayer: Sendable {
 
   /// The place's name.
   public func name(at index: Int) -> String { strings.string(Int(file.u32(record(index) + 8))) }
+
+  /// Calls `body` with the UTF-8 of a place's name (``name(at:)`` without a `String`).
+  public func withName<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    strings.withUTF8(Int(file.u32(record(index) + 8)), body)
+  }
 
   /// The region index of a place, or nil.
   public func regionIndex(at index: Int) -> Int? {
