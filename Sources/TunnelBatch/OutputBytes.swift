@@ -186,31 +186,54 @@ struct OutputBytes {
       magnitude /= 10
       decimals -= 1
     }
-    var length = 1
-    var rest = magnitude / 10
-    while rest > 0 {
-      length += 1
-      rest /= 10
+    var integer = magnitude
+    var fraction: UInt64 = 0
+    if decimals > 0 {
+      (integer, fraction) = magnitude.quotientAndRemainder(dividingBy: PowerOfTen.integer(decimals))
     }
-    // Digits with the zeros before the point and after it (0.05: "005"), the point, the sign.
-    let digits = max(length, decimals + 1)
-    let size = digits + (decimals > 0 ? 1 : 0) + (units < 0 ? 1 : 0)
+    var integerDigits = 1
+    var rest = integer
+    while rest >= 100 {
+      rest /= 100
+      integerDigits += 2
+    }
+    if rest >= 10 { integerDigits += 1 }
+    let size = (units < 0 ? 1 : 0) + integerDigits + (decimals > 0 ? decimals + 1 : 0)
     storage.reserve(storage.count + size)
-    var cursor = storage.base + storage.count + size
-    for position in 0..<digits {
-      if position == decimals, decimals > 0 {
-        cursor -= 1
-        cursor.pointee = UInt8(ascii: ".")
-      }
-      cursor -= 1
-      cursor.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-      magnitude /= 10
+    let start = storage.base + storage.count
+    var end = start + size
+    if decimals > 0 {
+      Self.writeDigits(fraction, count: decimals, before: end)
+      end -= decimals + 1
+      end.pointee = UInt8(ascii: ".")
     }
-    if units < 0 {
-      cursor -= 1
-      cursor.pointee = UInt8(ascii: "-")
-    }
+    Self.writeDigits(integer, count: integerDigits, before: end)
+    if units < 0 { start.pointee = UInt8(ascii: "-") }
     storage.count += size
+  }
+
+  /// Writes `value` as `count` digits, zeros in front, in the `count` bytes before `end`: two digits at
+  /// a time.
+  @inline(__always) private static func writeDigits(
+    _ value: UInt64, count: Int, before end: UnsafeMutablePointer<UInt8>
+  ) {
+    let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    let table = pairs.utf8Start
+    var value = value
+    var cursor = end
+    var remaining = count
+    while remaining >= 2 {
+      let pair = Int(truncatingIfNeeded: value % 100) &* 2
+      value /= 100
+      cursor -= 2
+      cursor[0] = table[pair]
+      cursor[1] = table[pair &+ 1]
+      remaining -= 2
+    }
+    if remaining == 1 {
+      cursor -= 1
+      cursor.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+    }
   }
 
   /// An integer in decimal.
@@ -246,8 +269,16 @@ struct OutputBytes {
   }
 }
 
-/// Powers of ten as exact doubles, without a table (a static array is looked up through a lazy global).
+/// Powers of ten, without a table (a static array is looked up through a lazy global).
 enum PowerOfTen {
+  /// 10^`exponent`, for `exponent` in 0...19.
+  @inline(__always) static func integer(_ exponent: Int) -> UInt64 {
+    precondition(exponent >= 0 && exponent <= 19, "10^\(exponent) is not a UInt64")
+    var value: UInt64 = 1
+    for _ in 0..<exponent { value &*= 10 }
+    return value
+  }
+
   /// 10^`exponent`, for `exponent` in 0...22 (every one an exact `Double`).
   @inline(__always) static func double(_ exponent: Int) -> Double {
     switch exponent {

@@ -185,7 +185,11 @@ extension PlacemarkField {
     _ fields: [PlacemarkField], _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8,
     precision: NumberPrecision
   ) {
-    let placemark = fields == [.nearestPlace] ? nil : answer?.placemark
+    if fields.count == 1, fields[0] == .nearestPlace {
+      // The fast path: no placemark.
+      return writeNearestPlaceCSV(answer, to: &out, separator: separator, precision: precision)
+    }
+    let placemark = answer?.placemark
     for field in fields {
       field.writeCSV(placemark, answer, to: &out, separator: separator, precision: precision)
     }
@@ -224,42 +228,7 @@ extension PlacemarkField {
       field(placemark?.lake)
       flag(placemark?.inLake)
     case .nearestPlace:
-      guard let answer else {
-        for _ in columns { out.append(separator) }
-        return
-      }
-      if let (places, place, distanceKm) = answer.nearestPlaceIndex {
-        // Names and numbers straight from the place layer; coordinates from its 10⁻⁷-degree units
-        // when no digit of them is rounded away.
-        out.append(separator)
-        places.withName(at: place) { out.field(utf8: $0, separator: separator) }
-        out.append(separator)
-        places.withCountryCode(at: place) { out.field(utf8: $0, separator: separator) }
-        if places.unitsPerDegree == 10_000_000, precision.degrees >= 7 {
-          let limit: Int32 = 900_000_000
-          out.append(separator)
-          out.decimal(units: Int64(min(limit, max(-limit, places.latitudeUnits(at: place)))), decimals: 7)
-          out.append(separator)
-          out.decimal(units: Int64(places.longitudeUnits(at: place)), decimals: 7)
-        } else {
-          let point = places.coordinate(at: place)
-          degrees(point.latitude)
-          degrees(point.longitude)
-        }
-        out.append(separator)
-        out.integer(places.population(at: place))
-        kilometres(distanceKm)
-        return
-      }
-      answer.withNearestPlace { place in
-        field(place.name)
-        field(place.countryCode)
-        degrees(place.latitude)
-        degrees(place.longitude)
-        out.append(separator)
-        out.integer(place.population)
-        kilometres(place.distanceKm)
-      }
+      Self.writeNearestPlaceCSV(answer, to: &out, separator: separator, precision: precision)
     case .nearestLand:
       let land = placemark?.nearestLand
       kilometres(land?.distanceKm)
@@ -271,6 +240,57 @@ extension PlacemarkField {
       field(land?.island)
     case .timeZone:
       field(placemark?.timeZone.identifier)
+    }
+  }
+
+  /// Appends the nearest place's CSV columns, each preceded by the separator (empty ones without an
+  /// answer).
+  private static func writeNearestPlaceCSV(
+    _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8, precision: NumberPrecision
+  ) {
+    func field(_ text: String) {
+      out.append(separator)
+      out.field(text, separator: separator)
+    }
+    func number(_ value: Double, places: Int) {
+      out.append(separator)
+      out.number(value, places: places)
+    }
+    guard let answer else {
+      for _ in PlacemarkField.nearestPlace.columns { out.append(separator) }
+      return
+    }
+    if let (places, place, distanceKm) = answer.nearestPlaceIndex {
+      // Names and numbers straight from the place layer; coordinates from its 10⁻⁷-degree units
+      // when no digit of them is rounded away.
+      out.append(separator)
+      places.withName(at: place) { out.field(utf8: $0, separator: separator) }
+      out.append(separator)
+      places.withCountryCode(at: place) { out.field(utf8: $0, separator: separator) }
+      if places.unitsPerDegree == 10_000_000, precision.degrees >= 7 {
+        let limit: Int32 = 900_000_000
+        out.append(separator)
+        out.decimal(units: Int64(min(limit, max(-limit, places.latitudeUnits(at: place)))), decimals: 7)
+        out.append(separator)
+        out.decimal(units: Int64(places.longitudeUnits(at: place)), decimals: 7)
+      } else {
+        let point = places.coordinate(at: place)
+        number(point.latitude, places: precision.degrees)
+        number(point.longitude, places: precision.degrees)
+      }
+      out.append(separator)
+      out.integer(places.population(at: place))
+      number(distanceKm, places: precision.kilometres)
+      return
+    }
+    answer.withNearestPlace { place in
+      field(place.name)
+      field(place.countryCode)
+      number(place.latitude, places: precision.degrees)
+      number(place.longitude, places: precision.degrees)
+      out.append(separator)
+      out.integer(place.population)
+      number(place.distanceKm, places: precision.kilometres)
     }
   }
 }
