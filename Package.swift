@@ -85,7 +85,7 @@ let package = Package(
     .testTarget(
       name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment", "SeededRandom"],
       resources: [.copy("Snapshots")]),
-    .testTarget(name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo"]),
+    .testTarget(name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo", "SeededRandom"]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
   ] + containmentExamples + benchmarkTargets + fuzzTargets
 )

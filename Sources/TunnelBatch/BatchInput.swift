@@ -72,10 +72,11 @@ public final class BatchInput {
       path: path, format: format, columns: columns, blockSize: 1 << 20, stopRequested: stopRequested)
   }
 
-  /// Opens `path`, reading `blockSize` bytes at a time (small blocks make tests cross block boundaries).
+  /// Opens `path`, reading `blockSize` bytes at a time (small blocks make tests cross block boundaries);
+  /// CSV or TSV with every line read the general way when not `readsPlainLines` (for tests that compare).
   convenience init(
     path: String?, format: BatchInputFormat?, columns: CoordinateColumns.Names, blockSize: Int,
-    stopRequested: @escaping () -> Bool = { false }
+    stopRequested: @escaping () -> Bool = { false }, readsPlainLines: Bool = true
   ) throws(BatchError) {
     var descriptor: Int32 = 0
     var opened: Int32? = nil
@@ -101,7 +102,7 @@ public final class BatchInput {
       buffer.isStopRequested = stopRequested
       try self.init(
         buffer: buffer, format: chosen, columns: columns, descriptor: descriptor,
-        owning: opened != nil)
+        owning: opened != nil, readsPlainLines: readsPlainLines)
     } catch {
       if let opened { close(opened) }
       throw error
@@ -118,7 +119,7 @@ public final class BatchInput {
 
   private init(
     buffer: InputBuffer, format: BatchInputFormat?, columns: CoordinateColumns.Names, descriptor: Int32?,
-    owning: Bool
+    owning: Bool, readsPlainLines: Bool = true
   ) throws(BatchError) {
     self.buffer = buffer
     self.descriptor = owning ? descriptor : nil
@@ -146,7 +147,9 @@ public final class BatchInput {
     switch format {
     case .csv, .tsv:
       let table = try DelimitedSource(
-        reader: DelimitedReader(input: buffer, separator: format == .tsv ? 0x09 : UInt8(ascii: ",")),
+        reader: DelimitedReader(
+          input: buffer, separator: format == .tsv ? 0x09 : UInt8(ascii: ","),
+          readsPlainLines: readsPlainLines),
         names: columns)
       columnNames = table.header
       source = table

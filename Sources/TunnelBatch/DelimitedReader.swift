@@ -24,9 +24,13 @@ final class DelimitedReader {
   /// The most fields a record has had: room made for them in the next.
   private var fieldCount = 1
 
-  init(input: InputBuffer, separator: UInt8) {
+  /// Whether plain lines are read as such (tests compare with reading every line the general way).
+  private let readsPlainLines: Bool
+
+  init(input: InputBuffer, separator: UInt8, readsPlainLines: Bool = true) {
     self.input = input
     self.separator = separator
+    self.readsPlainLines = readsPlainLines
   }
 
   private enum Scan {
@@ -67,9 +71,11 @@ final class DelimitedReader {
       if input.available == 0, !(try input.fill()) { return nil }
       let final = input.atEnd
       let (start, end) = (input.start, input.end)
-      let plain = input.storage.withUnsafeBufferPointer { bytes in
-        Self.plainLine(bytes, from: start, end: end, final: final)
-      }
+      let plain =
+        readsPlainLines
+        ? input.storage.withUnsafeBufferPointer { bytes in
+          Self.plainLine(bytes, from: start, end: end, final: final)
+        } : nil
       if let (length, newline) = plain {
         let line = input.linesConsumed + 1
         // Consumed, but not moved before the next read.
@@ -110,6 +116,22 @@ final class DelimitedReader {
     // As in ``next()``, a record longer than ``maximumRecordBytes`` with its newline is not read.
     let limit = min(end, start + maximumRecordBytes)
     var index = start
+    // Eight bytes at a time: the first newline among them, and whether any byte before it stops the line.
+    let raw = UnsafeRawPointer(bytes.baseAddress!)
+    while index + 8 <= limit {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let newlines = zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+      var stops =
+        zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+        | (word & 0x8080_8080_8080_8080)
+      if newlines != 0 {
+        let at = newlines.trailingZeroBitCount / 8
+        stops &= at == 0 ? 0 : (1 << (8 * at)) &- 1
+        return stops == 0 ? (index + at - start, true) : nil
+      }
+      if stops != 0 { return nil }
+      index += 8
+    }
     while index < limit {
       let byte = bytes[index]
       if byte == 0x0A { return (index - start, true) }
@@ -122,6 +144,12 @@ final class DelimitedReader {
   /// Calls `body` with the bytes of the plain line at `range` of the input, as the last read left it.
   func withPlainLine<Result>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     input.storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+  }
+
+  /// The high bit of each byte of `word` that is zero, and of no other.
+  @inline(__always) private static func zeroBytes(_ word: UInt64) -> UInt64 {
+    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    return ~(((word & low) &+ low) | word | low)
   }
 
   /// The fields of a plain line (see ``nextKeepingPlainLine()``).

@@ -19,8 +19,11 @@ struct OutputBytes {
       base = .allocate(capacity: self.capacity)
     }
 
-    func reserve(_ needed: Int) {
-      guard needed > capacity else { return }
+    @inline(__always) func reserve(_ needed: Int) {
+      if needed > capacity { grow(to: needed) }
+    }
+
+    @inline(never) private func grow(to needed: Int) {
       var grown = capacity * 2
       while grown < needed { grown *= 2 }
       let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -217,7 +220,8 @@ struct OutputBytes {
   @inline(__always) private static func writeDigits(
     _ value: UInt64, count: Int, before end: UnsafeMutablePointer<UInt8>
   ) {
-    let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    let pairs: StaticString =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     let table = pairs.utf8Start
     var value = value
     var cursor = end

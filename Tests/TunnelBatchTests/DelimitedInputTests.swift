@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import TunnelGeo
 
@@ -111,6 +112,39 @@ import TunnelGeo
       #expect(rows[0].problem == nil && rows[0].values[2].utf8.count == limit - 1 - 4 - (quoted ? 2 : 0))
       #expect(rows[1].problem?.hasPrefix("the line is longer than 1 MiB") == true && rows[1].line == 3)
       #expect(rows[2].problem == nil && rows[2].line == 4, "\(rows[2].problem ?? "")")
+    }
+  }
+
+  @Test("Random lines give the same rows whether plain lines are read as such or not")
+  func plainAndGeneral() throws {
+    var generator = SplitMix64(seed: 41)
+    // Pieces that make plain lines and every way out of one: quotes, CR, bytes above ASCII, separators.
+    let pieces = [
+      "1", "56", "-8.5", ".", ",", ",", "\t", "\"", "\r", "\n", "\n", "é", "x", " ", "\u{0}", "1e5",
+    ]
+    for round in 0..<40 {
+      var text = round % 2 == 0 ? "id,lat,lon\n" : "lat\tlon\tnote\n"
+      for _ in 0..<60 {
+        let length = Int.random(in: 0...12, using: &generator)
+        text += (0..<length).map { _ in pieces.randomElement(using: &generator)! }.joined() + "\n"
+        if Bool.random(using: &generator) {
+          text += "7,\(Int.random(in: -90...90, using: &generator)),8.25\n"
+        }
+      }
+      let format: BatchInputFormat = round % 2 == 0 ? .csv : .tsv
+      for blockSize in [3, 8, 61] {
+        let plain = try records(Array(text.utf8), format: format, blockSize: blockSize).rows
+        let general = try records(
+          Array(text.utf8), format: format, blockSize: blockSize, readsPlainLines: false
+        )
+        .rows
+        try #require(plain.count == general.count, "round \(round)")
+        for (one, other) in zip(plain, general) {
+          #expect(
+            one.line == other.line && one.values == other.values && one.coordinate == other.coordinate
+              && one.problem == other.problem, "round \(round), line \(one.line)")
+        }
+      }
     }
   }
 

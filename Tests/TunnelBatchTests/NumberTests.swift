@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelGeo
 
 @testable import TunnelBatch
 
@@ -40,6 +41,29 @@ import Testing
     #expect(OutputBytes.text(-1e-12, places: 9) == "0")
     #expect(OutputBytes.text(56, places: 9) == "56")
     #expect(OutputBytes.text(.nan, places: 9) == "null")
+  }
+
+  @Test("Integers and exact decimals from units are written as their Double would be")
+  func units() throws {
+    for value in [0, 7, -7, 10, 100, 1_000_000, 123_456_789, Int.max, Int.min, -1] {
+      var out = OutputBytes()
+      out.integer(value)
+      #expect(String(decoding: out.bytes, as: UTF8.self) == String(value))
+    }
+    // Every place's coordinates, as the nearest-place columns write them from the layer's units.
+    let places = try PlaceData().places()
+    for index in 0..<places.count {
+      let point = places.coordinate(at: index)
+      for (units, degrees) in [
+        (places.latitudeUnits(at: index), point.latitude),
+        (places.longitudeUnits(at: index), point.longitude),
+      ] {
+        var out = OutputBytes()
+        out.decimal(units: Int64(units), decimals: 7)
+        let text = String(decoding: out.bytes, as: UTF8.self)
+        #expect(text == OutputBytes.text(degrees, places: 9) && text == OutputBytes.text(degrees, places: 7))
+      }
+    }
   }
 
   @Test("JSON strings escape quotes, backslashes and control characters")

@@ -11,15 +11,18 @@ func records(
   try records(Array(text.utf8), format: format, columns: columns, blockSize: blockSize)
 }
 
+/// Every row of `bytes`, and whether plain lines are read as such (see ``DelimitedReader``).
+
 func records(
   _ bytes: [UInt8], format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
-  blockSize: Int = 5
+  blockSize: Int = 5, readsPlainLines: Bool = true
 ) throws -> (input: BatchInput, rows: [BatchRecord]) {
   let path = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString).data")
     .path
   FileManager.default.createFile(atPath: path, contents: Data(bytes))
   defer { try? FileManager.default.removeItem(atPath: path) }
-  let input = try BatchInput(path: path, format: format, columns: columns, blockSize: blockSize)
+  let input = try BatchInput(
+    path: path, format: format, columns: columns, blockSize: blockSize, readsPlainLines: readsPlainLines)
   var rows: [BatchRecord] = []
   while let row = try input.next() { rows.append(row) }
   return (input, rows)

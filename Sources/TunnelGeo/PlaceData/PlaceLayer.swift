@@ -155,9 +155,7 @@ public final class PlaceLayer: Sendable {
   }
 
   /// Calls `body` with the UTF-8 of a place's country code (``countryCode(at:)`` without a `String`).
-  public func withCountryCode<Result>(
-    at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
-  ) -> Result {
+  public func withCountryCode(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     Self.withCountryCode(countryCodeValue(at: index), body)
   }
 
@@ -178,7 +176,7 @@ public final class PlaceLayer: Sendable {
   public func name(at index: Int) -> String { strings.string(Int(file.u32(record(index) + 8))) }
 
   /// Calls `body` with the UTF-8 of a place's name (``name(at:)`` without a `String`).
-  public func withName<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+  public func withName(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     strings.withUTF8(Int(file.u32(record(index) + 8)), body)
   }
 
