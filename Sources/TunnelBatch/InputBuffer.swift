@@ -10,7 +10,9 @@ import Glibc
 /// grow, so a record is always whole in memory when it is parsed.
 final class InputBuffer {
   /// The bytes held; only `storage[start..<end]` is input not yet consumed.
-  private(set) var storage: [UInt8]
+  // Unchecked: readers look at the bytes (`withUnsafeBufferPointer`) only between reads, never while
+  // `fill()` changes them; checking each look cost a tenth of a nearest-place batch's reading.
+  @exclusivity(unchecked) private(set) var storage: [UInt8]
   private(set) var start = 0
   private(set) var end = 0
   /// Whether the descriptor has reported its end.
