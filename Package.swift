@@ -61,7 +61,8 @@ let package = Package(
     .systemLibrary(name: "CPROJ", providers: [.apt(["libproj-dev"])]),
     // zlib's CRC-32, which checks the data files' blocks as they are first read.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-    .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib"]),
+    .systemLibrary(name: "CMath"),
+    .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib", "CMath"]),
     .target(name: "TunnelContainment"),
     .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment"]),
     .target(name: "TunnelBatch", dependencies: ["TunnelGeo"]),

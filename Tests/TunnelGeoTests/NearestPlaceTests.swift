@@ -167,6 +167,33 @@ import Testing
     }
   }
 
+  /// The indices and distances are those of the whole answers, with antipodes and a pole among the points.
+  @Test func indicesAreTheAnswersIndices() throws {
+    var generator = SplitMix64(seed: 6)
+    let points =
+      (0..<3_000).map { _ in Coordinate.random(using: &generator) } + [
+        try Coordinate(latitude: 90, longitude: 0)
+      ]
+    let found = try Self.geocoder.nearestPlaceIndices(to: points, threads: 2)
+    let answers = try Self.geocoder.nearestPlaces(to: points, threads: 2)
+    #expect(
+      found.map(\.index) == answers.map(\.index) && found.map(\.distanceKm) == answers.map(\.distanceKm))
+  }
+
+  /// Unit vectors take the sine and cosine together (sincos): the values must be sin's and cos's, or the
+  /// cached grids and the answers would drift from those computed before.
+  @Test func sineAndCosineTogetherAreSineAndCosine() {
+    var generator = SplitMix64(seed: 7)
+    for index in 0..<1_000_000 {
+      let angle = Double.random(in: index % 2 == 0 ? -4...4 : -1e-3...1e-3, using: &generator)
+      let together = SphereGeometry.sineCosine(angle)
+      if together.sine != sin(angle) || together.cosine != cos(angle) {
+        Issue.record("sincos(\(angle)) is \(together), not (\(sin(angle)), \(cos(angle)))")
+        return
+      }
+    }
+  }
+
   /// The nearest place of one country, from the per-country trees, is the full search's answer with a
   /// country filter: for random points, the countries of random places and several limits.
   @Test func countryTreesMatchTheFilteredSearch() throws {

@@ -1,3 +1,4 @@
+import CMath
 import Foundation
 
 /// Unit vectors and great-circle distances on the sphere of mean radius.
@@ -16,10 +17,17 @@ enum SphereGeometry {
 
   /// The unit vector of a latitude and longitude in degrees.
   @inline(__always) static func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
-    let phi = latitude * .pi / 180
-    let lambda = longitude * .pi / 180
-    let cosPhi = cos(phi)
-    return SIMD3(cosPhi * cos(lambda), cosPhi * sin(lambda), sin(phi))
+    let phi = sineCosine(latitude * .pi / 180)
+    let lambda = sineCosine(longitude * .pi / 180)
+    return SIMD3(phi.cosine * lambda.cosine, phi.cosine * lambda.sine, phi.sine)
+  }
+
+  /// `sin(angle)` and `cos(angle)`, the very values those give, computed together.
+  @inline(__always) static func sineCosine(_ angle: Double) -> (sine: Double, cosine: Double) {
+    var sine = 0.0
+    var cosine = 0.0
+    tunnel_sincos(angle, &sine, &cosine)
+    return (sine, cosine)
   }
 
   /// The coordinate of a (not necessarily normalised, non-zero) vector.

@@ -124,9 +124,9 @@ public final class PlaceLayer: Sendable {
   /// The unit vector `(cos φ cos λ, cos φ sin λ, sin φ)` of a place.
   public func unitVector(at index: Int) -> SIMD3<Double> {
     let scale = Double.pi / 180 / Double(unitsPerDegree)
-    let latitude = Double(latitudeUnits(at: index)) * scale
-    let longitude = Double(longitudeUnits(at: index)) * scale
-    return SIMD3(cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude))
+    let latitude = SphereGeometry.sineCosine(Double(latitudeUnits(at: index)) * scale)
+    let longitude = SphereGeometry.sineCosine(Double(longitudeUnits(at: index)) * scale)
+    return SIMD3(latitude.cosine * longitude.cosine, latitude.cosine * longitude.sine, latitude.sine)
   }
 
   /// The split axis (0 x, 1 y, 2 z) of the k-d tree node stored at `index`.
