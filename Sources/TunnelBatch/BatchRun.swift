@@ -66,6 +66,8 @@ public final class BatchRun {
   private let input: BatchInput
   private let geocoder: ReverseGeocoder
   private let options: Options
+  /// On the nearest-place fast path to CSV or TSV, the columns of each place met so far.
+  private var placeColumns: PlaceColumns?
 
   public init(input: BatchInput, geocoder: ReverseGeocoder, options: Options) {
     self.input = input
@@ -112,6 +114,12 @@ public final class BatchRun {
       formatter.inputColumns = chunk.first { $0.problem == nil }?.names ?? chunk.first?.names ?? []
     }
     let closing = formatter.footer
+    if options.nearestPlaceOnly, options.format == .csv || options.format == .tsv {
+      placeColumns = PlaceColumns(
+        placeCount: try geocoder.data.places().count,
+        separator: options.format == .tsv ? 0x09 : UInt8(ascii: ","),
+        precision: options.precision)
+    }
     // Indexes pay for themselves past a few hundred placemarks, or tens of thousands of nearest places.
     if options.nearestPlaceOnly {
       if chunk.count >= options.chunkSize { _ = try geocoder.nearestPlaceIndex() }
@@ -173,7 +181,9 @@ public final class BatchRun {
     if options.antipode { points += points.map(\.antipode) }
     if options.nearestPlaceOnly {
       let found = try geocoder.nearestPlaceIndices(to: points, threads: options.threads)
-      return (Answers(places: try geocoder.data.places(), nearestPlaces: found), slots)
+      let places = try geocoder.data.places()
+      placeColumns?.add(found, of: places)
+      return (Answers(places: places, nearestPlaces: found, placeColumns: placeColumns), slots)
     }
     return (Answers(placemarks: try geocoder.placemarks(for: points, threads: options.threads)), slots)
   }
@@ -233,17 +243,21 @@ final class Answers: Sendable {
   /// On the fast path, the place layer, and each point's nearest place in it with its distance.
   let places: PlaceLayer?
   let nearestPlaces: [(index: Int, distanceKm: Double)]
+  /// On the fast path to CSV or TSV, the columns of the places, written once per batch.
+  let placeColumns: PlaceColumns?
 
   init(placemarks: [Placemark]) {
     self.placemarks = placemarks
     places = nil
     nearestPlaces = []
+    placeColumns = nil
   }
 
-  init(places: PlaceLayer, nearestPlaces: [(index: Int, distanceKm: Double)]) {
+  init(places: PlaceLayer, nearestPlaces: [(index: Int, distanceKm: Double)], placeColumns: PlaceColumns?) {
     placemarks = []
     self.places = places
     self.nearestPlaces = nearestPlaces
+    self.placeColumns = placeColumns
   }
 
   var count: Int { placemarks.isEmpty ? nearestPlaces.count : placemarks.count }

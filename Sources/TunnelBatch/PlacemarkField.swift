@@ -261,25 +261,11 @@ extension PlacemarkField {
       return
     }
     if let (places, place, distanceKm) = answer.nearestPlaceIndex {
-      // Names and numbers straight from the place layer; coordinates from its 10⁻⁷-degree units
-      // when no digit of them is rounded away.
-      out.append(separator)
-      places.withName(at: place) { out.field(utf8: $0, separator: separator) }
-      out.append(separator)
-      places.withCountryCode(at: place) { out.field(utf8: $0, separator: separator) }
-      if places.unitsPerDegree == 10_000_000, precision.degrees >= 7 {
-        let limit: Int32 = 900_000_000
-        out.append(separator)
-        out.decimal(units: Int64(min(limit, max(-limit, places.latitudeUnits(at: place)))), decimals: 7)
-        out.append(separator)
-        out.decimal(units: Int64(places.longitudeUnits(at: place)), decimals: 7)
+      if let columns = answer.answers.placeColumns {
+        columns.write(place, to: &out)
       } else {
-        let point = places.coordinate(at: place)
-        number(point.latitude, places: precision.degrees)
-        number(point.longitude, places: precision.degrees)
+        writePlaceColumnsCSV(places, place, to: &out, separator: separator, precision: precision)
       }
-      out.append(separator)
-      out.integer(places.population(at: place))
       number(distanceKm, places: precision.kilometres)
       return
     }
@@ -292,5 +278,32 @@ extension PlacemarkField {
       out.integer(place.population)
       number(place.distanceKm, places: precision.kilometres)
     }
+  }
+
+  /// Appends the nearest-place CSV columns that depend on the place alone, each preceded by the
+  /// separator: names and numbers straight from the place layer, coordinates from its 10⁻⁷-degree units
+  /// when no digit of them is rounded away.
+  static func writePlaceColumnsCSV(
+    _ places: PlaceLayer, _ place: Int, to out: inout OutputBytes, separator: UInt8,
+    precision: NumberPrecision
+  ) {
+    out.append(separator)
+    places.withName(at: place) { out.field(utf8: $0, separator: separator) }
+    out.append(separator)
+    places.withCountryCode(at: place) { out.field(utf8: $0, separator: separator) }
+    out.append(separator)
+    if places.unitsPerDegree == 10_000_000, precision.degrees >= 7 {
+      let limit: Int32 = 900_000_000
+      out.decimal(units: Int64(min(limit, max(-limit, places.latitudeUnits(at: place)))), decimals: 7)
+      out.append(separator)
+      out.decimal(units: Int64(places.longitudeUnits(at: place)), decimals: 7)
+    } else {
+      let point = places.coordinate(at: place)
+      out.number(point.latitude, places: precision.degrees)
+      out.append(separator)
+      out.number(point.longitude, places: precision.degrees)
+    }
+    out.append(separator)
+    out.integer(places.population(at: place))
   }
 }

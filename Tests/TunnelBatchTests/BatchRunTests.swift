@@ -199,6 +199,74 @@ import Glibc
     if format == .csv { #expect(lines[6].hasPrefix("10,+12,360,x,")) }
   }
 
+  @Test(
+    "The nearest place's columns, written once per place, are those a whole placemark gives",
+    arguments: [(BatchOutputFormat.csv, 9), (.tsv, 9), (.csv, 3), (.csv, 12)])
+  func placeColumns(format: BatchOutputFormat, places: Int) throws {
+    var text = "id,lat,lon\n"
+    for index in 0..<2_000 {
+      // Many rows share a place: the points come in tight groups of five.
+      let latitude = Double(index / 5 * 7_919 % 1_800) / 10 - 90 + Double(index % 5) * 0.001
+      let longitude = Double(index / 5 * 104_729 % 3_600) / 10 - 180
+      text += "\(index),\(latitude),\(longitude)\n"
+    }
+    let precision = NumberPrecision(places: places)
+    let fast = try run(
+      text,
+      options: BatchRun.Options(fields: [.nearestPlace], antipode: true, format: format, precision: precision)
+    ).output
+    let whole = try run(
+      text,
+      options: BatchRun.Options(
+        fields: [.nearestPlace, .land], antipode: true, format: format, precision: precision)
+    ).output
+    let separator: Character = format == .tsv ? "\t" : ","
+    let fastRows = Self.fields(fast, separator: separator)
+    let wholeRows = Self.fields(whole, separator: separator)
+    try #require(fastRows.count == 2_001 && wholeRows.count == 2_001)
+    // id, lat, lon, six nearest-place columns, [land], the antipode's two and six, [land], error.
+    for (one, other) in zip(fastRows, wholeRows) {
+      try #require(one.count == 18 && other.count == 20)
+      #expect(one[0..<9] == other[0..<9] && one[9..<17] == other[10..<18] && one[17] == other[19], "\(one)")
+    }
+  }
+
+  /// The fields of each line of CSV or TSV output, unquoted (a doubled quote inside quotes is one).
+  static func fields(_ text: String, separator: Character) -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var justClosed = false
+    for character in text {
+      if quoted {
+        if character == "\"" {
+          quoted = false
+          justClosed = true
+        } else {
+          field.append(character)
+        }
+        continue
+      }
+      defer { justClosed = false }
+      switch character {
+      case "\"":
+        if justClosed { field.append("\"") }
+        quoted = true
+      case separator:
+        row.append(field)
+        field = ""
+      case "\n":
+        row.append(field)
+        rows.append(row)
+        (row, field) = ([], "")
+      default:
+        field.append(character)
+      }
+    }
+    return rows
+  }
+
   @Test("A plain TSV line written as CSV quotes the fields that need it, and as TSV stays as it is")
   func plainTSVAsCSV() throws {
     let text = "id\tlat\tlon\tnote\n1\t56\t8.5\tSkjern, DK\n2\t-33.9\t18.4\tsay \"hi\n"
