@@ -237,28 +237,34 @@ public final class BatchRun {
 ///
 /// On the fast path the places are found in spatial order and held by index: their names and numbers
 /// are copied from the place layer straight into the output while formatting.
-final class Answers: Sendable {
+final class Answers: @unchecked Sendable {
+  // @unchecked: nothing changes after init. The place layer and the columns are held unowned: the
+  // geocoder and the batch keep them for the whole batch, and counting references to them from every
+  // row on every core was a tenth of the formatting.
   /// The placemarks; empty on the fast path.
   let placemarks: [Placemark]
   /// On the fast path, the place layer, and each point's nearest place in it with its distance.
-  let places: PlaceLayer?
-  let nearestPlaces: [(index: Int, distanceKm: Double)]
+  unowned(unsafe) let places: PlaceLayer?
+  let nearestPlaces: UnsafeMutableBufferPointer<(index: Int, distanceKm: Double)>
   /// On the fast path to CSV or TSV, the columns of the places, written once per batch.
-  let placeColumns: PlaceColumns?
+  unowned(unsafe) let placeColumns: PlaceColumns?
 
   init(placemarks: [Placemark]) {
     self.placemarks = placemarks
     places = nil
-    nearestPlaces = []
+    nearestPlaces = .allocate(capacity: 0)
     placeColumns = nil
   }
 
   init(places: PlaceLayer, nearestPlaces: [(index: Int, distanceKm: Double)], placeColumns: PlaceColumns?) {
     placemarks = []
     self.places = places
-    self.nearestPlaces = nearestPlaces
+    self.nearestPlaces = .allocate(capacity: nearestPlaces.count)
+    _ = self.nearestPlaces.initialize(from: nearestPlaces)
     self.placeColumns = placeColumns
   }
+
+  deinit { nearestPlaces.deallocate() }
 
   var count: Int { placemarks.isEmpty ? nearestPlaces.count : placemarks.count }
 

@@ -8,13 +8,14 @@ import TunnelGeo
 /// The columns of a chunk's new places are written between answering the chunk and formatting it
 /// (``add(_:of:)``), on one thread; the workers that format the chunk only read them.
 final class PlaceColumns: @unchecked Sendable {
-  // @unchecked: written only by `add`, never while the columns are read.
+  // @unchecked, and exclusivity unchecked: written only by `add`, never while the columns are read (a
+  // dynamic check of each read was a tenth of the formatting).
   private let separator: UInt8
   private let precision: NumberPrecision
   /// For each place, where its columns are in `bytes`; empty before they are written (they never are
   /// empty: each begins with a separator).
-  private var spans: [Range<Int>]
-  private var bytes = OutputBytes(capacity: 1 << 16)
+  @exclusivity(unchecked) private var spans: [Range<Int>]
+  @exclusivity(unchecked) private var bytes = OutputBytes(capacity: 1 << 16)
 
   init(placeCount: Int, separator: UInt8, precision: NumberPrecision) {
     self.separator = separator
