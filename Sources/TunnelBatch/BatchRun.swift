@@ -114,12 +114,6 @@ public final class BatchRun {
       formatter.inputColumns = chunk.first { $0.problem == nil }?.names ?? chunk.first?.names ?? []
     }
     let closing = formatter.footer
-    if options.nearestPlaceOnly, options.format == .csv || options.format == .tsv {
-      placeColumns = PlaceColumns(
-        placeCount: try geocoder.data.places().count,
-        separator: options.format == .tsv ? 0x09 : UInt8(ascii: ","),
-        precision: options.precision)
-    }
     // Indexes pay for themselves past a few hundred placemarks, or tens of thousands of nearest places.
     if options.nearestPlaceOnly {
       if chunk.count >= options.chunkSize { _ = try geocoder.nearestPlaceIndex() }
@@ -182,6 +176,14 @@ public final class BatchRun {
     if options.nearestPlaceOnly {
       let found = try geocoder.nearestPlaceIndices(to: points, threads: options.threads)
       let places = try geocoder.data.places()
+      // Worth its table from the first chunk of some size on: a few rows do not repeat their places.
+      if placeColumns == nil, options.format == .csv || options.format == .tsv,
+        points.count >= PlaceColumns.threshold
+      {
+        placeColumns = PlaceColumns(
+          placeCount: places.count, separator: options.format == .tsv ? 0x09 : UInt8(ascii: ","),
+          precision: options.precision)
+      }
       placeColumns?.add(found, of: places)
       return (Answers(places: places, nearestPlaces: found, placeColumns: placeColumns), slots)
     }

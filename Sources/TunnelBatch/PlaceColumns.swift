@@ -10,6 +10,9 @@ import TunnelGeo
 final class PlaceColumns: @unchecked Sendable {
   // @unchecked, and exclusivity unchecked: written only by `add`, never while the columns are read (a
   // dynamic check of each read was a tenth of the formatting).
+  /// Points in a chunk from which the columns are kept.
+  static let threshold = 1_024
+
   private let separator: UInt8
   private let precision: NumberPrecision
   /// For each place, where its columns are in `bytes`; empty before they are written (they never are
