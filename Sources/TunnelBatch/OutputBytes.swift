@@ -1,3 +1,5 @@
+import TunnelGeo
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -172,8 +174,16 @@ struct OutputBytes {
     let places = max(0, min(places, 15))
     let scale = PowerOfTen.double(places)
     let scaled = (value * scale).rounded()
-    guard value.isFinite, abs(scaled) < 1e15 else {
-      append(value.isFinite ? (scaled / scale + 0).description : "null")
+    // Past 2⁵⁰ the product's own error could round the last decimal wrong: rounded in decimal instead.
+    guard value.isFinite, abs(scaled) < 0x1p50 else {
+      guard value.isFinite else { return append("null") }
+      let rounded = OutputRounding.rounded(value, places: places)
+      // A whole number without the `.0` that `description` gives it.
+      if rounded == rounded.rounded(), abs(rounded) < 0x1p63 {
+        decimal(units: Int64(rounded), decimals: 0)
+      } else {
+        append(rounded.description)
+      }
       return
     }
     // The rounded value is exactly scaled × 10^-places.

@@ -282,7 +282,8 @@ extension PlacemarkField {
 
   /// Appends the nearest-place CSV columns that depend on the place alone, each preceded by the
   /// separator: names and numbers straight from the place layer, coordinates from its 10⁻⁷-degree units
-  /// when no digit of them is rounded away.
+  /// when no digit of them is rounded away and none is asked for below the 2⁻⁴⁴° grid that a
+  /// `Coordinate` holds longitudes on (from 14 decimals on the grid shows, as in the whole placemark).
   static func writePlaceColumnsCSV(
     _ places: PlaceLayer, _ place: Int, to out: inout OutputBytes, separator: UInt8,
     precision: NumberPrecision
@@ -292,7 +293,7 @@ extension PlacemarkField {
     out.append(separator)
     places.withCountryCode(at: place) { out.field(utf8: $0, separator: separator) }
     out.append(separator)
-    if places.unitsPerDegree == 10_000_000, precision.degrees >= 7 {
+    if places.unitsPerDegree == 10_000_000, (7...13).contains(precision.degrees) {
       let limit: Int32 = 900_000_000
       out.decimal(units: Int64(min(limit, max(-limit, places.latitudeUnits(at: place)))), decimals: 7)
       out.append(separator)

@@ -201,7 +201,7 @@ import Glibc
 
   @Test(
     "The nearest place's columns, written once per place, are those a whole placemark gives",
-    arguments: [(BatchOutputFormat.csv, 9), (.tsv, 9), (.csv, 3), (.csv, 12)])
+    arguments: [(BatchOutputFormat.csv, 9), (.tsv, 9), (.csv, 3), (.csv, 12), (.csv, 15)])
   func placeColumns(format: BatchOutputFormat, places: Int) throws {
     var text = "id,lat,lon\n"
     for index in 0..<2_000 {

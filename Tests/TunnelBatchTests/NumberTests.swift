@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import TunnelGeo
 
@@ -43,6 +44,28 @@ import TunnelGeo
     #expect(OutputBytes.text(.nan, places: 9) == "null")
   }
 
+  @Test("Degrees with more decimals asked for than a double holds are written as they are, in JSON too")
+  func manyDecimals() {
+    var generator = SplitMix64(seed: 15)
+    for _ in 0..<20_000 {
+      // Seven decimals, as the place data and most input have them.
+      let units = Int(generator.next() % 3_600_000_001) - 1_800_000_000
+      let degrees = Double(units) / 1e7
+      for places in 7...15 {
+        let text = OutputBytes.text(degrees, places: places)
+        let decimals = text.split(separator: ".").dropFirst().first?.count ?? 0
+        #expect(
+          Double(text) == degrees && decimals <= 7 && !text.contains("e"), "\(degrees) at \(places): \(text)")
+        #expect(OutputRounding.$degreePlaces.withValue(places) { OutputRounding.degrees(degrees) } == degrees)
+      }
+    }
+    // 70.21937 × 10¹⁵ is past 2⁵²: it once came back as 70.21937000000003.
+    #expect(OutputBytes.text(70.21937, places: 15) == "70.21937")
+    #expect(OutputRounding.$degreePlaces.withValue(15) { OutputRounding.degrees(-70.21937) } == -70.21937)
+    // Whole numbers past it once kept the `.0` of their description.
+    #expect(OutputBytes.text(123, places: 13) == "123" && OutputBytes.text(-180, places: 15) == "-180")
+  }
+
   @Test("Integers and exact decimals from units are written as their Double would be")
   func units() throws {
     for value in [0, 7, -7, 10, 100, 1_000_000, 123_456_789, Int.max, Int.min, -1] {
@@ -61,7 +84,9 @@ import TunnelGeo
         var out = OutputBytes()
         out.decimal(units: Int64(units), decimals: 7)
         let text = String(decoding: out.bytes, as: UTF8.self)
-        #expect(text == OutputBytes.text(degrees, places: 9) && text == OutputBytes.text(degrees, places: 7))
+        #expect(
+          text == OutputBytes.text(degrees, places: 9) && text == OutputBytes.text(degrees, places: 7)
+            && text == OutputBytes.text(degrees, places: 13))
       }
     }
   }

@@ -19,8 +19,16 @@ public enum OutputRounding {
     rounded(value, places: max(0, degreePlaces - 3))
   }
 
-  private static func rounded(_ value: Double, places: Int) -> Double {
+  /// `value` rounded to `places` decimals: the double nearest the decimal that its exact binary value
+  /// rounds to (`-0` made `0`).
+  public static func rounded(_ value: Double, places: Int) -> Double {
     let scale = pow(10, Double(places))
-    return (value * scale).rounded() / scale + 0
+    let scaled = value * scale
+    // Below 2⁵⁰ the product is within a quarter of the exact one: rounding it finds the right integer.
+    if abs(scaled) < 0x1p50 { return scaled.rounded() / scale + 0 }
+    guard value.isFinite else { return value }
+    // Past it, the product's error could round the last decimal wrong (-4.4545019 at 15 places came back
+    // -4.454501900000001): the C library rounds the exact binary value in decimal.
+    return (Double(String(format: "%.\(places)f", value)) ?? value) + 0
   }
 }
