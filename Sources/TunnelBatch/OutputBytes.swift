@@ -100,30 +100,33 @@ struct OutputBytes {
 
   /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8.
   mutating func json(_ text: String) {
-    append(UInt8(ascii: "\""))
     var text = text
-    text.withUTF8 { utf8 in
-      var runStart = 0
-      for index in 0..<utf8.count {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        runStart = index + 1
-        switch byte {
-        case UInt8(ascii: "\""): append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0D: append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x09: append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        default:
-          let hex = Array("0123456789abcdef".utf8)
-          append(contentsOf: [
-            0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
-          ])
-        }
+    text.withUTF8 { json(utf8: $0) }
+  }
+
+  /// A JSON string from its UTF-8.
+  mutating func json(utf8: UnsafeBufferPointer<UInt8>) {
+    append(UInt8(ascii: "\""))
+    var runStart = 0
+    for index in 0..<utf8.count {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      runStart = index + 1
+      switch byte {
+      case UInt8(ascii: "\""): append(contentsOf: [0x5C, 0x22])
+      case UInt8(ascii: "\\"): append(contentsOf: [0x5C, 0x5C])
+      case 0x0A: append(contentsOf: [0x5C, UInt8(ascii: "n")])
+      case 0x0D: append(contentsOf: [0x5C, UInt8(ascii: "r")])
+      case 0x09: append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      default:
+        let hex = Array("0123456789abcdef".utf8)
+        append(contentsOf: [
+          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
+        ])
       }
-      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
+    append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     append(UInt8(ascii: "\""))
   }
 

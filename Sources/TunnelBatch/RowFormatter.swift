@@ -15,11 +15,38 @@ struct RowFormatter: Sendable {
   /// Whether bad rows are left out (then CSV has no error column).
   var skipInvalid: Bool
   /// The pass-through columns of CSV output: the input's header, or the first JSON row's names.
-  var inputColumns: [String]
+  var inputColumns: [String] {
+    didSet { inputKeys = Self.keys(inputColumns) }
+  }
   /// Whether the rows' values are raw JSON.
   var inputIsJSON: Bool
   /// The separator of CSV or TSV input: that of the rows' plain lines (``BatchRecord/plainLine``).
-  var inputSeparator = UInt8(ascii: ",")
+  var inputSeparator: UInt8
+  /// The JSON key (`"name":`) of each of ``inputColumns``, written once.
+  private var inputKeys: [[UInt8]]
+
+  init(
+    format: BatchOutputFormat, fields: [PlacemarkField], antipode: Bool, precision: NumberPrecision,
+    skipInvalid: Bool, inputColumns: [String], inputIsJSON: Bool, inputSeparator: UInt8 = UInt8(ascii: ",")
+  ) {
+    self.format = format
+    self.fields = fields
+    self.antipode = antipode
+    self.precision = precision
+    self.skipInvalid = skipInvalid
+    self.inputColumns = inputColumns
+    self.inputIsJSON = inputIsJSON
+    self.inputSeparator = inputSeparator
+    inputKeys = Self.keys(inputColumns)
+  }
+
+  private static func keys(_ names: [String]) -> [[UInt8]] {
+    names.map { name in
+      var out = OutputBytes()
+      out.key(name)
+      return out.bytes
+    }
+  }
 
   private var separator: UInt8 { format == .tsv ? 0x09 : UInt8(ascii: ",") }
 
@@ -90,11 +117,29 @@ struct RowFormatter: Sendable {
     _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
   ) {
     out.append("{")
-    let names = inputIsJSON ? record.names : inputColumns
-    for (index, value) in record.values(lines: lines, separator: inputSeparator).enumerated() {
-      out.key(index < names.count ? names[index] : "column\(index + 1)")
-      if inputIsJSON { out.append(value) } else { out.json(value) }
-      out.append(",")
+    if inputIsJSON {
+      let names = record.names
+      for (index, value) in record.values.enumerated() {
+        out.key(index < names.count ? names[index] : "column\(index + 1)")
+        out.append(value)
+        out.append(",")
+      }
+    } else if let plainLine = record.plainLine {
+      // The fields of a plain line, straight from its bytes.
+      let line = UnsafeBufferPointer(rebasing: lines[plainLine])
+      var (index, fieldStart) = (0, 0)
+      for position in 0...line.count where position == line.count || line[position] == inputSeparator {
+        writeKey(index, to: &out)
+        out.json(utf8: UnsafeBufferPointer(rebasing: line[fieldStart..<position]))
+        out.append(",")
+        (index, fieldStart) = (index + 1, position + 1)
+      }
+    } else {
+      for (index, value) in record.values.enumerated() {
+        writeKey(index, to: &out)
+        out.json(value)
+        out.append(",")
+      }
     }
     if let answer {
       PlacemarkField.writeJSON(fields, answer, to: &out, precision: precision)
@@ -109,6 +154,15 @@ struct RowFormatter: Sendable {
     if let problem = record.problem { out.member("error", problem) }
     if out.last == UInt8(ascii: ",") { out.removeLast() }
     out.append("}")
+  }
+
+  /// The key of pass-through column `index` of CSV or TSV input.
+  private func writeKey(_ index: Int, to out: inout OutputBytes) {
+    if index < inputKeys.count {
+      inputKeys[index].withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    } else {
+      out.key("column\(index + 1)")
+    }
   }
 
   /// The pass-through columns of a CSV row: as many as the header has, empty where the row has none.

@@ -173,6 +173,8 @@ import Glibc
       ["7", "56", "8.5", "Skjern"], ["8", "-33.9", "18.4", "Cape Town; ZA"],
       ["9", "0.000001", "-179.9999", ""],
       ["10", "+12", "360", "x"],
+      // Backslashes and control characters, which JSON escapes, are plain.
+      ["11", "1", "2", "a\\b\u{1}c\td"],
     ]
     // Each row twice: plain, then every field quoted (which the reader takes the general way).
     var text = "id,lat,lon,note\n"
