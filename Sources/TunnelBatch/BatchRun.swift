@@ -66,7 +66,7 @@ public final class BatchRun {
   private let input: BatchInput
   private let geocoder: ReverseGeocoder
   private let options: Options
-  /// On the nearest-place fast path to CSV or TSV, the columns of each place met so far.
+  /// On the nearest-place fast path, the columns or JSON member of each place met so far.
   private var placeColumns: PlaceColumns?
 
   public init(input: BatchInput, geocoder: ReverseGeocoder, options: Options) {
@@ -177,12 +177,14 @@ public final class BatchRun {
       let found = try geocoder.nearestPlaceIndices(to: points, threads: options.threads)
       let places = try geocoder.data.places()
       // Worth its table from the first chunk of some size on: a few rows do not repeat their places.
-      if placeColumns == nil, options.format == .csv || options.format == .tsv,
-        points.count >= PlaceColumns.threshold
-      {
-        placeColumns = PlaceColumns(
-          placeCount: places.count, separator: options.format == .tsv ? 0x09 : UInt8(ascii: ","),
-          precision: options.precision)
+      if placeColumns == nil, points.count >= PlaceColumns.threshold {
+        let format: PlaceColumns.Format =
+          switch options.format {
+          case .csv: .delimited(separator: UInt8(ascii: ","))
+          case .tsv: .delimited(separator: 0x09)
+          case .jsonl, .geojson: .json
+          }
+        placeColumns = PlaceColumns(placeCount: places.count, format: format, precision: options.precision)
       }
       placeColumns?.add(found, of: places)
       return (Answers(places: places, nearestPlaces: found, placeColumns: placeColumns), slots)
@@ -248,7 +250,7 @@ final class Answers: @unchecked Sendable {
   /// On the fast path, the place layer, and each point's nearest place in it with its distance.
   unowned(unsafe) let places: PlaceLayer?
   let nearestPlaces: UnsafeMutableBufferPointer<(index: Int, distanceKm: Double)>
-  /// On the fast path to CSV or TSV, the columns of the places, written once per batch.
+  /// On the fast path, the columns or JSON member of each place, written once per batch.
   unowned(unsafe) let placeColumns: PlaceColumns?
 
   init(placemarks: [Placemark]) {

@@ -150,6 +150,11 @@ extension PlacemarkField {
       out.member("lake", placemark?.lake)
       out.member("sea", placemark?.sea)
     case .nearestPlace:
+      if let (places, place, distanceKm) = answer.nearestPlaceIndex {
+        return Self.writeNearestPlace(
+          places, place, distanceKm: distanceKm, columns: answer.answers.placeColumns, format: .json,
+          to: &out, precision: precision)
+      }
       answer.withNearestPlace { place in
         out.object("nearestPlace", present: true) { out in
           out.member("countryCode", place.countryCode)
@@ -261,13 +266,9 @@ extension PlacemarkField {
       return
     }
     if let (places, place, distanceKm) = answer.nearestPlaceIndex {
-      if let columns = answer.answers.placeColumns {
-        columns.write(place, to: &out)
-      } else {
-        writePlaceColumnsCSV(places, place, to: &out, separator: separator, precision: precision)
-      }
-      number(distanceKm, places: precision.kilometres)
-      return
+      return writeNearestPlace(
+        places, place, distanceKm: distanceKm, columns: answer.answers.placeColumns,
+        format: .delimited(separator: separator), to: &out, precision: precision)
     }
     answer.withNearestPlace { place in
       field(place.name)
@@ -280,31 +281,87 @@ extension PlacemarkField {
     }
   }
 
-  /// Appends the nearest-place CSV columns that depend on the place alone, each preceded by the
-  /// separator: names and numbers straight from the place layer, coordinates from its 10⁻⁷-degree units
-  /// when no digit of them is rounded away and none is asked for below the 2⁻⁴⁴° grid that a
-  /// `Coordinate` holds longitudes on (from 14 decimals on the grid shows, as in the whole placemark).
-  static func writePlaceColumnsCSV(
-    _ places: PlaceLayer, _ place: Int, to out: inout OutputBytes, separator: UInt8,
-    precision: NumberPrecision
+  /// Appends the nearest place's CSV columns or JSON member with `distanceKm`: copied from `columns`
+  /// when it is there, else written from the place layer.
+  static func writeNearestPlace(
+    _ places: PlaceLayer, _ place: Int, distanceKm: Double, columns: PlaceColumns?,
+    format: PlaceColumns.Format, to out: inout OutputBytes, precision: NumberPrecision
   ) {
-    out.append(separator)
-    places.withName(at: place) { out.field(utf8: $0, separator: separator) }
-    out.append(separator)
-    places.withCountryCode(at: place) { out.field(utf8: $0, separator: separator) }
-    out.append(separator)
-    if places.unitsPerDegree == 10_000_000, (7...13).contains(precision.degrees) {
-      let limit: Int32 = 900_000_000
-      out.decimal(units: Int64(min(limit, max(-limit, places.latitudeUnits(at: place)))), decimals: 7)
-      out.append(separator)
-      out.decimal(units: Int64(places.longitudeUnits(at: place)), decimals: 7)
-    } else {
-      let point = places.coordinate(at: place)
-      out.number(point.latitude, places: precision.degrees)
-      out.append(separator)
-      out.number(point.longitude, places: precision.degrees)
+    if let columns { return columns.write(place, distanceKm: distanceKm, to: &out) }
+    writeNearestPlace(places, place, .beforeDistance, format: format, to: &out, precision: precision)
+    out.number(distanceKm, places: precision.kilometres)
+    writeNearestPlace(places, place, .afterDistance, format: format, to: &out, precision: precision)
+  }
+
+  /// The parts of the nearest place's columns or member around its distance.
+  enum NearestPlacePart {
+    /// CSV: name, country, latitude, longitude and population, each after a separator, and a
+    /// separator; JSON: `"nearestPlace":{"countryCode":…,"distanceKm":`.
+    case beforeDistance
+    /// CSV: nothing; JSON: `,"latitude":…,"longitude":…,"name":…,"population":…},`.
+    case afterDistance
+  }
+
+  /// Appends one part of the nearest place's columns or member, as the whole placemark's are written:
+  /// names and numbers straight from the place layer, coordinates from its 10⁻⁷-degree units when no
+  /// digit of them is rounded away and none is asked for below the 2⁻⁴⁴° grid that a `Coordinate`
+  /// holds longitudes on (from 14 decimals on the grid shows, as in the whole placemark).
+  static func writeNearestPlace(
+    _ places: PlaceLayer, _ place: Int, _ part: NearestPlacePart, format: PlaceColumns.Format,
+    to out: inout OutputBytes, precision: NumberPrecision
+  ) {
+    let fromUnits = places.unitsPerDegree == 10_000_000 && (7...13).contains(precision.degrees)
+    func latitude() {
+      if fromUnits {
+        let limit: Int32 = 900_000_000
+        out.decimal(units: Int64(min(limit, max(-limit, places.latitudeUnits(at: place)))), decimals: 7)
+      } else {
+        out.number(places.coordinate(at: place).latitude, places: precision.degrees)
+      }
     }
-    out.append(separator)
-    out.integer(places.population(at: place))
+    func longitude() {
+      if fromUnits {
+        out.decimal(units: Int64(places.longitudeUnits(at: place)), decimals: 7)
+      } else {
+        out.number(places.coordinate(at: place).longitude, places: precision.degrees)
+      }
+    }
+    switch (format, part) {
+    case (.delimited(let separator), .beforeDistance):
+      out.append(separator)
+      places.withName(at: place) { out.field(utf8: $0, separator: separator) }
+      out.append(separator)
+      places.withCountryCode(at: place) { out.field(utf8: $0, separator: separator) }
+      out.append(separator)
+      latitude()
+      out.append(separator)
+      longitude()
+      out.append(separator)
+      out.integer(places.population(at: place))
+      out.append(separator)
+    case (.delimited, .afterDistance):
+      break
+    case (.json, .beforeDistance):
+      out.key("nearestPlace")
+      out.append("{")
+      out.key("countryCode")
+      places.withCountryCode(at: place) { out.json(utf8: $0) }
+      out.append(",")
+      out.key("distanceKm")
+    case (.json, .afterDistance):
+      out.append(",")
+      out.key("latitude")
+      latitude()
+      out.append(",")
+      out.key("longitude")
+      longitude()
+      out.append(",")
+      out.key("name")
+      places.withName(at: place) { out.json(utf8: $0) }
+      out.append(",")
+      out.key("population")
+      out.integer(places.population(at: place))
+      out.append("},")
+    }
   }
 }

@@ -202,8 +202,10 @@ import Glibc
   }
 
   @Test(
-    "The nearest place's columns, written once per place, are those a whole placemark gives",
-    arguments: [(BatchOutputFormat.csv, 9), (.tsv, 9), (.csv, 3), (.csv, 12), (.csv, 15)])
+    "The nearest place's columns or member, written once per place, are those a whole placemark gives",
+    arguments: [
+      (BatchOutputFormat.csv, 9), (.tsv, 9), (.csv, 3), (.csv, 12), (.csv, 15), (.jsonl, 9), (.geojson, 15),
+    ])
   func placeColumns(format: BatchOutputFormat, places: Int) throws {
     var text = "id,lat,lon\n"
     for index in 0..<2_000 {
@@ -222,6 +224,18 @@ import Glibc
       options: BatchRun.Options(
         fields: [.nearestPlace, .land], antipode: true, format: format, precision: precision)
     ).output
+    if format == .jsonl || format == .geojson {
+      // The whole placemark's lines are the fast path's with `land` added after each nearest place.
+      let fastLines = fast.split(separator: "\n")
+      let wholeLines = whole.split(separator: "\n").map {
+        $0.replacing(#/"land":(true|false|null),/#, with: "").replacing(
+          #/,"land":(true|false|null)/#, with: "")
+      }
+      try #require(
+        fastLines.count == (format == .jsonl ? 2_000 : 2_002) && fastLines.count == wholeLines.count)
+      for (one, other) in zip(fastLines, wholeLines) { #expect(one == other) }
+      return
+    }
     let separator: Character = format == .tsv ? "\t" : ","
     let fastRows = Self.fields(fast, separator: separator)
     let wholeRows = Self.fields(whole, separator: separator)
