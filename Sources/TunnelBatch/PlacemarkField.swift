@@ -79,17 +79,10 @@ struct BatchAnswer {
   /// The whole placemark; nil on the fast path.
   var placemark: Placemark? { answers.placemarks.isEmpty ? nil : answers.placemarks[index] }
 
-  /// The nearest place (read in place from a placemark: no copy of its strings).
+  /// The nearest place of a whole placemark, read in place (no copy of its strings); on the fast path
+  /// see ``nearestPlaceIndex``.
   func withNearestPlace<Result>(_ body: (borrowing NearestPlace) -> Result) -> Result {
-    guard let (places, place, distanceKm) = nearestPlaceIndex else {
-      return body(answers.placemarks[index].nearestPlace)
-    }
-    let point = places.coordinate(at: place)
-    return body(
-      NearestPlace(
-        index: place, name: places.name(at: place), countryCode: places.countryCode(at: place),
-        latitude: point.latitude, longitude: point.longitude, population: places.population(at: place),
-        distanceKm: distanceKm))
+    body(answers.placemarks[index].nearestPlace)
   }
 
   /// On the fast path, the place layer, the nearest place's index there, and its distance.
