@@ -544,6 +544,8 @@ extension Double {
 }
 
 extension Character {
+  /// 0 to 9: the only digits a coordinate is written with (`Character.isNumber` also holds for
+  /// CJK ideographs such as 京, 万 and 三, and for other scripts' digits).
   var isASCIIDigit: Bool { isASCII && isNumber }
 }
 

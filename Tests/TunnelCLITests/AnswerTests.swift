@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Answers that looked right and were wrong: a dangling 'to', CJK names, country names.
+@Suite struct AnswerTests {
+  @Test(
+    "A 'to' without a place on one side is a one-line usage error, not a place called Tô",
+    arguments: [["Paris", "to"], ["to", "Paris"], ["to", "to"], ["to"], ["Paris", "to", "to", "Tokyo"]])
+  func danglingTo(words: [String]) throws {
+    let result = try TunnelProcess.run(["dig"] + words)
+    #expect(result.status == 64, "\(words): \(result.standardOutput)")
+    #expect(result.standardOutput.isEmpty)
+    #expect(result.standardError.hasSuffix("e.g. 'tunnel dig Paris to Tokyo'\n"), "\(result.standardError)")
+    #expect(result.standardError.split(separator: "\n").count == 1)
+  }
+
+  @Test("Four bare numbers are two coordinates")
+  func fourNumbers() throws {
+    let four = try TunnelProcess.run(["dig", "51.5", "-0.13", "-33.9", "151.2"])
+    let two = try TunnelProcess.run(["dig", "51.5 -0.13", "-33.9 151.2"])
+    #expect(four.status == 0, "\(four.standardError)")
+    #expect(four.standardOutput == two.standardOutput)
+    #expect(four.standardOutput.hasPrefix("From  51.500000, -0.130000"))
+  }
+
+  @Test(
+    "A name in CJK ideographs is looked up, not read as a number",
+    arguments: [("北京", "Beijing"), ("東京", "Tokyo"), ("三亚", "Sanya"), ("万州", "Wanxian")])
+  func ideographs(name: String, english: String) throws {
+    let result = try TunnelProcess.run([name])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.hasPrefix("From  \(english), "), "\(result.standardOutput)")
+  }
+
+  @Test("A '-' before an ideograph is not a minus sign")
+  func minusIdeograph() throws {
+    let result = try TunnelProcess.run(["-万州"])
+    #expect(result.status == 64)
+    #expect(result.standardError.hasPrefix("tunnel: there is no option '-万州'"), "\(result.standardError)")
+  }
+
+  @Test("A country's name is the country, and says which place stands for it")
+  func country() throws {
+    let denmark = try TunnelProcess.run(["Denmark"])
+    #expect(denmark.status == 0, "\(denmark.standardError)")
+    #expect(
+      denmark.standardOutput.hasPrefix("From  Denmark: its largest city, Copenhagen, "),
+      "\(denmark.standardOutput)")
+    let town = try TunnelProcess.run(["Denmark, US"])
+    #expect(town.standardOutput.hasPrefix("From  Denmark, South Carolina, United States"))
+    let fiji = try TunnelProcess.run(["dig", "Fiji", "to", "North Pole", "--format", "json"])
+    #expect(fiji.status == 0, "\(fiji.standardError)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(fiji.standardOutput.utf8)) as? [String: Any])
+    #expect((json["from"] as? [String: Any])?["name"] as? String ?? "" >= "Fiji: its largest city, ")
+    #expect((json["to"] as? [String: Any])?["latitude"] as? Double == 90)
+  }
+}
