@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Answers that looked right and were wrong: a dangling 'to', CJK names, country names.
+/// Answers that looked right and were wrong: a dangling 'to', CJK names, country names, longitudes.
 @Suite struct AnswerTests {
   @Test(
     "A 'to' without a place on one side is a one-line usage error, not a place called Tô",
@@ -54,5 +54,28 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(fiji.standardOutput.utf8)) as? [String: Any])
     #expect((json["from"] as? [String: Any])?["name"] as? String ?? "" >= "Fiji: its largest city, ")
     #expect((json["to"] as? [String: Any])?["latitude"] as? Double == 90)
+  }
+
+  @Test("'where' and 'batch' take the same longitudes, and a number too large to hold is too large")
+  func oneLongitudeRule() throws {
+    let accepted = try TunnelProcess.run(["where", "10", "200", "--format", "jsonl"])
+    #expect(accepted.status == 0, "\(accepted.standardError)")
+    #expect(accepted.standardOutput.hasPrefix("{\"latitude\":10,\"longitude\":-160,"))
+    let batch = try TunnelProcess.run(
+      ["batch", "--fields", "timeZone"], input: Data("lat,lon\n10,200\n10,400\n1e400,0\n".utf8))
+    #expect(
+      batch.standardOutput == """
+        lat,lon,time_zone,error
+        10,200,Etc/GMT+11,
+        10,400,,longitude 400 is outside -180…360
+        1e400,0,,the latitude is too large: it must lie in -90…90
+
+        """)
+    let refused = try TunnelProcess.run(["where", "10", "400"])
+    #expect(refused.standardError == "tunnel: longitude 400 is outside -180…360\n")
+    let lettered = try TunnelProcess.run(["where", "10N 200E"])
+    #expect(
+      lettered.standardError
+        == "tunnel: longitude 200°E is past 180°: with E or W a longitude lies in 0…180\n")
   }
 }
