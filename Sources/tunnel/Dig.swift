@@ -109,7 +109,8 @@ struct DigReport: Encodable {
     func end(_ query: LocationQuery) -> End {
       End(
         latitude: OutputRounding.degrees(query.coordinate.latitude),
-        longitude: OutputRounding.degrees(query.coordinate.longitude), name: query.place.map(PlaceText.line))
+        longitude: OutputRounding.longitude(query.coordinate.longitude), name: query.place.map(PlaceText.line)
+      )
     }
     self.from = end(from)
     self.to = end(to)

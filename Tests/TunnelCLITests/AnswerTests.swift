@@ -78,4 +78,19 @@ import Testing
       lettered.standardError
         == "tunnel: longitude 200°E is past 180°: with E or W a longitude lies in 0…180\n")
   }
+
+  @Test(
+    "A longitude that rounds to 180° is written -180° in text and JSON, as an exact 180 is",
+    arguments: [["10", "-1e-10"], ["10", "0"], ["-10", "180"], ["-10", "179.9999999999"]])
+  func antimeridian(point: [String]) throws {
+    let text = try TunnelProcess.run(["antipode"] + point)
+    #expect(text.status == 0, "\(text.standardError)")
+    let written = text.standardOutput.components(separatedBy: "180.000000")
+    #expect(written.count == 2 && written[0].hasSuffix("-"), "\(text.standardOutput)")
+    let json = try TunnelProcess.run(["antipode"] + point + ["--format", "json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let longitudes = [object["from"], object["to"]].map { ($0 as? [String: Any])?["longitude"] as? Double }
+    #expect(longitudes.contains(-180) && !longitudes.contains(180), "\(point): \(longitudes)")
+  }
 }
