@@ -140,7 +140,7 @@ public enum EarthModel: String, Sendable, Hashable, CaseIterable {
       let r = min(a, (closest * closest + s * s).squareRoot())
       let rise = half * cos(phi)
       let depth = rise * rise / (a + r)  // R − r
-      let k = max(0, (radii.lastIndex { $0 < r } ?? 0))
+      let k = radii.lastIndex { $0 < r } ?? 0
       let meanGravity: Double
       if k == radii.count - 2 {
         meanGravity = rule.average(from: r, width: depth) { gravity(atRadius: $0) }
