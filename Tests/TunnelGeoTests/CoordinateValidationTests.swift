@@ -55,4 +55,15 @@ import Testing
       }
     }
   }
+
+  @Test("Numbers given to the normalising initialiser: an infinite latitude is too large as well")
+  func numbers() {
+    #expect(throws: CoordinateError.latitudeOutOfRange(.infinity)) {
+      try Coordinate(latitude: .infinity, longitude: 0)
+    }
+    #expect(CoordinateError.latitudeOutOfRange(-.infinity).description.hasPrefix("the latitude is too large"))
+    #expect(throws: CoordinateError.notFinite(axis: .longitude, value: .infinity)) {
+      try Coordinate(latitude: 0, longitude: .infinity)
+    }
+  }
 }
