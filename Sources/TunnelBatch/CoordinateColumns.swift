@@ -146,14 +146,12 @@ public enum CoordinateColumns: Sendable, Equatable {
     return parsed
   }
 
-  /// A coordinate from numbers: the latitude within -90…90, the longitude within -180…360 (0…360
-  /// longitudes are common in data), both finite.
+  /// A coordinate from numbers, held to the rule text is held to
+  /// (``Coordinate/init(validatingLatitude:longitude:)``): the latitude within -90…90, the longitude
+  /// within -180…360 (0…360 longitudes are common in data), and a number too large to hold too large.
   static func coordinate(_ latitude: Double, _ longitude: Double) -> Result<Coordinate, RowProblem> {
-    guard longitude.isNaN || longitude.isInfinite || (-180...360).contains(longitude) else {
-      return .failure(RowProblem("longitude \(CoordinateError.number(longitude)) is outside -180…360"))
-    }
     do {
-      return .success(try Coordinate(latitude: latitude, longitude: longitude))
+      return .success(try Coordinate(validatingLatitude: latitude, longitude: longitude))
     } catch {
       return .failure(RowProblem(error.description))
     }

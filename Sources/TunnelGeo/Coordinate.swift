@@ -17,12 +17,14 @@ public struct Coordinate: Sendable, Hashable {
   /// Degrees east of Greenwich, -180..<180.
   public let longitude: Double
 
-  /// Creates a coordinate, rejecting a latitude outside -90…90 and any number that is not finite.
+  /// Creates a coordinate, rejecting a latitude outside -90…90 (an infinite one too: it is too large)
+  /// and a longitude that is not finite.
   ///
   /// The longitude may be any finite number; it is normalised into -180..<180 (`190` becomes `-170`,
-  /// `180` becomes `-180`).
+  /// `180` becomes `-180`). Text and tables are held to a narrower rule,
+  /// ``init(validatingLatitude:longitude:)``.
   public init(latitude: Double, longitude: Double) throws(CoordinateError) {
-    guard latitude.isFinite else { throw .notFinite(axis: .latitude, value: latitude) }
+    guard !latitude.isNaN else { throw .notFinite(axis: .latitude, value: latitude) }
     guard longitude.isFinite else { throw .notFinite(axis: .longitude, value: longitude) }
     guard (-90...90).contains(latitude) else { throw .latitudeOutOfRange(latitude) }
     self.init(uncheckedLatitude: latitude, longitude: longitude)

@@ -8,21 +8,32 @@ public enum CoordinateError: Error, Sendable, Hashable, CustomStringConvertible 
     case latitude, longitude
   }
 
-  /// The latitude lies outside -90…90.
+  /// The latitude lies outside -90…90, or is infinite (a number too large to hold, as `1e400`).
   case latitudeOutOfRange(Double)
-  /// The longitude lies outside -180…180 (only text is held to this; numbers are normalised).
+  /// A signed longitude lies outside -180…360, or is infinite (only text and tables are held to this;
+  /// numbers are normalised).
   case longitudeOutOfRange(Double)
-  /// A number is infinite or not a number.
+  /// A longitude given with a hemisphere letter lies past 180°, signed east (`200E` is 200, `200W`
+  /// -200).
+  case hemisphereLongitudeOutOfRange(Double)
+  /// A number is not a number (NaN), or infinite where only finite numbers are taken.
   case notFinite(axis: Axis, value: Double)
   /// The text could not be read as a coordinate; `reason` says why.
   case unparsable(text: String, reason: String)
 
   public var description: String {
     switch self {
+    case .latitudeOutOfRange(let value) where value.isInfinite:
+      return "the latitude is too large: it must lie in -90…90"
     case .latitudeOutOfRange(let value):
       return "latitude \(Self.number(value)) is outside -90…90"
+    case .longitudeOutOfRange(let value) where value.isInfinite:
+      return "the longitude is too large: it must lie in -180…360"
     case .longitudeOutOfRange(let value):
-      return "longitude \(Self.number(value)) is outside -180…180"
+      return "longitude \(Self.number(value)) is outside -180…360"
+    case .hemisphereLongitudeOutOfRange(let value):
+      return
+        "longitude \(Self.number(abs(value)))°\(value < 0 ? "W" : "E") is past 180°: with E or W a longitude lies in 0…180"
     case .notFinite(let axis, let value):
       return "\(axis.rawValue) \(value) is not a finite number"
     case .unparsable(let text, let reason):

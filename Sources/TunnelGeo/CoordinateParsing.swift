@@ -11,8 +11,8 @@ extension Coordinate {
   ///   slash: `+56.0+008.5/`, `+5600+00830`, `+560000+0083000/`;
   /// - `geo:` URIs (RFC 5870): `geo:56,8.5`, `geo:56,8.5,30;u=10`.
   ///
-  /// Text is held to a longitude in -180…180 (numbers given to ``init(latitude:longitude:)`` are
-  /// normalised instead), so that swapped axes are caught.
+  /// Text is held to the rule of ``init(validatingLatitude:longitude:)``: a latitude in -90…90, a signed
+  /// longitude in -180…360 and one with a hemisphere letter in 0…180, normalised into -180..<180.
   ///
   /// - Parameter text: The text to read; surrounding white space is ignored.
   /// - Throws: ``CoordinateError`` saying what was wrong.
@@ -23,9 +23,7 @@ extension Coordinate {
     } else {
       value = try Self.parseAnyNotation(text)
     }
-    guard (-90...90).contains(value.latitude) else { throw .latitudeOutOfRange(value.latitude) }
-    guard (-180...180).contains(value.longitude) else { throw .longitudeOutOfRange(value.longitude) }
-    self.init(uncheckedLatitude: value.latitude, longitude: value.longitude)
+    try self.init(validatingLatitude: value.latitude, longitude: value.longitude)
   }
 
   /// Reads every notation; ``init(parsing:)`` tries the byte-level decimal reader first.
@@ -48,8 +46,8 @@ extension Coordinate {
     } else {
       value = try CoordinateTextParser.pair(trimmed, fail: fail)
     }
-    guard value.latitude.isFinite else { throw fail("the latitude is not a finite number") }
-    guard value.longitude.isFinite else { throw fail("the longitude is not a finite number") }
+    // A number too long to hold (400 digits in a geo: URI) is infinite: ``init(parsing:)`` says it is
+    // too large.
     return value
   }
 }
@@ -403,14 +401,19 @@ enum CoordinateTextParser {
     }
     let first = try value(of: angles[0], fail: fail)
     let second = try value(of: angles[1], fail: fail)
+    let (latitude, longitude): (Double, Double)
     switch (first.axis, second.axis) {
     case (.latitude?, .latitude?), (.longitude?, .longitude?):
       throw fail("both angles are \(first.axis!.rawValue)s; one must be N/S and the other E/W")
     case (.longitude?, _), (_, .latitude?):
-      return (second.value, first.value)
+      (latitude, longitude) = (second.value, first.value)
     default:
-      return (first.value, second.value)
+      (latitude, longitude) = (first.value, second.value)
     }
+    if first.axis == .longitude || second.axis == .longitude {
+      try Coordinate.validateHemisphereLongitude(longitude)
+    }
+    return (latitude, longitude)
   }
 
   private static func value(
@@ -544,6 +547,8 @@ extension Double {
 }
 
 extension Character {
+  /// 0 to 9: the only digits a coordinate is written with (`Character.isNumber` also holds for
+  /// CJK ideographs such as 京, 万 and 三, and for other scripts' digits).
   var isASCIIDigit: Bool { isASCII && isNumber }
 }
 

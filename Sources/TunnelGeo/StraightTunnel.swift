@@ -43,8 +43,12 @@ public struct StraightTunnel: Sendable, Hashable {
   /// How close the tunnel comes to the centre, in metres.
   public var closestApproach: Double { EarthModel.radius * cos(centralAngle / 2) }
 
-  /// How far below the surface the deepest point is, in metres.
-  public var depth: Double { EarthModel.radius - closestApproach }
+  /// How far below the surface the deepest point is, in metres: R·(1 − cos(θ/2)), taken as
+  /// 2R·sin²(θ/4) so that a short tunnel's few millimetres are not lost to rounding.
+  public var depth: Double {
+    let quarter = sin(centralAngle / 4)
+    return 2 * EarthModel.radius * quarter * quarter
+  }
 
   /// The point of the surface straight above the deepest point; nil when the tunnel runs through
   /// the centre, which is under every point.
@@ -57,9 +61,13 @@ public struct StraightTunnel: Sendable, Hashable {
       latitude: asin(max(-1, min(1, middle.z))) * 180 / .pi, longitude: atan2(middle.y, middle.x) * 180 / .pi)
   }
 
-  /// The seconds a fall from rest takes from one end to the other, without friction or air.
+  /// The seconds a fall from rest takes from one end to the other, without friction or air
+  /// (``EarthModel/fallTime(centralAngle:)``).
+  ///
+  /// A tunnel whose ends are the same point has no length and no fall: it is given the limit that
+  /// ever shorter tunnels approach, half the period of an orbit skimming the surface (42 min 10 s).
   public func fallTime(_ model: EarthModel) -> Double {
-    model.fallTime(closestApproach: closestApproach)
+    model.fallTime(centralAngle: centralAngle)
   }
 
   private static func unitVector(_ point: Coordinate) -> SIMD3<Double> {

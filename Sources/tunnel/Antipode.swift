@@ -52,7 +52,11 @@ extension Tunnel {
         let row = OutputRow(
           members: [
             ("latitude", OutputRow.number(location.coordinate.latitude, places: places)),
-            ("longitude", OutputRow.number(location.coordinate.longitude, places: places)),
+            (
+              "longitude",
+              OutputRow.number(
+                OutputRounding.longitude(location.coordinate.longitude, places: places), places: places)
+            ),
             ("surface_distance_km", OutputRow.number(report.surfaceDistanceKm, places: max(0, places - 3))),
             ("through_earth_km", OutputRow.number(report.throughEarthKm, places: max(0, places - 3))),
           ], coordinate: location.coordinate, placemark: placemarks.0, antipode: placemarks.1)

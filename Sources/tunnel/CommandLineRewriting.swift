@@ -92,11 +92,12 @@ enum CommandLineRewriting {
     return nil
   }
 
-  /// Whether an argument is "-" followed by a digit or a point: a negative number, not an option.
+  /// Whether an argument is "-" followed by an ASCII digit or a point: a negative number, not an
+  /// option. Other numerals (`-万`, `-٣`) are not numbers to the coordinate parser either.
   private static func isNegativeNumber(_ argument: String) -> Bool {
     guard argument.count > 1, argument.hasPrefix("-"), let second = argument.dropFirst().first else {
       return false
     }
-    return second.isNumber || second == "."
+    return (second.isASCII && second.isNumber) || second == "."
   }
 }

@@ -31,28 +31,51 @@ extension Tunnel {
     @OptionGroup var output: ReportOptions
     @OptionGroup var data: DataOptions
 
-    /// The two ends as typed.
-    var ends: (from: String, to: String)? {
-      if let separator = words.firstIndex(where: { $0.lowercased() == "to" }), separator > 0,
-        separator < words.count - 1, words.filter({ $0.lowercased() == "to" }).count == 1
-      {
-        return (words[..<separator].joined(separator: " "), words[(separator + 1)...].joined(separator: " "))
+    /// The two ends as typed, or what to write instead.
+    ///
+    /// - One `to` (in any case) with words on both sides separates the ends: `Paris to New York`.
+    /// - Without a `to`, two words are the two ends, and four words that read as two coordinates two by
+    ///   two (`51.5 -0.13 -33.9 151.2`) are those coordinates.
+    ///
+    /// A `to` with nothing on one side, or more than one, is refused rather than looked up as a place
+    /// called "To": `tunnel dig Paris to` would otherwise dig to Tô, Burkina Faso.
+    static func ends(of words: [String]) -> Result<(from: String, to: String), ValidationError> {
+      let separators = words.indices.filter { words[$0].lowercased() == "to" }
+      if let separator = separators.first {
+        guard separators.count == 1 else {
+          return .failure(
+            ValidationError(
+              "give the two ends of the tunnel with one 'to' between them, e.g. 'tunnel dig Paris to Tokyo'"))
+        }
+        guard separator > 0, separator < words.count - 1 else {
+          return .failure(
+            ValidationError(
+              "'to' needs a place on each side: give the two ends of the tunnel, e.g. 'tunnel dig Paris to Tokyo'"
+            ))
+        }
+        return .success(
+          (words[..<separator].joined(separator: " "), words[(separator + 1)...].joined(separator: " ")))
       }
-      if words.count == 2 { return (words[0], words[1]) }
-      return nil
+      if words.count == 2 { return .success((words[0], words[1])) }
+      if words.count == 4 {
+        let (from, to) = (words[0] + " " + words[1], words[2] + " " + words[3])
+        if (try? Coordinate(parsing: from)) != nil, (try? Coordinate(parsing: to)) != nil {
+          return .success((from, to))
+        }
+      }
+      return .failure(
+        ValidationError(
+          "give the two ends of the tunnel, e.g. 'tunnel dig Skjern Wellington' or 'tunnel dig 56 8.5 to -41.3 174.8'"
+        ))
     }
 
     func validate() throws {
-      guard ends != nil else {
-        throw ValidationError(
-          "give the two ends of the tunnel, e.g. 'tunnel dig Skjern Wellington' or 'tunnel dig 56 8.5 to -41.3 174.8'"
-        )
-      }
+      _ = try Self.ends(of: words).get()
     }
 
     func run() throws {
       let placeData = try data.placeData()
-      let (fromText, toText) = ends!
+      let (fromText, toText) = try Self.ends(of: words).get()
       let from = try LocationArguments.resolve(fromText, data: placeData)
       let to = try LocationArguments.resolve(toText, data: placeData)
       let report = output.decimals.rounding { DigReport(from: from, to: to) }
@@ -86,7 +109,8 @@ struct DigReport: Encodable {
     func end(_ query: LocationQuery) -> End {
       End(
         latitude: OutputRounding.degrees(query.coordinate.latitude),
-        longitude: OutputRounding.degrees(query.coordinate.longitude), name: query.place.map(PlaceText.line))
+        longitude: OutputRounding.longitude(query.coordinate.longitude), name: query.place.map(PlaceText.line)
+      )
     }
     self.from = end(from)
     self.to = end(to)

@@ -33,7 +33,7 @@ struct TunnelFacts: Encodable {
     deepestPoint = Deepest(
       depthKm: OutputRounding.kilometres(tunnel.depth / 1000),
       latitude: below.map { OutputRounding.degrees($0.latitude) },
-      longitude: below.map { OutputRounding.degrees($0.longitude) })
+      longitude: below.map { OutputRounding.longitude($0.longitude) })
     fallSeconds = Fall(
       uniform: (tunnel.fallTime(.uniform) * 10).rounded() / 10,
       prem: (tunnel.fallTime(.prem) * 10).rounded() / 10)

@@ -65,7 +65,12 @@ struct WhereRequest: Equatable {
       let row = OutputRow(
         members: [
           ("latitude", OutputRow.number(location.coordinate.latitude, places: decimals.dataPlaces)),
-          ("longitude", OutputRow.number(location.coordinate.longitude, places: decimals.dataPlaces)),
+          (
+            "longitude",
+            OutputRow.number(
+              OutputRounding.longitude(location.coordinate.longitude, places: decimals.dataPlaces),
+              places: decimals.dataPlaces)
+          ),
         ], coordinate: location.coordinate, placemark: placemark)
       print(
         OutputDocument.render([row], format: format.rows!, precision: .init(places: decimals.dataPlaces)),

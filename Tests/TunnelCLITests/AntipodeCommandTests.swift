@@ -80,7 +80,7 @@ import Testing
 
   @Test(arguments: [
     (["91", "0"], "tunnel: latitude 91 is outside -90…90\n"),
-    (["0", "200"], "tunnel: longitude 200 is outside -180…180\n"),
+    (["0", "400"], "tunnel: longitude 400 is outside -180…360\n"),
     (
       ["56,abc"],
       "tunnel: cannot read '56,abc' as a coordinate: 'abc' is not a number; write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'\n"

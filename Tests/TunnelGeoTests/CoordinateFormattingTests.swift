@@ -40,6 +40,28 @@ import Testing
         == "0.000000, -180.000000")
   }
 
+  @Test(
+    "Encoded longitudes keep the held convention too: one that rounds to 180° is -180°",
+    arguments: [
+      (179.9999999999, 9, -180.0), (-179.9999999999, 9, -180), (179.9999999, 9, 179.9999999),
+      (179.9999999, 6, -180), (179.6, 0, -180), (179.4, 0, 179), (-180, 9, -180), (0, 9, 0),
+    ])
+  func encodedLongitudes(longitude: Double, places: Int, written: Double) throws {
+    #expect(OutputRounding.longitude(longitude, places: places) == written)
+    // The text formats write the same number.
+    let text = try Coordinate(latitude: 0, longitude: longitude).formatted(.decimal(places: places))
+    #expect(Double(text.split(separator: " ").last!) == written, "\(text)")
+  }
+
+  @Test("The antipode of a point a hair west of Greenwich is encoded at -180°, as that of Greenwich")
+  func antipodeNextToTheAntimeridian() throws {
+    let hair = try Coordinate(latitude: 10, longitude: -1e-10).antipode
+    let greenwich = try Coordinate(latitude: 10, longitude: 0).antipode
+    #expect(hair.longitude > 179.9 && greenwich.longitude == -180)
+    #expect(OutputRounding.longitude(hair.longitude) == OutputRounding.longitude(greenwich.longitude))
+    #expect(hair.formatted(.decimal(places: 9)) == greenwich.formatted(.decimal(places: 9)))
+  }
+
   static let formats: [CoordinateFormat] = [
     .decimal(places: 0), .decimal(places: 3), .decimal(places: 6), .decimal(places: 9),
     .dms(secondsPlaces: 0), .dms(secondsPlaces: 1), .dms(secondsPlaces: 3),

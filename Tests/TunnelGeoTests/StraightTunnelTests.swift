@@ -18,26 +18,66 @@ import Testing
       EarthModel.prem.density(atRadius: 0) > 13_000 && EarthModel.prem.density(atRadius: 6_370_000) == 1_020)
   }
 
-  @Test("On a uniform Earth every tunnel takes π·√(R³/GM), about 42 minutes")
-  func uniformFall() throws {
+  /// Two points on the equator whose chord on the model's sphere is `metres` long.
+  static func equatorial(chord metres: Double) throws -> StraightTunnel {
+    let angle = 2 * asin(metres / 2 / EarthModel.radius) * 180 / .pi
+    return StraightTunnel(
+      from: try Coordinate(latitude: 0, longitude: 0), to: try Coordinate(latitude: 0, longitude: angle))
+  }
+
+  /// Chords from none to the diameter, in metres: below 10 cm the old formula gave 0 s, at 1.1 m
+  /// 2,341 s and at 111 m 2,528 s.
+  static let chords: [Double] = [
+    0, 1e-6, 1e-3, 0.05, 0.1, 1.1, 111, 1_000, 100_000, 1_000_000, 6_371_000, 12_000_000,
+    2 * EarthModel.radius,
+  ]
+
+  @Test("On a uniform Earth every tunnel takes π·√(R³/GM), 42 min 10 s, however short", arguments: chords)
+  func uniformFall(chord: Double) throws {
     let expected = Double.pi * (pow(EarthModel.radius, 3) / EarthModel.wgs84GM).squareRoot()
     #expect(abs(expected / 60 - 42.18) < 0.01)
-    for angle in [180.0, 120, 60, 10, 1] {
-      let start = try Coordinate(latitude: 0, longitude: 0)
-      let end = try Coordinate(latitude: 0, longitude: angle)
-      let time = StraightTunnel(from: start, to: end).fallTime(.uniform)
-      #expect(abs(time / expected - 1) < 0.002, "\(angle)°: \(time) s")
+    let time = try Self.equatorial(chord: chord).fallTime(.uniform)
+    #expect(abs(time / expected - 1) < 1e-12, "\(chord) m: \(time) s")
+  }
+
+  @Test("A tunnel shorter than any shell of PREM falls in π·√(R/g(R)), half a surface-skimming orbit")
+  func premShortFall() throws {
+    let gravity = EarthModel.prem.gravity(atRadius: EarthModel.radius)
+    let limit = Double.pi * (EarthModel.radius / gravity).squareRoot()
+    // The same limit for both models: their surface gravity agrees to 0.1 %.
+    let uniform = Double.pi * (pow(EarthModel.radius, 3) / EarthModel.wgs84GM).squareRoot()
+    #expect(abs(limit / uniform - 1) < 0.001)
+    let point = try Coordinate(latitude: 55.95, longitude: 8.5)
+    #expect(abs(StraightTunnel(from: point, to: point).fallTime(.prem) / limit - 1) < 1e-15)
+    // From 0 to 10 m the time differs from the limit by (h/R)² times a number of order one.
+    for chord in [0.0, 1e-6, 1e-3, 0.05, 1.1, 10] {
+      let time = try Self.equatorial(chord: chord).fallTime(.prem)
+      #expect(abs(time / limit - 1) < 1e-12, "\(chord) m: \(time) s")
     }
   }
 
-  @Test("With PREM's densities the fall through the centre takes about 38 minutes, short tunnels longer")
+  /// Fall times through PREM by an independent computation: the integral over the tunnel,
+  /// T = 2 ∫ ds / √(2E(r)) from the middle to an end, with E(r) = ∫ G·M(ρ)/ρ² dρ from r to the
+  /// surface and M the exact mass of PREM's polynomial shells, by mpmath's tanh-sinh quadrature at 50
+  /// digits, split at the shells.
+  static let premReference: [(chord: Double, seconds: Double)] = [
+    (2 * EarthModel.radius, 2_290.651_159_992_172),  // through the centre: 38 min 11 s
+    (EarthModel.radius * 2.0.squareRoot(), 2_427.111_992_930_775),  // a quarter of the way round
+    (1_000_000, 2_528.315_240_018_768),
+    (111, 2_530.205_108_823_049),
+    (1.1, 2_530.205_108_852_389),
+  ]
+
+  @Test("PREM's fall times agree with an independent 50-digit integration, from 1 m to the diameter")
   func premFall() throws {
+    for (chord, seconds) in Self.premReference {
+      let time = try Self.equatorial(chord: chord).fallTime(.prem)
+      #expect(abs(time / seconds - 1) < 1e-10, "\(chord) m: \(time) s against \(seconds) s")
+    }
+    // The same through the centre from anywhere.
     let skjern = try Coordinate(latitude: 55.95, longitude: 8.5)
     let through = StraightTunnel(from: skjern, to: skjern.antipode).fallTime(.prem)
-    #expect(through / 60 > 37.9 && through / 60 < 38.4, "\(through / 60) min")
-    let short = StraightTunnel(from: skjern, to: try Coordinate(latitude: 55.95, longitude: 20)).fallTime(
-      .prem)
-    #expect(short > through && abs(short / 60 - 42.2) < 0.6, "\(short / 60) min")
+    #expect(abs(through / Self.premReference[0].seconds - 1) < 1e-10, "\(through) s")
   }
 
   @Test("Depth and the point above the deepest point")
@@ -45,6 +85,9 @@ import Testing
     let skjern = try Coordinate(latitude: 55.95, longitude: 8.5)
     let antipodal = StraightTunnel(from: skjern, to: skjern.antipode)
     #expect(abs(antipodal.depth - EarthModel.radius) < 1e-3)
+    // A short tunnel's sag, h²/2R for a half chord h, not lost to rounding.
+    let short = try Self.equatorial(chord: 0.2)
+    #expect(abs(short.depth / (0.1 * 0.1 / (2 * EarthModel.radius)) - 1) < 1e-6)
     #expect(antipodal.deepestPointBelow == nil)
     #expect(abs(antipodal.length / 1000 - 12_726.99) < 0.01)
     let quarter = StraightTunnel(

@@ -3,6 +3,11 @@ struct CountryNames: Sendable {
   private let names: [String: String]
   /// Every folded spelling of a country (codes, names) mapped to its alpha-2 code.
   private let spellings: [String: Set<String>]
+  /// The folded names of each country's own feature (long, short, everyday) mapped to its alpha-2 code,
+  /// for text that names a country; a name two countries share is left out.
+  private let countryNames: [String: String]
+  /// The ISO alpha-2 and alpha-3 codes of each country's own feature, as written: capitals.
+  private let countryCodes: [String: String]
 
   init(_ layer: CountryLayer) {
     var names: [String: String] = [:]
@@ -10,12 +15,14 @@ struct CountryNames: Sendable {
     // Several features can share a code (France and Clipperton Island are both FR): the name is the
     // one of the feature that is the country itself, whose own code is its ISO alpha-3 code.
     var named: Set<String> = []
+    var naming: [String: Country] = [:]  // the feature each code's name comes from
     for feature in 0..<layer.polygons.featureCount {
       let country = layer.country(feature)
       guard let code = country.isoAlpha2 else { continue }
       let isMain = country.naturalEarthCode == country.isoAlpha3
       if names[code] == nil || (isMain && !named.contains(code)) {
         names[code] = country.name
+        naming[code] = country
         if isMain { named.insert(code) }
       }
       for spelling in [code, country.isoAlpha3, country.name, country.shortName].compactMap({ $0 }) {
@@ -28,6 +35,31 @@ struct CountryNames: Sendable {
     }
     self.names = names
     self.spellings = spellings
+    // Only the feature a code is named after names the country: "Clipperton I." is France's too,
+    // but does not mean France.
+    var countryNames: [String: Set<String>] = [:]
+    var countryCodes: [String: String] = [:]
+    for (code, country) in naming {
+      for name in [country.name, country.shortName] where !name.isEmpty {
+        countryNames[PlaceNameKey.fold(name), default: []].insert(code)
+      }
+      countryCodes[code] = code
+      if let alpha3 = country.isoAlpha3 { countryCodes[alpha3] = code }
+    }
+    for (name, code) in [("usa", "US"), ("united states", "US"), ("uk", "GB"), ("great britain", "GB")] {
+      countryNames[name, default: []].insert(code)
+    }
+    self.countryNames = countryNames.compactMapValues { $0.count == 1 ? $0.first : nil }
+    self.countryCodes = countryCodes
+  }
+
+  /// The alpha-2 code of the country `text` names: its English name (long or short, folded, so in any
+  /// case) or its ISO 3166-1 alpha-2 or alpha-3 code in capitals ("DK", "DNK"; "Bra" is a town in
+  /// Italy, "BRA" Brazil).
+  func code(naming text: String) -> String? {
+    let trimmed = text.trimmingWhitespace()
+    if let code = countryCodes[trimmed] { return code }
+    return countryNames[PlaceNameKey.fold(trimmed)]
   }
 
   func name(forCode code: String) -> String? { names[code] }

@@ -94,6 +94,29 @@ public struct Gazetteer: Sendable {
     return false
   }
 
+  /// The country `text` names, as a match whose place stands for it: the country's most populous place.
+  ///
+  /// A country is named by its English name, long or short, in any case ("Denmark", "united states",
+  /// "Dem. Rep. Congo"), or by its ISO 3166-1 alpha-2 or alpha-3 code in capitals ("DK", "DNK"). The
+  /// bundled places do not say which is a capital, so the most populous stands for the country: the
+  /// capital in most countries, but Sydney for Australia and Istanbul for Turkey. Nil when the text
+  /// names no country, or one without places.
+  ///
+  /// - Complexity: O(*n*) over the places' country codes, about a millisecond.
+  public func country(named text: String) -> GazetteerMatch? {
+    guard let code = countries.code(naming: text), code.utf8.count == 2 else { return nil }
+    let bytes = Array(code.utf8)
+    let value = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
+    var best: Int?
+    for index in 0..<places.count where places.countryCodeValue(at: index) == value {
+      if best == nil || places.population(at: index) > places.population(at: best!) { best = index }
+    }
+    guard let best else { return nil }
+    return GazetteerMatch(
+      place: places.place(at: best), viaAlternateName: false, countryName: countries.name(forCode: code),
+      standsForCountry: true)
+  }
+
   /// Names close to `key` by edit distance, best places first.
   ///
   /// Keys within one edit (two for keys of more than five characters) are considered; nearer spellings
@@ -163,4 +186,7 @@ public struct GazetteerMatch: Sendable, Hashable {
   public var viaAlternateName: Bool
   /// The English name of the place's country, when known.
   public var countryName: String?
+  /// Whether the text named the place's country rather than the place, which then stands for the
+  /// country (``Gazetteer/country(named:)``).
+  public var standsForCountry = false
 }

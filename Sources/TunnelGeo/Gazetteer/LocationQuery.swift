@@ -2,6 +2,13 @@
 ///
 /// Text is first read as a coordinate (``Coordinate/init(parsing:)``); only when that fails is it looked
 /// up by name, so `tunnel 56 8.5` never opens the place data and `tunnel Skjern` finds the town.
+///
+/// Names mean, in this order:
+/// 1. "North Pole" and "South Pole" (any case): the geographic poles, 90° N and 90° S;
+/// 2. a country's name or ISO code ("Denmark", "DK", "DNK"): the country, at its most populous place
+///    (``Gazetteer/country(named:)``), not Denmark, South Carolina;
+/// 3. anything else, and any name with a qualifier after a comma: places by that name
+///    (``Gazetteer/search(_:limit:)``), so "Denmark, US" and "North Pole, Alaska" find those towns.
 public struct LocationQuery: Sendable, Hashable {
   /// Where the text points.
   public var coordinate: Coordinate
@@ -20,20 +27,42 @@ public struct LocationQuery: Sendable, Hashable {
       place = nil
       return
     } catch {
-      // Text with digits in it was meant as a coordinate: say what is wrong with it as one.
-      if text.contains(where: \.isNumber) || text.lowercased().hasPrefix("geo:") {
+      // Text with ASCII digits in it was meant as a coordinate: say what is wrong with it as one.
+      // Only ASCII digits count: CJK ideographs such as 京 and 万 are numerals to Unicode.
+      if text.contains(where: \.isASCIIDigit) || text.lowercased().hasPrefix("geo:") {
         throw .coordinate(error)
       }
     }
+    let unqualified = !text.contains(",")
+    if unqualified, let pole = Self.pole(named: text) {
+      coordinate = pole
+      place = nil
+      return
+    }
     let search: GazetteerSearch
     do {
-      search = try gazetteer().search(text, limit: 1)
+      let gazetteer = try gazetteer()
+      if unqualified, let country = gazetteer.country(named: text) {
+        coordinate = country.place.coordinate
+        place = country
+        return
+      }
+      search = gazetteer.search(text, limit: 1)
     } catch {
       throw .data(error)
     }
     guard let first = search.matches.first else { throw .place(search) }
     coordinate = first.place.coordinate
     place = first
+  }
+
+  /// The pole `text` names ("North Pole", "south pole"), at longitude 0.
+  static func pole(named text: String) -> Coordinate? {
+    switch PlaceNameKey.fold(text) {
+    case "north pole": Coordinate(uncheckedLatitude: 90, longitude: 0)
+    case "south pole": Coordinate(uncheckedLatitude: -90, longitude: 0)
+    default: nil
+    }
   }
 }
 

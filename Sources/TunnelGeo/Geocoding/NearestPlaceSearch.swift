@@ -51,7 +51,7 @@ public struct NearestPlace: Sendable, Hashable, Codable {
     try container.encode(name, forKey: .name)
     try container.encode(countryCode, forKey: .countryCode)
     try container.encode(OutputRounding.degrees(latitude), forKey: .latitude)
-    try container.encode(OutputRounding.degrees(longitude), forKey: .longitude)
+    try container.encode(OutputRounding.longitude(longitude), forKey: .longitude)
     try container.encode(population, forKey: .population)
     try container.encode(OutputRounding.kilometres(distanceKm), forKey: .distanceKm)
   }

@@ -14,6 +14,17 @@ public enum OutputRounding {
   /// Degrees to ``degreePlaces`` decimals.
   public static func degrees(_ value: Double) -> Double { rounded(value, places: degreePlaces) }
 
+  /// A longitude to ``degreePlaces`` decimals, as ``longitude(_:places:)`` writes it.
+  public static func longitude(_ value: Double) -> Double { longitude(value, places: degreePlaces) }
+
+  /// A longitude to `places` decimals, kept in -180..<180 as ``Coordinate`` holds longitudes: one that
+  /// rounds to 180 is written -180, the same meridian, as the text formats write it
+  /// (``Coordinate/formatted(_:)``). The antipode of `10 -1e-10` is at -180, as that of `10 0` is.
+  public static func longitude(_ value: Double, places: Int) -> Double {
+    let written = rounded(value, places: places)
+    return written == 180 ? -180 : written
+  }
+
   /// Kilometres to three decimals fewer than degrees.
   public static func kilometres(_ value: Double) -> Double {
     rounded(value, places: max(0, degreePlaces - 3))
