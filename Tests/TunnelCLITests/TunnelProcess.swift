@@ -17,9 +17,11 @@ struct TunnelProcess {
   }
 
   /// Runs `tunnel` with `arguments`, standard input `input` (empty by default), and waits at most 60
-  /// seconds.
+  /// seconds. Standard output is read through a pipe unless `output` names a file to write it to
+  /// (then ``Result/standardOutput`` is empty).
   static func run(
-    _ arguments: [String], environment: [String: String] = [:], input: Data? = nil
+    _ arguments: [String], environment: [String: String] = [:], input: Data? = nil,
+    output outputFile: FileHandle? = nil, directory: URL? = nil
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable
@@ -29,7 +31,8 @@ struct TunnelProcess {
     process.environment = merged
     let output = Pipe()
     let error = Pipe()
-    process.standardOutput = output
+    process.standardOutput = outputFile ?? output
+    if let directory { process.currentDirectoryURL = directory }
     process.standardError = error
     if let input {
       let path = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -42,6 +45,7 @@ struct TunnelProcess {
       process.standardInput = FileHandle.nullDevice
     }
     try process.run()
+    if outputFile != nil { try output.fileHandleForWriting.close() }
     let deadline = DispatchTime.now() + .seconds(60)
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
