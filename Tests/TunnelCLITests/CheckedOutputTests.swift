@@ -99,15 +99,18 @@ import FoundationXML
     defer { try? FileManager.default.removeItem(at: folder) }
     let fifo = folder.appendingPathComponent("picture.fifo").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    // The reader opens the FIFO on its own thread: opening either end waits for the other.
-    let received = Locked<Data?>(nil)
+    // A writer of the test's own keeps both ends from waiting for the other, and the reader's end of
+    // file comes when it is closed: after tunnel has written, or failed to.
+    let keeper = open(fifo, O_RDWR)
+    #expect(keeper >= 0)
+    let received = SharedValue<Data?>(nil)
     let done = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
-      let data = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile()
-      received.set(data)
+      received.set(FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile())
       done.signal()
     }
     let result = try Self.drawSVG(to: fifo)
+    close(keeper)
     done.wait()
     #expect(result.status == 0, "\(result.standardError)")
     #expect(Self.isSVG(try #require(received.get())))
@@ -141,24 +144,18 @@ import FoundationXML
     )
   }
 
-  @Test("--svg /dev/full writes into the device: exit 74, and the device is still a device")
+  @Test("--svg through a link to /dev/full writes into the device: exit 74, and the link is still a link")
   func svgIntoFullDevice() throws {
-    let result = try Self.drawSVG(to: "/dev/full")
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Through a link of the test's own, so that nothing could ever be renamed over the real device.
+    let link = folder.appendingPathComponent("full.svg").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/full")
+    let result = try TunnelProcess.run(
+      ["map", "Wellington", "--svg", "full.svg", "--width", "40", "--height", "12"], directory: folder)
     #expect(result.status == 74)
     #expect(
-      result.standardError == "tunnel: cannot write the SVG to '/dev/full': No space left on device\n")
-    var information = stat()
-    #expect(lstat("/dev/full", &information) == 0 && information.st_mode & S_IFMT == S_IFCHR)
+      result.standardError == "tunnel: cannot write the SVG to 'full.svg': No space left on device\n")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/full")
   }
-}
-
-/// A value shared between a test and a thread it starts.
-final class Locked<Value>: @unchecked Sendable {
-  private var value: Value
-  private let lock = NSLock()
-
-  init(_ value: Value) { self.value = value }
-
-  func get() -> Value { lock.withLock { value } }
-  func set(_ new: Value) { lock.withLock { value = new } }
 }

@@ -73,7 +73,8 @@ import Testing
     #expect(dig.words == ["56", "8.5", "to", "41.3", "174.8"])
   }
 
-  /// 100,000 words: the parser, quadratic in one argument's values, would take minutes over them.
+  /// 100,000 words: the parser, quadratic in one argument's values, would take minutes over them (40,000
+  /// took 38 s), past the 60 s after which ``TunnelProcess`` ends a process.
   static let manyWords = (0..<100_000).map { "w\($0 % 10)" }
 
   @Test("100,000 words are parsed whole, each command getting every word")
