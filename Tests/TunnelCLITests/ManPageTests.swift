@@ -72,7 +72,12 @@ struct ManPageTests {
       """.utf8
     ).write(to: folder.appendingPathComponent("tracks.geojson"))
     let products = TunnelProcess.executable.deletingLastPathComponent().path
+    // Standard input empty and standard output kept, in files of the test's own rather than /dev/null.
+    let empty = folder.appendingPathComponent("empty-input")
+    let printed = folder.appendingPathComponent("printed-output")
+    try Data().write(to: empty)
     for example in examples {
+      try Data().write(to: printed)
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       process.arguments = ["-c", example]
@@ -81,8 +86,8 @@ struct ManPageTests {
       environment["PATH"] = products + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
       environment["LANG"] = "C.UTF-8"
       process.environment = environment
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = FileHandle.nullDevice
+      process.standardInput = try FileHandle(forReadingFrom: empty)
+      process.standardOutput = try FileHandle(forWritingTo: printed)
       let error = Pipe()
       process.standardError = error
       try process.run()
