@@ -15,7 +15,9 @@ import Glibc
 ///
 /// Nothing is buffered: each ``write(_:)`` hands its bytes to `write(2)` until all are taken, so a full
 /// disk, a closed descriptor or a reader gone is found at the write that met it, and no flush is left to
-/// fail at exit. Every command's output goes through here; a failure is an ``OutputError`` (exit 74).
+/// fail at exit. Every command's output goes through here — results, help, versions, completion scripts,
+/// pictures and logs — except a batch's rows, which `BatchRun` writes to descriptor 1 itself, as checked;
+/// a failure is an ``OutputError`` (exit 74).
 ///
 /// ```swift
 /// let svg = try OutputFile.open("tunnel.svg", for: "the SVG")  // before drawing: a bad path fails early
