@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import tunnel
+
 /// The manual page, docs/man/tunnel.1 (written by Scripts/man): UTF-8, with the environment and the exit
 /// statuses, and every example in it runs.
 @Suite("The manual page", .serialized)
@@ -51,6 +53,21 @@ struct ManPageTests {
     #expect(page.contains(".Sh EXIT STATUS"))
     for status in ["0", "1", "64", "65", "66", "74", "\"128 + n\""] {
       #expect(page.contains(".It \(status)\n"), "\(status)")
+    }
+  }
+
+  @Test("The page holds every command's examples as its help prints them (Scripts/man was run)")
+  func examplesAreCurrent() throws {
+    let inPage = Set(try Self.examples())
+    for command in CommandLineRewriting.commands.sorted() {
+      let help = try TunnelProcess.run([command, "--help"]).standardOutput
+      let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+      let start = try #require(lines.firstIndex(of: "Examples:"), "\(command) has examples")
+      let examples = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.map { String($0.dropFirst(2)) }
+      #expect(!examples.isEmpty)
+      for example in examples {
+        #expect(inPage.contains(example), "'\(example)' is not in docs/man/tunnel.1; run Scripts/man")
+      }
     }
   }
 
