@@ -1,7 +1,8 @@
 /// What an output stream can show: colours and Unicode.
 ///
-/// Colour is off when `NO_COLOR` is set (to anything), when `TERM` is `dumb`, or when the
-/// stream is not a terminal. Unicode (and so Braille dots) is on when the locale says UTF-8 and
+/// Colour is off when `NO_COLOR` is set to anything but the empty string (no-color.org), when `TERM`
+/// names a terminal without colours (``isMonochrome(_:)``: `dumb`, `vt100`, `xterm-mono` …), or when
+/// the stream is not a terminal. Unicode (and so Braille dots) is on when the locale says UTF-8 and
 /// `TERM` is not `dumb`.
 public struct TerminalCapabilities: Hashable, Sendable {
   /// Whether SGR colour sequences may be written.
@@ -17,13 +18,21 @@ public struct TerminalCapabilities: Hashable, Sendable {
 
   /// Works out the capabilities from an environment and whether the stream is a terminal.
   public init(environment: [String: String], isTerminal: Bool) {
-    let noColor = environment["NO_COLOR"] != nil
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     let dumb = environment["TERM"] == "dumb"
-    self.colors = isTerminal && !noColor && !dumb
+    self.colors = isTerminal && !noColor && !Self.isMonochrome(environment["TERM"] ?? "")
     let locale =
       [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
       .compactMap { $0 }.first { !$0.isEmpty } ?? ""
     let lowered = locale.lowercased()
     self.charset = !dumb && (lowered.contains("utf-8") || lowered.contains("utf8")) ? .unicode : .ascii
+  }
+
+  /// Whether `term` (the `TERM` variable) names a terminal that shows no colours: `dumb`; the DEC
+  /// terminals (`vt52`, `vt100`, `vt220` …) unless named for colour; and terminfo's monochrome entries,
+  /// whose names end in `-mono` or `-m` (`xterm-mono`, `linux-m`).
+  public static func isMonochrome(_ term: String) -> Bool {
+    term == "dumb" || (term.hasPrefix("vt") && !term.contains("color")) || term.hasSuffix("-mono")
+      || term.hasSuffix("-m")
   }
 }

@@ -44,9 +44,9 @@ extension Tunnel {
       switch output.format {
       case .text:
         let style = TextStyle(output: TerminalOutput(asciiRequested: false))
-        print(report.text(places: output.decimals.textPlaces, style: style), terminator: "")
+        try OutputFile.print(report.text(places: output.decimals.textPlaces, style: style))
       case .json:
-        print(try output.decimals.rounding { try JSONOutput.string(report) })
+        try OutputFile.print(try output.decimals.rounding { try JSONOutput.string(report) } + "\n")
       case .jsonl, .csv, .geojson:
         let places = output.decimals.dataPlaces
         let row = OutputRow(
@@ -60,9 +60,8 @@ extension Tunnel {
             ("surface_distance_km", OutputRow.number(report.surfaceDistanceKm, places: max(0, places - 3))),
             ("through_earth_km", OutputRow.number(report.throughEarthKm, places: max(0, places - 3))),
           ], coordinate: location.coordinate, placemark: placemarks.0, antipode: placemarks.1)
-        print(
-          OutputDocument.render([row], format: output.format.rows!, precision: .init(places: places)),
-          terminator: "")
+        try OutputFile.print(
+          OutputDocument.render([row], format: output.format.rows!, precision: .init(places: places)))
       }
     }
   }

@@ -42,7 +42,9 @@ enum CommandLineRewriting {
     if let command = leadingCommandIndex(arguments), command > 0 {
       arguments.insert(arguments.remove(at: command), at: 0)
     }
-    if arguments.first == "help", arguments.count > 1, !commands.contains(arguments[1]) {
+    if arguments.first == "help", arguments.count > 1, !commands.contains(arguments[1]),
+      arguments[1] != "help"
+    {
       throw Mistake(
         message:
           "there is no command \(EchoedText.quoted(arguments[1])); the commands are \(commands.sorted().joined(separator: ", "))"

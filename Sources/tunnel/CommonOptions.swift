@@ -94,6 +94,7 @@ struct LocationArguments: ParsableArguments {
   var text: String { words.joined(separator: " ") }
 
   mutating func validate() throws {
+    words = CommandLineWords.expanded(words)
     try Self.validate(text)
   }
 

@@ -11,11 +11,11 @@ extension Tunnel {
       abstract:
         "Measure a straight tunnel between two places: its length, its depth and the fall through it.",
       discussion: """
-        Give the two ends as two arguments (quote a coordinate that has a space), or separate them \\
-        with 'to'. It prints the distance along the surface and straight through the Earth, the \\
-        deepest point of the tunnel (its depth, and the place above it), and how long a fall from one \\
-        end to the other takes with no air and no friction: on a uniform Earth every straight tunnel \\
-        takes 42 min 10 s; with the densities of the Preliminary Reference Earth Model (PREM) a \\
+        Give the two ends as two arguments (quote a coordinate that has a space), or separate them \
+        with 'to'. It prints the distance along the surface and straight through the Earth, the \
+        deepest point of the tunnel (its depth, and the place above it), and how long a fall from one \
+        end to the other takes with no air and no friction: on a uniform Earth every straight tunnel \
+        takes 42 min 10 s; with the densities of the Preliminary Reference Earth Model (PREM) a \
         tunnel through the centre takes about 38 minutes and a short one a little over 42.
 
         Examples:
@@ -69,7 +69,8 @@ extension Tunnel {
         ))
     }
 
-    func validate() throws {
+    mutating func validate() throws {
+      words = CommandLineWords.expanded(words)
       _ = try Self.ends(of: words).get()
     }
 
@@ -80,8 +81,8 @@ extension Tunnel {
       let to = try LocationArguments.resolve(toText, data: placeData)
       let report = output.decimals.rounding { DigReport(from: from, to: to) }
       switch output.format {
-      case .text: print(report.text(places: output.decimals.textPlaces), terminator: "")
-      case .json: print(try JSONOutput.string(report))
+      case .text: try OutputFile.print(report.text(places: output.decimals.textPlaces))
+      case .json: try OutputFile.print(try JSONOutput.string(report) + "\n")
       }
     }
   }

@@ -32,7 +32,8 @@ extension Tunnel {
     @OptionGroup var output: OutputOptions
     @OptionGroup var data: DataOptions
 
-    func validate() throws {
+    mutating func validate() throws {
+      words = CommandLineWords.expanded(words)
       guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
         throw ValidationError("give a name to look for, e.g. 'tunnel find Copenhagen'")
       }
@@ -53,7 +54,8 @@ extension Tunnel {
       }
       switch output.format {
       case .json:
-        print(try output.decimals.rounding { try JSONOutput.string(search.matches.map(FoundPlace.init)) })
+        try OutputFile.print(
+          try output.decimals.rounding { try JSONOutput.string(search.matches.map(FoundPlace.init)) } + "\n")
       case .jsonl, .csv, .geojson:
         let places = output.decimals.dataPlaces
         let rows = search.matches.map { match in
@@ -67,14 +69,14 @@ extension Tunnel {
               ("population", String(place.population)),
             ], coordinate: place.coordinate)
         }
-        print(OutputDocument.render(rows, format: output.format.rows!), terminator: "")
+        try OutputFile.print(OutputDocument.render(rows, format: output.format.rows!))
       case .text:
-        for match in search.matches {
-          let place = match.place
-          let position = place.coordinate.formatted(.decimal(places: output.decimals.precision ?? 4))
-          print(
-            "\(PlaceText.line(match))   \(position)\(match.viaAlternateName ? "   (by another name)" : "")")
+        let lines = search.matches.map { match in
+          let position = match.place.coordinate.formatted(.decimal(places: output.decimals.precision ?? 4))
+          return
+            "\(PlaceText.line(match))   \(position)\(match.viaAlternateName ? "   (by another name)" : "")\n"
         }
+        try OutputFile.print(lines.joined())
       }
     }
   }

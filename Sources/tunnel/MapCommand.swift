@@ -15,10 +15,11 @@ extension Tunnel {
         borders, the largest places in view and a marker at each end (☻ where you dig, ✖ where you \
         come out). Each map shows 1,000 km across its shorter side; --zoom 2 shows 500 km, --zoom 0.5 \
         2,000 km. '--view geocode' prints the other side of the maps, as the radar shows it: each end \
-        in words. '--svg FILE' also writes both maps as an SVG picture with a caption naming both ends.
+        in words. '--svg FILE' also writes both maps as an SVG picture with a caption naming both ends; \
+        '--svg -' writes the picture alone to standard output.
 
-        Colours are used on a terminal unless NO_COLOR is set; --ascii (or TERM=dumb) draws with \
-        plain ASCII characters.
+        Colours are used on a terminal that shows them unless NO_COLOR is set (and not empty); --ascii \
+        (or TERM=dumb) draws with plain ASCII characters.
 
         Examples:
           tunnel map
@@ -39,7 +40,9 @@ extension Tunnel {
     var words: [String] = []
     @Option(help: "Which side to print: 'map' (the maps) or 'geocode' (the flipped side, in words).")
     var view: Side = .map
-    @Option(help: ArgumentHelp("Write both maps as an SVG picture to this file.", valueName: "file"))
+    @Option(
+      help: ArgumentHelp(
+        "Write both maps as an SVG picture to this file ('-': standard output).", valueName: "file"))
     var svg: String?
     @Option(help: "Columns of the picture (default: the terminal's width, or 100).")
     var width: Int?
@@ -51,7 +54,8 @@ extension Tunnel {
     var ascii = false
     @OptionGroup var data: DataOptions
 
-    func validate() throws {
+    mutating func validate() throws {
+      words = CommandLineWords.expanded(words)
       if let width, !(20...1000).contains(width) {
         throw ValidationError("--width must be between 20 and 1000")
       }
@@ -67,26 +71,26 @@ extension Tunnel {
         words.isEmpty
         ? TunnelViewController.defaultStart
         : try LocationArguments.resolve(words.joined(separator: " "), data: placeData).coordinate
+      // Opened before anything is drawn, so that a path that cannot be written is said first.
+      let picture = try svg.map { path throws(OutputError) in try OutputFile.open(path, for: "the SVG") }
       let output = TerminalOutput(asciiRequested: ascii)
       // A terminal narrower than the narrowest picture gets the narrowest picture.
       let size = Size(width: width ?? max(20, output.columns ?? 100), height: height)
       let (text, document) = try await Self.draw(
         from: start, data: placeData, size: size, zoom: zoom, flipped: view == .geocode,
-        output: output, svg: svg != nil)
+        output: output, svg: picture != nil)
       do {
         try placeData.checkIntact()
       } catch {
         throw CommandFailure(error)
       }
-      print(text)
-      if let svg, let document {
-        do {
-          try document.write(toFile: svg, atomically: true, encoding: .utf8)
-        } catch {
-          throw CommandFailure(
-            message: "cannot write the SVG to \(EchoedText.quoted(svg)): \(error.localizedDescription)",
-            exitCode: 74)
-        }
+      // `--svg -` puts the SVG on standard output, alone.
+      if picture?.isStandardOutput != true {
+        try OutputFile.print(text + "\n")
+      }
+      if let picture, let document {
+        try picture.write(document)
+        try picture.close()
       }
     }
 
@@ -104,6 +108,18 @@ extension Tunnel {
       for map in [tunnel.startMap, tunnel.targetMap] {
         map.regionSpan = MapViewController.defaultRegionSpan / zoom
       }
+      // Both ends in words, asked first so that damaged data fails the command (exit 66) instead of
+      // showing its message inside the picture.
+      var ends: [Placemark] = []
+      if flipped || svg {
+        do {
+          ends = try [start, start.antipode].map { coordinate throws(PlaceDataError) in
+            try session.reverseGeocoder.placemark(for: coordinate)
+          }
+        } catch {
+          throw CommandFailure(error)
+        }
+      }
       window.rootViewController = tunnel
       window.makeKeyAndVisible()
       if flipped {
@@ -117,14 +133,6 @@ extension Tunnel {
         output.colors
         ? frame.ansiText(colors: true, charset: output.charset) : frame.plainText(charset: output.charset)
       guard svg else { return (text, nil) }
-      let ends: [Placemark]
-      do {
-        ends = try [start, start.antipode].map { coordinate throws(PlaceDataError) in
-          try session.reverseGeocoder.placemark(for: coordinate)
-        }
-      } catch {
-        throw CommandFailure(error)
-      }
       do {
         let document = try SVGMap(
           renderer: session.renderer, start: start, regionSpan: MapViewController.defaultRegionSpan / zoom,

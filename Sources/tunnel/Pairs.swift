@@ -10,9 +10,9 @@ extension Tunnel {
       commandName: "pairs",
       abstract: "List pairs of places at opposite ends of the Earth, the closest pairs first.",
       discussion: """
-        Each place with at least --min-population inhabitants is paired with the place (with as many) \\
-        nearest to its antipode, when that place is at most --within kilometres away; each pair is \\
-        listed once. The famous pairs fall out of it: Hamilton (New Zealand) and Córdoba (Spain), \\
+        Each place with at least --min-population inhabitants is paired with the place (with as many) \
+        nearest to its antipode, when that place is at most --within kilometres away; each pair is \
+        listed once. The famous pairs fall out of it: Hamilton (New Zealand) and Córdoba (Spain), \
         Nanjing and Gálvez, Ulan-Ude and Puerto Natales.
 
         Examples:
@@ -57,26 +57,26 @@ extension Tunnel {
         throw CommandFailure(error)
       }
       let rows = pairs.map(PairRow.init)
+      let lines: [String]
       switch format {
       case .text:
-        if rows.isEmpty {
-          print(
+        lines =
+          rows.isEmpty
+          ? [
             "No pair of places with at least \(PlaceText.grouped(minPopulation)) inhabitants is within \(within) km."
-          )
-        }
-        for row in rows { print(row.text) }
+          ] : rows.map(\.text)
       case .json:
-        print(try JSONOutput.string(rows))
+        lines = [try JSONOutput.string(rows)]
       case .jsonl:
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for row in rows { print(String(decoding: try encoder.encode(row), as: UTF8.self)) }
+        lines = try rows.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
       case .csv:
-        print(PairRow.csvHeader)
-        for row in rows { print(row.csv) }
+        lines = [PairRow.csvHeader] + rows.map(\.csv)
       case .geojson:
-        print(try JSONOutput.string(PairRow.featureCollection(rows)))
+        lines = [try JSONOutput.string(PairRow.featureCollection(rows))]
       }
+      try OutputFile.print(lines.map { $0 + "\n" }.joined())
     }
   }
 }

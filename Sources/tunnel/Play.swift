@@ -47,6 +47,10 @@ extension Tunnel {
     var traceLifecycle: String?
     @OptionGroup var data: DataOptions
 
+    mutating func validate() throws {
+      words = CommandLineWords.expanded(words)
+    }
+
     func run() async throws {
       guard isatty(0) == 1, isatty(1) == 1 else {
         throw CommandFailure(
@@ -57,17 +61,14 @@ extension Tunnel {
       if !words.isEmpty {
         start = try LocationArguments.resolve(words.joined(separator: " "), data: placeData).coordinate
       }
-      var trace: FileHandle?
-      if let traceLifecycle {
-        guard FileManager.default.createFile(atPath: traceLifecycle, contents: nil),
-          let handle = FileHandle(forWritingAtPath: traceLifecycle)
-        else {
-          throw CommandFailure(
-            message:
-              "cannot write the lifecycle log to \(EchoedText.quoted(traceLifecycle)); check that its folder exists and is writable",
-            exitCode: 74)
-        }
-        trace = handle
+      // Opened as a shell's '>' opens it, before the terminal is taken over.
+      let trace = try traceLifecycle.map { path throws(OutputError) in
+        try OutputFile.open(path, for: "the lifecycle log")
+      }
+      if trace?.isStandardOutput == true {
+        throw CommandFailure(
+          message: "the lifecycle log cannot go to standard output, which shows the maps; give a file",
+          exitCode: 64)
       }
       let gazetteer: Gazetteer
       do {
@@ -80,7 +81,7 @@ extension Tunnel {
 
     @MainActor
     static func play(
-      from start: Coordinate, data: PlaceData, gazetteer: Gazetteer, ascii: Bool, trace: FileHandle?
+      from start: Coordinate, data: PlaceData, gazetteer: Gazetteer, ascii: Bool, trace: OutputFile?
     ) async throws {
       let parts = try AppParts(data: data)
       let output = TerminalOutput(asciiRequested: ascii)
@@ -90,18 +91,23 @@ extension Tunnel {
       app.reportsMouse = true
       app.quitKeys = [.interrupt]
       var log: LifecycleLog?
-      if let trace {
-        let recording = LifecycleLog(clock: window.clock)
-        // A failed write (a full disk) loses trace lines, never the terminal.
-        recording.onEvent = { event in
-          try? trace.write(contentsOf: Data((event.timedDescription + "\n").utf8))
+      // A failed write (a full disk) stops the log, never the game; it is reported once the terminal is back.
+      var traceFailure: OutputError?
+      func record(_ line: String) {
+        guard let trace, traceFailure == nil else { return }
+        do {
+          try trace.write(line + "\n")
+        } catch {
+          traceFailure = error
         }
+      }
+      if trace != nil {
+        let recording = LifecycleLog(clock: window.clock)
+        recording.onEvent = { event in record(event.timedDescription) }
         recording.start()
         log = recording
       }
-      Diagnostics.handler = { diagnostic in
-        try? trace?.write(contentsOf: Data("! \(diagnostic.message)\n".utf8))
-      }
+      Diagnostics.handler = { diagnostic in record("! \(diagnostic.message)") }
       let tunnel = TunnelViewController(start: start, renderer: parts.renderer, geocoder: parts.geocoder)
       let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer)
       window.makeKeyAndVisible()
@@ -110,9 +116,14 @@ extension Tunnel {
       }
       await app.run()
       log?.stop()
-      try? trace?.close()
+      do {
+        try trace?.close()
+      } catch {
+        traceFailure = traceFailure ?? error
+      }
       // Ended by a signal: the terminal is restored; exit as the signal would have.
       if let signal = app.stoppedBySignal { Foundation.exit(128 + signal) }
+      if let traceFailure { throw traceFailure }
     }
   }
 }

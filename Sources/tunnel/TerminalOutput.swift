@@ -14,7 +14,7 @@ struct TerminalOutput {
   /// The terminal's height in rows, nil when standard output is not a terminal.
   var rows: Int?
 
-  /// Colours only on a terminal without NO_COLOR or TERM=dumb; ASCII when asked, for TERM=dumb,
+  /// Colours only on a terminal that shows them, without a non-empty NO_COLOR; ASCII when asked, for TERM=dumb,
   /// or when the locale is not UTF-8 (see ``TerminalCapabilities``).
   init(asciiRequested: Bool) {
     let isTerminal = isatty(1) == 1

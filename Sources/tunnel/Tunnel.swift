@@ -41,35 +41,51 @@ struct Tunnel: AsyncParsableCommand {
     do {
       arguments = try CommandLineRewriting.rewritten(Array(CommandLine.arguments.dropFirst()))
     } catch {
-      FileHandle.standardError.write(Data("tunnel: \(error.message)\n".utf8))
-      Foundation.exit(64)
+      fail("tunnel: \(error.message)", status: 64)
     }
     do {
       if let single = try singleCommand(arguments) {
         try single.run()
         return
       }
-      var command = try parseAsRoot(arguments)
+      var command = try parseAsRoot(CommandLineWords.collapsed(arguments))
       if var asynchronous = command as? AsyncParsableCommand {
         try await asynchronous.run()
       } else {
         try command.run()
       }
     } catch let failure as CommandFailure {
-      FileHandle.standardError.write(Data("tunnel: \(failure.message)\n".utf8))
-      Foundation.exit(failure.exitCode)
+      fail("tunnel: \(failure.message)", status: failure.exitCode)
+    } catch let error as OutputError {
+      let failure = CommandFailure(error)
+      fail("tunnel: \(failure.message)", status: failure.exitCode)
     } catch {
       let code = exitCode(for: error)
       if code == .success {
-        // --help and --version
-        print(fullMessage(for: error))
+        // --help, --version and completion scripts are what was asked for: standard output, checked.
+        do {
+          try OutputFile.print(fullMessage(for: error) + "\n")
+        } catch {
+          let failure = CommandFailure(error)
+          fail("tunnel: \(failure.message)", status: failure.exitCode)
+        }
         Foundation.exit(code.rawValue)
       }
-      var message = self.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
-      if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-      let firstLine = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
-      FileHandle.standardError.write(Data("tunnel: \(firstLine)\n".utf8))
-      Foundation.exit(code.rawValue)
+      // The command the mistake is about: the one named, else the default one (whose options they are).
+      let named = arguments.first.map(CommandLineRewriting.commands.contains) ?? false
+      let command = named ? arguments.first : arguments.first == "help" ? nil : "antipode"
+      fail(
+        UsageMessage.line(
+          self.message(for: error), command: command, fromParser: UsageMessage.isParsers(error)),
+        status: code.rawValue)
     }
+  }
+
+  /// Writes `line` to standard error and exits with `status`. A standard error that cannot be written
+  /// leaves the status alone to tell.
+  static func fail(_ line: String, status: Int32) -> Never {
+    var text = line + "\n"
+    _ = text.withUTF8 { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    Foundation.exit(status)
   }
 }

@@ -51,16 +51,18 @@ struct WhereRequest: Equatable {
     let placemark = try Geocoding.placemark(for: location.coordinate, data: placeData)
     switch format {
     case .json:
-      print(try decimals.rounding { try JSONOutput.string(placemark) })
+      try OutputFile.print(try decimals.rounding { try JSONOutput.string(placemark) } + "\n")
     case .text:
       let style = TextStyle(output: TerminalOutput(asciiRequested: false))
-      print(style.bold(PlacemarkText.headline(placemark)))
-      print(
+      var lines = [
+        style.bold(PlacemarkText.headline(placemark)),
         "      " + location.coordinate.formatted(.decimal(places: decimals.textPlaces)) + "   "
-          + location.coordinate.formatted(.dms(secondsPlaces: 1)))
+          + location.coordinate.formatted(.dms(secondsPlaces: 1)),
+      ]
       for (label, value) in PlacemarkText.details(placemark) {
-        print("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
+        lines.append("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
       }
+      try OutputFile.print(lines.map { $0 + "\n" }.joined())
     case .jsonl, .csv, .geojson:
       let row = OutputRow(
         members: [
@@ -72,9 +74,8 @@ struct WhereRequest: Equatable {
               places: decimals.dataPlaces)
           ),
         ], coordinate: location.coordinate, placemark: placemark)
-      print(
-        OutputDocument.render([row], format: format.rows!, precision: .init(places: decimals.dataPlaces)),
-        terminator: "")
+      try OutputFile.print(
+        OutputDocument.render([row], format: format.rows!, precision: .init(places: decimals.dataPlaces)))
     }
   }
 }

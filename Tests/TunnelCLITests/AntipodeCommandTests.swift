@@ -101,7 +101,7 @@ import Testing
     ),
     (
       ["56", "8", "--format", "xml"],
-      "tunnel: The value 'xml' is invalid for '--format <text|json|jsonl|csv|geojson>'. Please provide one of 'text', 'json', 'jsonl', 'csv' or 'geojson'.\n"
+      "tunnel: the value 'xml' is invalid for '--format <text|json|jsonl|csv|geojson>'; please provide one of 'text', 'json', 'jsonl', 'csv' or 'geojson'; see 'tunnel antipode --help'\n"
     ),
     (["56", "8", "--bogus"], "tunnel: there is no option '--bogus'; see 'tunnel --help' for the options\n"),
   ])

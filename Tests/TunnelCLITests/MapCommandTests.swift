@@ -75,7 +75,7 @@ import FoundationXML
       (["--height", "9999"], 64, "tunnel: --height must be between 10 and 500"),
       (["--zoom", "nan"], 64, "tunnel: --zoom must be between"),
       (["--zoom", "inf"], 64, "tunnel: --zoom must be between"),
-      (["--view", "sideways"], 64, "tunnel: The value 'sideways' is invalid for '--view <view>'"),
+      (["--view", "sideways"], 64, "tunnel: the value 'sideways' is invalid for '--view <view>'"),
       (["Qwxyzzy"], 64, "tunnel: no place is called 'Qwxyzzy'"),
       (["91", "0"], 64, "tunnel: latitude 91 is outside -90…90"),
       (["--data", "/nonexistent"], 66, "tunnel: "),

@@ -17,9 +17,11 @@ struct TunnelProcess {
   }
 
   /// Runs `tunnel` with `arguments`, standard input `input` (empty by default), and waits at most 60
-  /// seconds.
+  /// seconds, then ends it (its status is then SIGTERM's). Standard output is read through a pipe unless `output` names a file to write it to
+  /// (then ``Result/standardOutput`` is empty).
   static func run(
-    _ arguments: [String], environment: [String: String] = [:], input: Data? = nil
+    _ arguments: [String], environment: [String: String] = [:], input: Data? = nil,
+    output outputFile: FileHandle? = nil, directory: URL? = nil
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable
@@ -29,7 +31,8 @@ struct TunnelProcess {
     process.environment = merged
     let output = Pipe()
     let error = Pipe()
-    process.standardOutput = output
+    process.standardOutput = outputFile ?? output
+    if let directory { process.currentDirectoryURL = directory }
     process.standardError = error
     if let input {
       let path = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -42,20 +45,39 @@ struct TunnelProcess {
       process.standardInput = FileHandle.nullDevice
     }
     try process.run()
-    let deadline = DispatchTime.now() + .seconds(60)
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    while process.isRunning {
-      if DispatchTime.now() > deadline {
-        process.terminate()
-        break
+    if outputFile != nil { try output.fileHandleForWriting.close() }
+    // Both pipes are read on threads of their own (not Dispatch's pool, which reads blocked in parallel
+    // tests would exhaust), so that a process that does not end by the deadline is ended there rather
+    // than waited for.
+    let outputData = SharedValue(Data())
+    let errorData = SharedValue(Data())
+    let reading = DispatchGroup()
+    for (pipe, data) in [(output, outputData), (error, errorData)] {
+      reading.enter()
+      Thread.detachNewThread {
+        data.set(pipe.fileHandleForReading.readDataToEndOfFile())
+        reading.leave()
       }
-      usleep(1_000)
+    }
+    if reading.wait(timeout: .now() + .seconds(60)) == .timedOut {
+      process.terminate()
+      reading.wait()
     }
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: errorData, as: UTF8.self))
+      standardOutput: String(decoding: outputData.get(), as: UTF8.self),
+      standardError: String(decoding: errorData.get(), as: UTF8.self))
   }
+}
+
+/// A value shared between a test and the threads it starts.
+final class SharedValue<Value>: @unchecked Sendable {
+  private var value: Value
+  private let lock = NSLock()
+
+  init(_ value: Value) { self.value = value }
+
+  func get() -> Value { lock.withLock { value } }
+  func set(_ new: Value) { lock.withLock { value = new } }
 }

@@ -65,6 +65,7 @@ final class DataFile: @unchecked Sendable {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else {
       if errno == ENOENT { throw .fileMissing(path: path) }
+      if errno == ELOOP { throw .linkLoop(path: path) }
       throw .unreadable(path: path, reason: String(cString: strerror(errno)))
     }
     defer { close(descriptor) }

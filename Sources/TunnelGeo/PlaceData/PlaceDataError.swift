@@ -26,6 +26,8 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
   case damaged(path: String, offset: Int, byteCount: Int)
   /// The header is intact but describes sections that do not fit together.
   case malformed(path: String, detail: String)
+  /// The folder or file is a symbolic link that leads, directly or through others, back to itself.
+  case linkLoop(path: String)
 
   /// The file or folder the error is about.
   public var path: String {
@@ -34,7 +36,7 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
     case .fileMissing(let path), .unreadable(let path, _), .sizeMismatch(let path, _, _),
       .badMagic(let path), .unsupportedVersion(let path, _, _), .wrongKind(let path, _, _),
       .headerChecksumMismatch(let path), .payloadChecksumMismatch(let path), .damaged(let path, _, _),
-      .malformed(let path, _):
+      .malformed(let path, _), .linkLoop(let path):
       path
     }
   }
@@ -67,6 +69,9 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
         "\(path): bytes \(offset)..<\(offset + byteCount) do not match their checksum (damaged); \(rebuild)"
     case .malformed(let path, let detail):
       return "\(path): malformed (\(detail)); \(rebuild)"
+    case .linkLoop(let path):
+      return "\(path): its symbolic links go round in a loop; point them at Tunnel's Data folder, "
+        + "or pass that folder with --data or TUNNEL_DATA"
     }
   }
 }

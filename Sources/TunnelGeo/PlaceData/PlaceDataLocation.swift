@@ -49,10 +49,21 @@ public enum PlaceDataLocation {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
     else {
+      if isLinkLoop(directory) { throw .linkLoop(path: directory) }
       throw .dataNotFound(searched: [directory])
     }
-    guard qualifies(directory) else { throw .fileMissing(path: directory + "/places.tunnel") }
+    guard qualifies(directory) else {
+      let file = directory + "/places.tunnel"
+      if isLinkLoop(file) { throw .linkLoop(path: file) }
+      throw .fileMissing(path: file)
+    }
     return directory
+  }
+
+  /// Whether `path` cannot be followed because its symbolic links go round in a loop (ELOOP).
+  static func isLinkLoop(_ path: String) -> Bool {
+    var information = stat()
+    return stat(path, &information) != 0 && errno == ELOOP
   }
 
   private static func executablePath() -> String? {
