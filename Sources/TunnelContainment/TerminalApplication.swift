@@ -14,7 +14,9 @@ import Darwin
 /// background) lands while the application runs. When it is not a terminal — a pipe,
 /// a file, `/dev/null` — the keys are read from it one by one, each followed by letting every
 /// transition finish; at the end of input (or on a quit key) the last frame is printed once,
-/// in plain text when standard output is not a terminal. Quit keys are `q` and Control-C/D.
+/// in plain text when standard output is not a terminal. Quit keys are `q` and Control-C/D; keys
+/// pressed with Alt, and whatever control sequences and strings the terminal sends, are never keys
+/// (``KeyDecoder``).
 ///
 ///     let app = TerminalApplication(window: window)
 ///     app.onKey = { key in container.handle(key) }
@@ -29,6 +31,8 @@ public final class TerminalApplication {
   public var quitKeys: Set<Key> = [.character("q"), .character("Q"), .interrupt]
   /// Frames drawn per second at most while something moves.
   public var framesPerSecond = 30.0
+  /// How long a lone ESC waits for more bytes before it is the Escape key, in seconds.
+  public var escapeDelay = 0.05
   /// What standard output can show.
   public var capabilities: TerminalCapabilities {
     didSet { window.charset = capabilities.charset }
@@ -74,12 +78,11 @@ public final class TerminalApplication {
 
   private func runScripted() async {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    var pending: [UInt8] = []
+    var decoder = KeyDecoder()
     reading: while shouldContinue {
       let count = read(input, &buffer, buffer.count)
-      pending += buffer[0..<max(0, count)]
-      let (keys, used) = Key.parse(pending, complete: count <= 0)
-      pending.removeFirst(used)
+      if count < 0, errno == EINTR { continue }
+      let keys = count > 0 ? decoder.decode(buffer[0..<count]) : decoder.finish()
       for key in keys {
         handle(key)
         window.clock.runUntilIdle()
@@ -119,24 +122,26 @@ public final class TerminalApplication {
     var last = Self.monotonicSeconds()
     var previousFrame: Canvas?
     var buffer = [UInt8](repeating: 0, count: 256)
-    // Bytes of a key sequence that a read cut off; a lone ESC is the Escape key once a poll passes
-    // with nothing more.
-    var pending: [UInt8] = []
+    var decoder = KeyDecoder()
     while shouldContinue {
       let frameBudget = 1.0 / max(1, framesPerSecond)
-      let timeout = !pending.isEmpty ? 30 : window.clock.isIdle ? 100 : Int32(frameBudget * 1000)
+      let timeout =
+        decoder.awaitsPause
+        ? Int32(escapeDelay * 1000) : window.clock.isIdle ? 100 : Int32(frameBudget * 1000)
       var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&descriptor, 1, timeout) > 0
-      if ready {
+      let ready = poll(&descriptor, 1, timeout)
+      var keys: [Key] = []
+      if ready > 0 {
         let count = read(input, &buffer, buffer.count)
-        if count <= 0 { break }
-        pending += buffer[0..<count]
+        if count > 0 {
+          keys = decoder.decode(buffer[0..<count])
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+          break  // the terminal is gone
+        }
+      } else if ready == 0 {
+        keys = decoder.pause()
       }
-      if !pending.isEmpty {
-        let (keys, used) = Key.parse(pending, complete: !ready)
-        pending.removeFirst(used)
-        for key in keys where isRunning { handle(key) }
-      }
+      for key in keys where isRunning { handle(key) }
       // Let work queued on the main actor (results computed in the background) run.
       await Task.yield()
       let now = Self.monotonicSeconds()
