@@ -14,7 +14,8 @@ import Darwin
 /// which end the run loop rather than the process (``stoppedBySignal`` says which). Control-Z,
 /// SIGTSTP, SIGTTIN and SIGTTOU suspend it as the shell's job control expects: the terminal is
 /// restored, the process stops, and when it continues in the foreground the terminal is taken
-/// again and the whole frame redrawn (also after a SIGSTOP and SIGCONT). Between frames the loop
+/// again and the whole frame redrawn (also after a SIGSTOP and SIGCONT). A crash puts the terminal
+/// back before the process dies. Between frames the loop
 /// suspends, so work sent to the main actor (a result computed in the background) lands while
 /// the application runs. When standard input is not a terminal — a pipe, a file, `/dev/null` —
 /// the keys are read from it one by one, each followed by letting every transition finish; at
@@ -191,6 +192,7 @@ public final class TerminalApplication {
   }
 
   /// Takes the terminal: raw mode, the alternate screen cleared, the cursor hidden, mouse reports on.
+  /// Until ``leaveScreen()``, a crash hands it back too (``CrashRestore``).
   private func enterScreen() {
     if var raw = savedModes {
       cfmakeraw(&raw)
@@ -199,16 +201,22 @@ public final class TerminalApplication {
     }
     let mouse = reportsMouse ? "\u{1B}[?1000h\u{1B}[?1006h" : ""
     writeAll("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J" + mouse)
+    CrashRestore.install(input: input, modes: savedModes, output: output, leaving: leavingSequence)
     isOnScreen = true
   }
 
   /// Hands the terminal back as it was: mouse reports off, colours reset, the cursor shown, the
   /// normal screen, the saved modes.
   private func leaveScreen() {
-    let mouse = reportsMouse ? "\u{1B}[?1006l\u{1B}[?1000l" : ""
-    writeAll(mouse + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+    CrashRestore.uninstall()
+    writeAll(leavingSequence)
     if var modes = savedModes { tcsetattr(input, TCSAFLUSH, &modes) }
     isOnScreen = false
+  }
+
+  /// What puts the screen back: mouse reports off, colours reset, the cursor shown, the normal screen.
+  private var leavingSequence: String {
+    (reportsMouse ? "\u{1B}[?1006l\u{1B}[?1000l" : "") + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
   }
 
   private func handle(_ key: Key) {

@@ -127,11 +127,11 @@ struct TerminalSessionError: Error, CustomStringConvertible {
 struct PlayCommandTests {
   /// The shell line that runs `tunnel play` in the pane, then reports how it ended and whether the
   /// terminal is back in canonical mode with echo.
-  func command(pidFile: String? = nil, place: String = "") -> String {
+  func command(pidFile: String? = nil, place: String = "", environment: String = "") -> String {
     let tunnel = TunnelProcess.executable.path
     let inner = pidFile.map { "sh -c 'echo $$ > \($0); exec \(tunnel) play'" } ?? "\(tunnel) play \(place)"
     return
-      "env LANG=C.UTF-8 TERM=xterm-256color \(inner); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -E -x -- '-?(icanon|echo)' | tr '\\n' ' '; echo; sleep 60"
+      "env LANG=C.UTF-8 TERM=xterm-256color \(environment) \(inner); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -E -x -- '-?(icanon|echo)' | tr '\\n' ' '; echo; sleep 60"
   }
 
   /// An interactive shell with job control (dash, which leaves the terminal's modes as a stopped
@@ -265,6 +265,22 @@ struct PlayCommandTests {
     try session.wait("the maps") { $0.contains { $0.contains("☻") } }
     kill(try readPid(pidFile), signal)
     try expectRestored(session, status: "\(128 + signal)")
+  }
+
+  @Test(
+    "A crash (or its signal from outside) hands the terminal back before Swift's backtrace and the end",
+    arguments: [SIGSEGV, SIGABRT, SIGILL])
+  func crash(signal: Int32) throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    let pidFile = pidFile(session)
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try session.start(command(pidFile: pidFile, environment: "SWIFT_BACKTRACE=interactive=no"))
+    try session.wait("the maps") { $0.contains { $0.contains("☻") } }
+    kill(try readPid(pidFile), signal)
+    try expectRestored(session, status: "\(128 + signal)")
+    #expect(try session.format("cursor_flag") == "1")
+    #expect(try session.format("mouse_any_flag") == "0")
   }
 
   @Test("Ctrl-Z hands the terminal back to the shell and stops; fg takes it again and redraws everything")
