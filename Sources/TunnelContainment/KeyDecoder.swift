@@ -114,9 +114,13 @@ public struct KeyDecoder: Sendable {
       }
     case .string(_, let escape):
       if escape {
+        // ESC \ is the string terminator. ESC and a control byte end the string, and the byte is a
+        // key of its own; ESC and anything else end it and start a new sequence.
         state = .ground
-        // ESC \ is the string terminator; ESC and anything else ends the string and starts anew.
-        if byte != 0x5C {
+        switch byte {
+        case 0x5C: break
+        case 0x00..<0x20: feed(byte, into: &keys)
+        default:
           state = .escape(alt: false)
           feed(byte, into: &keys)
         }

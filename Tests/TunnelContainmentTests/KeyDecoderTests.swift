@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 
 @testable import TunnelContainment
@@ -102,5 +103,27 @@ struct KeyDecoderTests {
     #expect(decode([prefix, "\u{3}"]) == [.interrupt])
     #expect(decode([prefix, "\u{1A}"]) == [.suspend])
     #expect(decode([prefix + "\u{1B}[A"]) == [.up], "ESC starts a new sequence")
+  }
+
+  @Test(
+    "After any bytes at all and a pause, Control-C is Control-C: nothing a terminal sends can eat the quit key"
+  )
+  func controlCAfterAnything() {
+    var random = SplitMix64(seed: 0x7E55_C0DE)
+    // Bytes weighted towards the ones that start and end sequences.
+    let interesting: [UInt8] = [
+      0x1B, 0x5B, 0x4F, 0x5D, 0x50, 0x5F, 0x5C, 0x07, 0x3B, 0x3C, 0x31, 0x41, 0x71, 0xC3, 0xE2,
+    ]
+    for round in 0..<2000 {
+      var decoder = KeyDecoder()
+      let count = Int.random(in: 0...24, using: &random)
+      let bytes = (0..<count).map { _ in
+        Bool.random(using: &random)
+          ? interesting.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+      }
+      _ = decoder.decode(bytes)
+      _ = decoder.pause()
+      #expect(decoder.decode([0x03]) == [.interrupt], "round \(round): \(bytes)")
+    }
   }
 }
