@@ -15,7 +15,8 @@ public enum ExampleRunner {
   /// Rows of the console panel.
   static let panelHeight = 7
 
-  /// Shows `root` in a window with a console panel, and runs until q or the end of input.
+  /// Shows `root` in a window with a console panel, and runs until q or the end of input; ended by a
+  /// signal, exits with 128 + its number.
   public static func run(
     _ root: ViewController, console: Console, heading: String, handle: @escaping @MainActor (Key) -> Void
   ) async {
@@ -32,6 +33,8 @@ public enum ExampleRunner {
     layOut(root: root, panel: attachPanel(to: window, console: console, heading: heading), in: window)
     app.onKey = handle
     await app.run()
+    // Ended by a signal: the terminal is restored; exit as the signal would have.
+    if let signal = app.stoppedBySignal { exit(128 + signal) }
   }
 
   /// A window subview that shows the console at the bottom.

@@ -7,7 +7,8 @@ import TunnelGeo
 /// Keys: arrows or h/j/k/l move the active marker a twentieth of the map, H/J/K/L a quarter;
 /// Tab switches which marker moves; + and - zoom both maps; r is the radar; g or / opens the
 /// prompt (a place name or a coordinate, Enter to go, Esc to cancel); a click on a map moves its
-/// marker there and makes it the active one; ? shows the keys; q or Esc quits.
+/// marker there and makes it the active one; ? shows the keys; q or Esc quits. (Control-Z, which
+/// suspends, never gets here: ``TerminalApplication`` handles it.)
 ///
 ///     let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer)
 ///     app.onKey = { key in if !play.handle(key) { app.quit() } }
@@ -74,6 +75,7 @@ public final class TunnelPlay {
      g or /            go to a place
      click             put the marker there
      ?                 this help
+     Ctrl-Z            suspend (fg resumes)
      q or Esc          quit
     """
 

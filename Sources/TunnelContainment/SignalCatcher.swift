@@ -28,6 +28,14 @@ public final class SignalCatcher {
 
   private static let received = Atomic<Int32>(0)
 
+  /// The signals whose default action ends a process and that come from outside it rather than
+  /// from a fault: SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGVTALRM,
+  /// SIGXCPU and SIGXFSZ. A program that changes the terminal catches all of them, so that none can
+  /// end it with the terminal left changed. (SIGPROF is left to profilers.)
+  public static let endingSignals = [
+    SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGVTALRM, SIGXCPU, SIGXFSZ,
+  ]
+
   /// Installs handlers for `signals`, forgetting any signal caught before.
   public init(_ signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]) {
     Self.received.store(0, ordering: .relaxed)

@@ -23,7 +23,8 @@ extension Tunnel {
 
         Keys: arrows or h/j/k/l move the marker (H/J/K/L further), Tab switches marker, + and - zoom, \
         r is the radar, g or / jumps to a place or coordinate, a click moves the marker there, ? shows \
-        the keys, q or Esc quits.
+        the keys, q or Esc quits (so do Ctrl-C and Ctrl-D, with exit status 0), and Ctrl-Z suspends it \
+        until 'fg'.
 
         It needs a terminal; to print the maps once, or for scripts, use 'tunnel map'.
 

@@ -56,6 +56,47 @@ struct TerminalSession {
     try tmux(["send-keys"] + keys)
   }
 
+  /// Types `text` as it is, then Return.
+  func type(_ text: String) throws {
+    try tmux(["send-keys", "-l", text])
+    try tmux(["send-keys", "Enter"])
+  }
+
+  /// Sends bytes given in hexadecimal ("1b 5b"), as a terminal would send them.
+  func sendBytes(_ hex: String) throws {
+    try tmux(["send-keys", "-H"] + hex.split(separator: " ").map(String.init))
+  }
+
+  /// One of tmux's formats for the pane, such as `alternate_on` (1 on the alternate screen),
+  /// `cursor_flag` (1 when the cursor shows) or `mouse_any_flag` (1 when mouse reports are on).
+  func format(_ name: String) throws -> String {
+    try tmux(["display-message", "-p", "#{\(name)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Which of the pane terminal's local modes `icanon`, `echo` and `isig` are on (all three
+  /// in canonical, "cooked" mode; none in raw mode), read from the terminal itself.
+  func modes() throws -> Set<String> {
+    let path = try format("pane_tty")
+    let descriptor = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+    guard descriptor >= 0 else { throw TerminalSessionError(message: "cannot open \(path)") }
+    defer { close(descriptor) }
+    var modes = termios()
+    guard tcgetattr(descriptor, &modes) == 0 else {
+      throw TerminalSessionError(message: "cannot read the modes of \(path)")
+    }
+    let flags = [("icanon", ICANON), ("echo", ECHO), ("isig", ISIG)]
+    return Set(flags.filter { modes.c_lflag & tcflag_t($0.1) != 0 }.map(\.0))
+  }
+
+  /// Writes `text` straight onto the pane's terminal, as another program sharing it might.
+  func scribble(_ text: String) throws {
+    let path = try format("pane_tty")
+    let descriptor = open(path, O_WRONLY | O_NOCTTY)
+    guard descriptor >= 0 else { throw TerminalSessionError(message: "cannot open \(path)") }
+    defer { close(descriptor) }
+    _ = text.withCString { write(descriptor, $0, strlen($0)) }
+  }
+
   /// Waits until `condition` holds for the screen, at most `seconds`; returns the last screen seen.
   @discardableResult
   func wait(
@@ -86,11 +127,56 @@ struct TerminalSessionError: Error, CustomStringConvertible {
 struct PlayCommandTests {
   /// The shell line that runs `tunnel play` in the pane, then reports how it ended and whether the
   /// terminal is back in canonical mode with echo.
-  func command(pidFile: String? = nil, place: String = "") -> String {
+  func command(pidFile: String? = nil, place: String = "", environment: String = "") -> String {
     let tunnel = TunnelProcess.executable.path
     let inner = pidFile.map { "sh -c 'echo $$ > \($0); exec \(tunnel) play'" } ?? "\(tunnel) play \(place)"
     return
-      "env LANG=C.UTF-8 TERM=xterm-256color \(inner); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -E -x -- '-?(icanon|echo)' | tr '\\n' ' '; echo; sleep 60"
+      "env LANG=C.UTF-8 TERM=xterm-256color \(environment) \(inner); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -E -x -- '-?(icanon|echo)' | tr '\\n' ' '; echo; sleep 60"
+  }
+
+  /// An interactive shell with job control (dash, which leaves the terminal's modes as a stopped
+  /// job left them), and the line that runs `tunnel play` in it, writing its process id to `pidFile`.
+  let jobShell = "env PS1='$ ' ENV=/dev/null dash -i"
+  func jobLine(pidFile: String) -> String {
+    "sh -c 'echo $$ > \(pidFile); exec env LANG=C.UTF-8 TERM=xterm-256color \(TunnelProcess.executable.path) play'"
+  }
+
+  /// A file name for a process id, unique to the session.
+  func pidFile(_ session: TerminalSession) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("tunnel-play-\(session.socket).pid").path
+  }
+
+  func readPid(_ path: String) throws -> Int32 {
+    try #require(
+      Int32(
+        (try String(contentsOfFile: path, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+  }
+
+  /// Waits for the whole first frame (the status line) of the app started at Denmark.
+  @discardableResult
+  func waitForMaps(_ session: TerminalSession, _ description: String = "the maps") throws -> [String] {
+    try session.wait(description) { screen in
+      screen.contains { $0.contains("☻ 56.55000, 8.31667") && $0.contains("q quit") }
+        && (try? session.format("alternate_on")) == "1"
+    }
+  }
+
+  /// Checks that the app has the terminal: the alternate screen, no cursor, mouse reports, raw mode.
+  func expectTaken(_ session: TerminalSession, _ when: String) throws {
+    #expect(try session.format("alternate_on") == "1", "alternate screen \(when)")
+    #expect(try session.format("cursor_flag") == "0", "hidden cursor \(when)")
+    #expect(try session.format("mouse_sgr_flag") == "1", "mouse reports \(when)")
+    #expect(try session.modes().isEmpty, "raw mode \(when)")
+  }
+
+  /// Checks that the terminal is handed back as it was: the normal screen, the cursor, no mouse
+  /// reports, canonical mode with echo and signals.
+  func expectHandedBack(_ session: TerminalSession, _ when: String) throws {
+    #expect(try session.format("alternate_on") == "0", "normal screen \(when)")
+    #expect(try session.format("cursor_flag") == "1", "cursor shown \(when)")
+    #expect(try session.format("mouse_any_flag") == "0", "mouse reports off \(when)")
+    #expect(try session.format("mouse_sgr_flag") == "0", "SGR mouse reports off \(when)")
+    #expect(try session.modes() == ["icanon", "echo", "isig"], "cooked mode \(when)")
   }
 
   /// Waits for the shell's report after the app ended and checks that the terminal was restored.
@@ -157,7 +243,7 @@ struct PlayCommandTests {
     try expectRestored(session, status: "0")
   }
 
-  @Test("Ctrl-C ends it and restores the terminal")
+  @Test("Ctrl-C is a quit key like q: it ends the app, restores the terminal and exits 0")
   func controlC() throws {
     let session = TerminalSession()
     defer { session.stop() }
@@ -167,22 +253,136 @@ struct PlayCommandTests {
     try expectRestored(session, status: "0")
   }
 
-  @Test("SIGTERM ends it, restores the terminal and exits as a process ended by SIGTERM does (143)")
-  func terminate() throws {
+  @Test(
+    "A signal that ends a process ends it too, with the terminal restored and 128 + the signal as status",
+    arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE])
+  func endingSignal(signal: Int32) throws {
     let session = TerminalSession()
     defer { session.stop() }
-    let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "tunnel-play-\(session.socket).pid"
-    ).path
+    let pidFile = pidFile(session)
     defer { try? FileManager.default.removeItem(atPath: pidFile) }
     try session.start(command(pidFile: pidFile))
     try session.wait("the maps") { $0.contains { $0.contains("☻") } }
-    let pid = try #require(
-      Int32(
-        (try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
-      ))
-    kill(pid, SIGTERM)
-    try expectRestored(session, status: "143")
+    kill(try readPid(pidFile), signal)
+    try expectRestored(session, status: "\(128 + signal)")
+  }
+
+  @Test(
+    "A crash (or its signal from outside) hands the terminal back before Swift's backtrace and the end",
+    arguments: [SIGSEGV, SIGABRT, SIGILL])
+  func crash(signal: Int32) throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    let pidFile = pidFile(session)
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try session.start(command(pidFile: pidFile, environment: "SWIFT_BACKTRACE=interactive=no"))
+    try session.wait("the maps") { $0.contains { $0.contains("☻") } }
+    kill(try readPid(pidFile), signal)
+    try expectRestored(session, status: "\(128 + signal)")
+    #expect(try session.format("cursor_flag") == "1")
+    #expect(try session.format("mouse_any_flag") == "0")
+  }
+
+  @Test("Ctrl-Z hands the terminal back to the shell and stops; fg takes it again and redraws everything")
+  func suspendAndResume() throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    let pidFile = pidFile(session)
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try session.start(jobShell)
+    try session.type(jobLine(pidFile: pidFile))
+    try waitForMaps(session)
+    try expectTaken(session, "while it runs")
+    try session.send("C-z")
+    try session.wait("the shell to say the job stopped") { screen in
+      screen.contains { $0.contains("Stopped") } && screen.last { !$0.isEmpty } == "$"
+    }
+    try expectHandedBack(session, "while it is stopped")
+    try session.type("fg")
+    try waitForMaps(session, "the maps drawn again")
+    try expectTaken(session, "after fg")
+    // Still working: the radar turns the maps over.
+    try session.send("r")
+    try session.wait("the geocode view") { $0.contains { $0.contains("South Pacific Ocean") } }
+    try session.send("q")
+    try session.wait("the prompt") { screen in
+      screen.last { !$0.isEmpty } == "$" && (try? session.format("alternate_on")) == "0"
+    }
+    try session.type("echo EXIT=$?")
+    try session.wait("the exit status") { $0.contains("EXIT=0") }
+    try expectHandedBack(session, "after q")
+  }
+
+  @Test(
+    "kill -TSTP from outside suspends it the same way; continued in the background it stops again rather than take the terminal"
+  )
+  func stopAndContinueFromOutside() throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    let pidFile = pidFile(session)
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try session.start(jobShell)
+    try session.type(jobLine(pidFile: pidFile))
+    try waitForMaps(session)
+    let pid = try readPid(pidFile)
+    kill(pid, SIGTSTP)
+    try session.wait("the shell to say the job stopped") { $0.contains { $0.contains("Stopped") } }
+    try expectHandedBack(session, "after SIGTSTP")
+    // Continued while the shell has the terminal, it stops again as a background job writing to
+    // the terminal does; the shell says so at its next prompt.
+    kill(pid, SIGCONT)
+    try session.wait("the shell to say the job stopped for the terminal") { screen in
+      if !screen.contains(where: { $0.contains("Stopped (tty output)") }) { try? session.send("Enter") }
+      return screen.contains { $0.contains("Stopped (tty output)") }
+    }
+    try expectHandedBack(session, "after SIGCONT in the background")
+    try session.type("fg")
+    try waitForMaps(session, "the maps drawn again")
+    try expectTaken(session, "after fg")
+    try session.send("q")
+    try session.wait("the prompt") { screen in
+      screen.last { !$0.isEmpty } == "$" && (try? session.format("alternate_on")) == "0"
+    }
+    try session.type("echo EXIT=$?")
+    try session.wait("the exit status") { $0.contains("EXIT=0") }
+  }
+
+  @Test("Continued after SIGSTOP, it takes the terminal again and redraws the whole screen")
+  func continuedAfterStop() throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    let pidFile = pidFile(session)
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try session.start(command(pidFile: pidFile))
+    try waitForMaps(session)
+    let pid = try readPid(pidFile)
+    kill(pid, SIGSTOP)
+    try session.scribble("\u{1B}[2J\u{1B}[?25h\u{1B}[?1000lSCRIBBLED")
+    try session.wait("the scribble") { $0.contains { $0.contains("SCRIBBLED") } }
+    kill(pid, SIGCONT)
+    try session.wait("the whole screen drawn again") { screen in
+      !screen.contains { $0.contains("SCRIBBLED") } && screen.contains { $0.contains("☻ 56.55000, 8.31667") }
+    }
+    try expectTaken(session, "after SIGCONT")
+    try session.send("q")
+    try expectRestored(session, status: "0")
+  }
+
+  @Test("Keys with Alt, a bare ESC [, and OSC and DCS strings are not quit keys; the app goes on")
+  func escapeSequencesDoNotQuit() throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    try session.start(command())
+    try waitForMaps(session)
+    try session.send("M-q")
+    try session.sendBytes("1b 5b")  // ESC [
+    try session.sendBytes("1b 5d 31 31 3b 72 67 62 3a 30 2f 30 2f 30 07")  // OSC 11;rgb:0/0/0 BEL
+    try session.sendBytes("1b 50 31 24 72 30 6d 1b 5c")  // DCS 1$r0m ST
+    try session.sendBytes("1b 5f 47 1b 5c")  // APC G ST
+    try session.send("r")
+    try session.wait("the geocode view") { $0.contains { $0.contains("South Pacific Ocean") } }
+    try session.send("Escape")
+    try expectRestored(session, status: "0")
   }
 
   @Test("Without a terminal it refuses politely, with exit 64")

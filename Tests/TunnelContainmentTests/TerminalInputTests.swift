@@ -21,6 +21,10 @@ struct TerminalInputTests {
       ("\t\r\u{7F}\u{3}", [.tab, .enter, .backspace, .interrupt]),
       ("ø", [.character("ø")]),
       ("\u{1B}[<0;99999999;1M", []),  // a number too long to be a cell
+      ("\u{1A}", [.suspend]),  // Control-Z
+      ("\u{1B}[", []),  // Alt-[, or a sequence cut off: not Escape
+      ("\u{1B}q\u{1B}Q\u{1B}\u{3}", []),  // Alt-q, Alt-Q, Alt-Control-C
+      ("\u{1B}]11;rgb:0000/0000/0000\u{7}\u{1B}P1$r0m\u{1B}\\x", [.character("x")]),  // OSC, DCS, then x
     ])
   func parse(input: String, expected: [Key]) {
     #expect(Key.parse(Array(input.utf8)) == expected)
@@ -29,29 +33,6 @@ struct TerminalInputTests {
   @Test("A control sequence cut off at the end of the bytes read is dropped, not read as keys")
   func truncated() {
     #expect(Key.parse(Array("\u{1B}[<0;12".utf8)).isEmpty)
-  }
-
-  @Test("Read so far, an unfinished sequence waits for the rest: a wheel report split anywhere is one scroll")
-  func splitReads() {
-    let report = Array("x\u{1B}[<64;10;3My".utf8)
-    for split in 1..<report.count {
-      var pending = Array(report[..<split])
-      var keys: [Key] = []
-      let first = Key.parse(pending, complete: false)
-      keys += first.keys
-      pending.removeFirst(first.used)
-      pending += report[split...]
-      keys += Key.parse(pending, complete: false).keys
-      #expect(
-        keys == [.character("x"), .scroll(up: true, at: Point(x: 9, y: 2)), .character("y")],
-        "split at \(split)")
-    }
-    // A lone ESC waits; once nothing more comes it is the Escape key.
-    #expect(Key.parse([0x1B], complete: false).used == 0)
-    #expect(Key.parse([0x1B], complete: true).keys == [.escape])
-    // Part of a UTF-8 character waits too.
-    let o = Array("ø".utf8)
-    #expect(Key.parse([o[0]], complete: false).used == 0)
   }
 }
 
