@@ -59,6 +59,8 @@ public final class BatchRun {
 
   /// Rows of JSON input read, at most, before the first good one whose members name the CSV columns.
   static let columnSearchRows = 16_384
+  /// Input read, at most, before the first good JSON row (rows are held meanwhile).
+  static let columnSearchBytes = 4 * ChunkReader.maximumChunkBytes
 
   /// Rows per chunk above which the batch indexes are built before answering.
   static let indexThreshold = 600
@@ -96,9 +98,10 @@ public final class BatchRun {
     var chunk = next.records
     var lines = next.lines
     // JSON rows give CSV its columns from the first good row: wait for one (a slow pipe may hand over a
-    // bad row alone first), up to ``columnSearchRows`` rows. (JSON rows keep no plain lines.)
+    // bad row alone first), up to ``columnSearchRows`` rows or ``columnSearchBytes`` of input. (JSON rows
+    // keep no plain lines.)
     while input.valuesAreJSON, !chunk.isEmpty, chunk.count < Self.columnSearchRows,
-      !chunk.contains(where: { $0.problem == nil })
+      next.bytesRead < Self.columnSearchBytes, !chunk.contains(where: { $0.problem == nil })
     {
       next = try reader.next(shouldStop: shouldStop)
       if next.records.isEmpty { break }

@@ -159,8 +159,9 @@ final class DelimitedReader {
     }
   }
 
-  /// Consumes the rest of an overlong line, a block at a time.
-  private func skipLongLine(line: Int) throws(BatchError) -> Record {
+  /// Consumes the rest of an overlong line, a block at a time; nil when a stop is requested before the
+  /// line ends (then it is not a row).
+  private func skipLongLine(line: Int) throws(BatchError) -> Record? {
     while true {
       let newline = input.storage.withUnsafeBufferPointer { bytes in
         (input.start..<input.end).first { bytes[$0] == 0x0A }
@@ -172,6 +173,7 @@ final class DelimitedReader {
       input.consume(input.available)
       if !(try input.fill()) { break }
     }
+    if input.stopped { return nil }
     return Record(
       line: line, fields: [],
       problem: "the line is longer than \(Self.maximumRecordBytes >> 20) MiB; it is not read")

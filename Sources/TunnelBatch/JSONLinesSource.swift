@@ -125,7 +125,11 @@ enum LineReading {
         // Skip to the end of the overlong line, keeping one byte to consume as the line.
         while true {
           input.consume(input.available - 1)
-          guard try input.fill() else { break }
+          guard try input.fill() else {
+            // A line cut short by a stop is not a row.
+            if input.stopped { return nil }
+            break
+          }
           let newline = input.storage.withUnsafeBufferPointer { bytes in
             (input.start..<input.end).first { bytes[$0] == 0x0A }
           }
