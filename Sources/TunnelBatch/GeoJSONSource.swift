@@ -232,43 +232,49 @@ final class GeoJSONSource: RecordSource {
     }
   }
 
-  /// The row of one feature (a whole object at `range`).
+  /// The row of one feature (a whole object at `range`): its properties and geometry as they came, or
+  /// none of them when they cannot pass through whole (bytes that are not UTF-8, a name given twice).
   private func feature(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> BatchRecord {
     let number = line(at: range.lowerBound)
-    func raw(_ range: Range<Int>) -> String {
-      String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    func bad(_ problem: String) -> BatchRecord {
+      BatchRecord(line: number, values: [], coordinate: nil, problem: problem)
     }
-    guard range.count <= Self.maximumFeatureBytes else {
-      return BatchRecord(line: number, values: [], coordinate: nil, problem: Self.tooLong)
-    }
-    guard bytes[range.lowerBound] == UInt8(ascii: "{") else {
-      return BatchRecord(
-        line: number, values: [], coordinate: nil, problem: "the feature is not a JSON object")
+    guard range.count <= Self.maximumFeatureBytes else { return bad(Self.tooLong) }
+    guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return bad("the feature is not a JSON object") }
+    guard UTF8Validation.isValid(bytes, range) else {
+      return bad("the feature is not JSON: it holds bytes that are not UTF-8 text")
     }
     let members = JSONScan.members(bytes, from: range.lowerBound, end: range.upperBound)
+    if let problem = JSONScan.namesProblem(members, what: "member") { return bad(problem) }
     func member(_ name: String) -> Range<Int>? { members.first { $0.name == name }?.value }
     var names: [String] = []
     var values: [String] = []
     if let properties = member("properties"), bytes[properties.lowerBound] == UInt8(ascii: "{") {
-      for property in JSONScan.members(bytes, from: properties.lowerBound, end: properties.upperBound) {
-        names.append(property.name)
-        values.append(raw(property.value))
-      }
-    }
-    func row(_ coordinate: Result<Coordinate, RowProblem>) -> BatchRecord {
-      switch coordinate {
-      case .success(let found):
-        return BatchRecord(line: number, values: values, names: names, coordinate: found, problem: nil)
-      case .failure(let problem):
-        return BatchRecord(
-          line: number, values: values, names: names, coordinate: nil, problem: problem.message)
+      let found = JSONScan.members(bytes, from: properties.lowerBound, end: properties.upperBound)
+      if let problem = JSONScan.namesProblem(found, what: "property") { return bad(problem) }
+      for property in found {
+        names.append(property.name ?? "")
+        values.append(JSONScan.compacted(bytes, property.value))
       }
     }
     let type = member("type").flatMap { JSONScan.decodedString(bytes, $0) }
     var geometry = member("geometry")
-    if type == "Point" {
-      geometry = range
-    } else if type != "Feature" {
+    if type == "Point" { geometry = range }
+    let rawGeometry = geometry.flatMap {
+      bytes[$0.lowerBound] == UInt8(ascii: "n") ? nil : JSONScan.compacted(bytes, $0)
+    }
+    func row(_ coordinate: Result<Coordinate, RowProblem>) -> BatchRecord {
+      switch coordinate {
+      case .success(let found):
+        return BatchRecord(
+          line: number, values: values, names: names, coordinate: found, problem: nil, geometry: rawGeometry)
+      case .failure(let problem):
+        return BatchRecord(
+          line: number, values: values, names: names, coordinate: nil, problem: problem.message,
+          geometry: rawGeometry)
+      }
+    }
+    if type != "Point", type != "Feature" {
       return row(
         .failure(
           RowProblem(
@@ -288,9 +294,10 @@ final class GeoJSONSource: RecordSource {
     else {
       return row(.failure(RowProblem("the Point has no coordinates")))
     }
-    let numbers = raw(coordinates).dropFirst().dropLast().split(separator: ",").map {
-      Double($0.filter { !$0.isWhitespace })
-    }
+    let numbers = String(decoding: UnsafeBufferPointer(rebasing: bytes[coordinates]), as: UTF8.self)
+      .dropFirst().dropLast().split(separator: ",").map {
+        Double($0.filter { !$0.isWhitespace })
+      }
     guard numbers.count >= 2, let longitude = numbers[0], let latitude = numbers[1] else {
       return row(.failure(RowProblem("the Point's coordinates are not [longitude, latitude]")))
     }
