@@ -33,6 +33,9 @@ struct RowFormatter: Sendable {
   private var inputKeys: [[UInt8]]
   /// The members Tunnel may add to a JSON row.
   private let ownKeys: Set<String>
+  /// The lengths in bytes of ``ownKeys``, one bit each (all are under 64): most names are told apart
+  /// from them by length alone, without hashing each name of each JSON row.
+  private let ownKeyLengths: UInt64
   /// Whether one of ``inputColumns`` is one of ``ownKeys``.
   private var columnsTakeOwnKey = false
 
@@ -50,7 +53,14 @@ struct RowFormatter: Sendable {
     self.inputSeparator = inputSeparator
     inputKeys = Self.keys(inputColumns)
     ownKeys = Set(fields.flatMap(\.keys) + ["antipode", "error"])
+    ownKeyLengths = ownKeys.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
     columnsTakeOwnKey = inputColumns.contains(where: ownKeys.contains)
+  }
+
+  /// Whether `name` is one of ``ownKeys``.
+  @inline(__always) private func isOwnKey(_ name: String) -> Bool {
+    let length = name.utf8.count
+    return length < 64 && ownKeyLengths & 1 << UInt64(length) != 0 && ownKeys.contains(name)
   }
 
   /// Tunnel's own column or member `name`, out of the way of the input's `taken` names.
@@ -142,8 +152,10 @@ struct RowFormatter: Sendable {
     _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
   ) {
     out.append("{")
+    var takesOwnKey = columnsTakeOwnKey
     if inputIsJSON {
       let names = record.names
+      takesOwnKey = names.contains(where: isOwnKey)
       for (index, value) in record.values.enumerated() {
         out.key(index < names.count ? names[index] : "column\(index + 1)")
         out.append(value)
@@ -166,7 +178,7 @@ struct RowFormatter: Sendable {
         out.append(",")
       }
     }
-    if inputIsJSON ? record.names.contains(where: ownKeys.contains) : columnsTakeOwnKey {
+    if takesOwnKey {
       // Tunnel's members apart, then each under a name the row does not have.
       var own = OutputBytes()
       own.append("{")

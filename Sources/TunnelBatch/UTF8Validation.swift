@@ -14,15 +14,16 @@ enum UTF8Validation {
   static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
     var index = range.lowerBound
     let end = range.upperBound
-    let raw = UnsafeRawPointer(bytes.baseAddress)
+    guard let base = bytes.baseAddress, index < end else { return true }
+    let raw = UnsafeRawPointer(base)
     while index < end {
-      if let raw, index + 8 <= end,
+      if index + 8 <= end,
         raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
       {
         index += 8
         continue
       }
-      let lead = bytes[index]
+      let lead = base[index]
       if lead < 0x80 {
         index += 1
         continue
