@@ -18,6 +18,10 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
   case missingColumn(option: String, header: [String])
   /// The header row (line 1) cannot be read whole.
   case unreadableHeader(String)
+  /// The header gives one name to several columns (1-based), so that output would have it twice.
+  case repeatedColumn(name: String, columns: [Int])
+  /// `--lat-column` and `--lon-column` name the same column.
+  case sameColumn(name: String)
   /// A GeoJSON document broken in a way that leaves the rest unreadable.
   case unreadableDocument(line: Int, reason: String)
 
@@ -41,6 +45,13 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         "no column of the input is named as a \(what) (the header is \(Self.list(header))); name it with \(option)"
     case .unreadableHeader(let problem):
       return "line 1, the header: \(problem); fix the header, or give the file without one"
+    case .repeatedColumn(let name, let columns):
+      let numbers = columns.map(String.init)
+      return
+        "line 1, the header: columns \(numbers.dropLast().joined(separator: ", ")) and \(numbers.last ?? "") are \(columns.count == 2 ? "both" : "all") named \(EchoedText.quoted(name)); give each column a name of its own"
+    case .sameColumn(let name):
+      return
+        "--lat-column and --lon-column both name the column \(EchoedText.quoted(name)); name the latitude's column and the longitude's"
     case .unreadableDocument(let line, let reason):
       return "line \(line): \(reason); the rest of the document cannot be read"
     }

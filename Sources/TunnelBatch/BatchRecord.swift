@@ -19,11 +19,13 @@ public struct BatchRecord: Sendable {
     let values: [String]
     let names: [String]
     let problem: String?
+    let geometry: String?
 
-    init(values: [String], names: [String], problem: String?) {
+    init(values: [String], names: [String], problem: String?, geometry: String?) {
       self.values = values
       self.names = names
       self.problem = problem
+      self.geometry = geometry
     }
   }
 
@@ -31,27 +33,35 @@ public struct BatchRecord: Sendable {
   /// JSON Lines and GeoJSON (a feature's properties).
   public var values: [String] {
     get { texts?.values ?? [] }
-    set { texts = Texts(values: newValue, names: names, problem: problem) }
+    set { texts = Texts(values: newValue, names: names, problem: problem, geometry: geometry) }
   }
 
   /// For JSON rows, the members' names (CSV rows take theirs from the header).
   public var names: [String] {
     get { texts?.names ?? [] }
-    set { texts = Texts(values: values, names: newValue, problem: problem) }
+    set { texts = Texts(values: values, names: newValue, problem: problem, geometry: geometry) }
   }
 
   /// What is wrong with the row, as a sentence ("latitude 91 is outside -90…90").
   public var problem: String? {
     get { texts?.problem }
-    set { texts = Texts(values: values, names: names, problem: newValue) }
+    set { texts = Texts(values: values, names: names, problem: newValue, geometry: geometry) }
+  }
+
+  /// For GeoJSON input, the feature's geometry as it came (raw JSON, whitespace between its tokens
+  /// removed), written as it is to GeoJSON output; nil for other input and features without one.
+  public var geometry: String? {
+    get { texts?.geometry }
+    set { texts = Texts(values: values, names: names, problem: problem, geometry: newValue) }
   }
 
   public init(
-    line: Int, values: [String], names: [String] = [], coordinate: Coordinate?, problem: String?
+    line: Int, values: [String], names: [String] = [], coordinate: Coordinate?, problem: String?,
+    geometry: String? = nil
   ) {
     self.line = line
     self.coordinate = coordinate
-    texts = Texts(values: values, names: names, problem: problem)
+    texts = Texts(values: values, names: names, problem: problem, geometry: geometry)
   }
 
   /// A good row of a plain line.

@@ -23,6 +23,9 @@ public final class BatchRun {
     public var threads: Int?
     /// Rows read before they are answered together.
     public var chunkSize: Int
+    /// Whether the output is a terminal: then the characters a terminal acts on (escape sequences,
+    /// bidirectional overrides) are written escaped (``TerminalText``); files and pipes get every byte.
+    public var toTerminal = false
 
     public init(
       fields: [PlacemarkField] = PlacemarkField.allCases, antipode: Bool = false,
@@ -59,6 +62,8 @@ public final class BatchRun {
 
   /// Rows of JSON input read, at most, before the first good one whose members name the CSV columns.
   static let columnSearchRows = 16_384
+  /// Input read, at most, before the first good JSON row (rows are held meanwhile).
+  static let columnSearchBytes = 4 * ChunkReader.maximumChunkBytes
 
   /// Rows per chunk above which the batch indexes are built before answering.
   static let indexThreshold = 600
@@ -89,16 +94,17 @@ public final class BatchRun {
     progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
   ) throws -> Summary {
     var summary = Summary()
-    let writer = DescriptorWriter(descriptor: output)
+    let writer = DescriptorWriter(descriptor: output, escapesForTerminal: options.toTerminal)
     let reader = ChunkReader(input: input, chunkSize: options.chunkSize)
     defer { reader.cancel() }
     var next = try reader.next(shouldStop: shouldStop)
     var chunk = next.records
     var lines = next.lines
     // JSON rows give CSV its columns from the first good row: wait for one (a slow pipe may hand over a
-    // bad row alone first), up to ``columnSearchRows`` rows. (JSON rows keep no plain lines.)
+    // bad row alone first), up to ``columnSearchRows`` rows or ``columnSearchBytes`` of input. (JSON rows
+    // keep no plain lines.)
     while input.valuesAreJSON, !chunk.isEmpty, chunk.count < Self.columnSearchRows,
-      !chunk.contains(where: { $0.problem == nil })
+      next.bytesRead < Self.columnSearchBytes, !chunk.contains(where: { $0.problem == nil })
     {
       next = try reader.next(shouldStop: shouldStop)
       if next.records.isEmpty { break }
@@ -124,7 +130,10 @@ public final class BatchRun {
       summary.outputClosed = true
       return summary
     }
+    // CSV and TSV from JSON rows have the columns of the first good row.
+    let keepsColumns = input.valuesAreJSON && (options.format == .csv || options.format == .tsv)
     while !chunk.isEmpty {
+      if keepsColumns { Self.markMembersBeyond(formatter.inputColumns, in: &chunk) }
       summary.rows += chunk.count
       let (answers, slots) = try answer(chunk)
       let bytes = format(
@@ -159,6 +168,22 @@ public final class BatchRun {
     if shouldStop() { summary.stopped = true }
     if try !writer.write(closing(summary.rowsWritten)) { summary.outputClosed = true }
     return summary
+  }
+
+  /// Makes each good JSON row with members that `columns` (CSV or TSV output's) do not name a bad row, so
+  /// that no value is left out unsaid.
+  static func markMembersBeyond(_ columns: [String], in chunk: inout [BatchRecord]) {
+    var known: Set<String>? = nil
+    for index in chunk.indices where chunk[index].problem == nil {
+      let names = chunk[index].names
+      if names == columns { continue }
+      if known == nil { known = Set(columns) }
+      let beyond = names.filter { !known!.contains($0) }
+      guard !beyond.isEmpty else { continue }
+      chunk[index].problem =
+        "the output's columns are the first row's, and this row's \(beyond.count == 1 ? "member" : "members") \(BatchError.list(beyond)) \(beyond.count == 1 ? "is" : "are") not among them; write JSON Lines (--format jsonl) to keep every member"
+      chunk[index].coordinate = nil
+    }
   }
 
   /// The answers of a chunk's good rows (then, with antipodes, of their antipodes), and for each row
@@ -308,6 +333,8 @@ private final class PartResults: @unchecked Sendable {
 /// thrown.
 struct DescriptorWriter {
   var descriptor: Int32
+  /// Whether the bytes are escaped for a terminal first (``TerminalText``).
+  var escapesForTerminal = false
 
   /// Writes all of `bytes`; false when the reader has gone away (EPIPE).
   func write(_ bytes: [UInt8]) throws(BatchError) -> Bool {
@@ -316,6 +343,11 @@ struct DescriptorWriter {
 
   /// Writes all of `buffer`; false when the reader has gone away (EPIPE).
   func write(_ buffer: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {
+    if escapesForTerminal {
+      return try TerminalText.escaped(buffer).withUnsafeBufferPointer { escaped throws(BatchError) in
+        try DescriptorWriter(descriptor: descriptor).write(escaped)
+      }
+    }
     var offset = 0
     while offset < buffer.count {
       let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)

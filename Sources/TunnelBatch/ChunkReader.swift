@@ -3,8 +3,9 @@ import Foundation
 /// Reads chunks of rows on a thread of its own, a couple of chunks ahead of the batch that answers
 /// them, so that reading overlaps answering.
 ///
-/// A chunk is handed over when it is full, at the end of the input, or when the input has nothing more
-/// to give for now (a pipe or a terminal that is waiting for its writer), so that rows arriving slowly
+/// A chunk is handed over when it is full (``chunkSize`` rows, or rows read from ``maximumChunkBytes``
+/// of input, so that rows of megabytes do not make chunks of gigabytes), at the end of the input, or
+/// when the input has nothing more to give for now (a pipe or a terminal that is waiting for its writer), so that rows arriving slowly
 /// are answered as they come.
 final class ChunkReader: @unchecked Sendable {
   // @unchecked: `input` and `pending` are used only by the reading thread; everything else is guarded
@@ -21,6 +22,11 @@ final class ChunkReader: @unchecked Sendable {
   @exclusivity(unchecked) private var pendingLines: [UInt8] = []
   /// Chunks read ahead at most.
   private let depth = 2
+  /// Input bytes whose rows make a full chunk however few they are: with the chunks read ahead and the
+  /// one being answered, the rows held stay within some tens of megabytes of input.
+  static let maximumChunkBytes = 8 << 20
+  /// The input's bytes read when the pending chunk began.
+  @exclusivity(unchecked) private var pendingStart = 0
 
   /// Rows read, the plain lines of those that keep them (``BatchRecord/plainLine``), and the input's
   /// bytes read by the end of them.
@@ -50,7 +56,11 @@ final class ChunkReader: @unchecked Sendable {
         guard var record = try input.nextKeepingLine() else { break }
         input.keepLine(of: &record, in: &pendingLines)
         pending.append(consume record)
-        if pending.count == chunkSize, !hand(over: .success(takePending())) { return }
+        if pending.count == chunkSize || input.bytesRead - pendingStart >= Self.maximumChunkBytes,
+          !hand(over: .success(takePending()))
+        {
+          return
+        }
       } catch {
         if !pending.isEmpty { hand(over: .success(takePending())) }
         hand(over: .failure(error))
@@ -64,6 +74,7 @@ final class ChunkReader: @unchecked Sendable {
 
   private func takePending() -> Chunk {
     let linesCapacity = pendingLines.count
+    pendingStart = input.bytesRead
     defer {
       pending = []
       pending.reserveCapacity(chunkSize)

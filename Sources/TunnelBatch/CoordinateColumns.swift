@@ -39,7 +39,7 @@ public enum CoordinateColumns: Sendable, Equatable {
   /// names none (a header that names one of a pair without the other also gives nil).
   ///
   /// - Throws: ``BatchError/unknownColumn(option:name:header:)`` for a name the user gave that is not in
-  ///   the header.
+  ///   the header, ``BatchError/sameColumn(name:)`` when the latitude's and the longitude's are one.
   static func find(in header: [String], names: Names) throws(BatchError) -> CoordinateColumns? {
     let folded = header.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
     func position(_ name: String, option: String) throws(BatchError) -> Int {
@@ -67,6 +67,7 @@ public enum CoordinateColumns: Sendable, Equatable {
       guard let foundLongitude = longitude ?? folded.firstIndex(where: { longitudeNames.contains($0) }) else {
         throw .missingColumn(option: "--lon-column", header: header)
       }
+      if foundLatitude == foundLongitude { throw .sameColumn(name: header[foundLatitude]) }
       return .pair(latitude: foundLatitude, longitude: foundLongitude)
     }
     if let latitude = folded.firstIndex(where: { latitudeNames.contains($0) }),

@@ -1,5 +1,9 @@
-/// Records of comma- or tab-separated text (RFC 4180): fields in double quotes may hold separators,
-/// quotes (doubled) and line breaks; lines end in LF or CRLF; a UTF-8 byte-order mark is skipped.
+/// Records of comma- or tab-separated text; lines end in LF or CRLF; a UTF-8 byte-order mark is skipped.
+///
+/// CSV follows RFC 4180: fields in double quotes may hold separators, quotes (doubled) and line breaks.
+/// TSV follows IANA's text/tab-separated-values: no quoting, a field is what lies between two tabs; the
+/// escapes `\t`, `\n`, `\r` and `\\` stand for a tab, a line feed, a carriage return and a backslash (as
+/// Tunnel writes TSV), and a backslash before anything else is kept as it is.
 ///
 /// Whatever the bytes, every line of input ends up in some record: a quote left open, text after a
 /// closing quote, bytes that are not UTF-8 or a record longer than ``maximumRecordBytes`` become a
@@ -27,9 +31,16 @@ final class DelimitedReader {
   /// Whether plain lines are read as such (tests compare with reading every line the general way).
   private let readsPlainLines: Bool
 
+  /// The byte that makes a line not plain besides CR and non-ASCII: the quote (CSV), the backslash (TSV).
+  private let special: UInt8
+
+  /// Whether the records are TSV (tab-separated, escaped, never quoted).
+  var isTSV: Bool { separator == 0x09 }
+
   init(input: InputBuffer, separator: UInt8, readsPlainLines: Bool = true) {
     self.input = input
     self.separator = separator
+    special = separator == 0x09 ? UInt8(ascii: "\\") : UInt8(ascii: "\"")
     self.readsPlainLines = readsPlainLines
   }
 
@@ -53,8 +64,9 @@ final class DelimitedReader {
   /// into fields: the record's ``Record/plain`` says where it is in the input, until the next read (see
   /// ``withPlainLine(_:_:)``).
   ///
-  /// A plain line is ASCII without quotes or carriage returns: its fields are exactly what lies between
-  /// its separators, so that it can be passed through as it is, and split only if need be.
+  /// A plain line is ASCII without carriage returns, and without quotes (CSV) or backslashes (TSV): its
+  /// fields are exactly what lies between its separators, so that it can be passed through as it is,
+  /// and split only if need be.
   func nextKeepingPlainLine() throws(BatchError) -> Record? {
     while true {
       if !startedInput {
@@ -74,7 +86,7 @@ final class DelimitedReader {
       let plain =
         readsPlainLines
         ? input.storage.withUnsafeBufferPointer { bytes in
-          Self.plainLine(bytes, from: start, end: end, final: final)
+          Self.plainLine(bytes, from: start, end: end, final: final, special: special)
         } : nil
       if let (length, newline) = plain {
         let line = input.linesConsumed + 1
@@ -111,7 +123,7 @@ final class DelimitedReader {
   /// The length of the plain line at `start` (without its newline) and whether a newline ends it; nil
   /// when the line is not plain, is too long, or has not all been read yet.
   private static func plainLine(
-    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, special: UInt8
   ) -> (length: Int, newline: Bool)? {
     // As in ``next()``, a record longer than ``maximumRecordBytes`` with its newline is not read.
     let limit = min(end, start + maximumRecordBytes)
@@ -122,7 +134,7 @@ final class DelimitedReader {
       let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
       let newlines = zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
       var stops =
-        zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+        zeroBytes(word ^ (UInt64(special) &* 0x0101_0101_0101_0101)) | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
         | (word & 0x8080_8080_8080_8080)
       if newlines != 0 {
         let at = newlines.trailingZeroBitCount / 8
@@ -135,7 +147,7 @@ final class DelimitedReader {
     while index < limit {
       let byte = bytes[index]
       if byte == 0x0A { return (index - start, true) }
-      if byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == 0x0D { return nil }
+      if byte >= 0x80 || byte == special || byte == 0x0D { return nil }
       index += 1
     }
     return final && limit == end && end > start ? (end - start, false) : nil
@@ -159,8 +171,9 @@ final class DelimitedReader {
     }
   }
 
-  /// Consumes the rest of an overlong line, a block at a time.
-  private func skipLongLine(line: Int) throws(BatchError) -> Record {
+  /// Consumes the rest of an overlong line, a block at a time; nil when a stop is requested before the
+  /// line ends (then it is not a row).
+  private func skipLongLine(line: Int) throws(BatchError) -> Record? {
     while true {
       let newline = input.storage.withUnsafeBufferPointer { bytes in
         (input.start..<input.end).first { bytes[$0] == 0x0A }
@@ -172,6 +185,7 @@ final class DelimitedReader {
       input.consume(input.available)
       if !(try input.fill()) { break }
     }
+    if input.stopped { return nil }
     return Record(
       line: line, fields: [],
       problem: "the line is longer than \(Self.maximumRecordBytes >> 20) MiB; it is not read")
@@ -182,12 +196,21 @@ final class DelimitedReader {
     _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, separator: UInt8,
     fieldCount: Int
   ) -> Scan {
+    let isTSV = separator == 0x09
     let quote = UInt8(ascii: "\"")
     var fields: [String] = []
     fields.reserveCapacity(fieldCount)
     var problem: String?
     var index = start
+    func checked(_ content: [UInt8]) -> String {
+      content.withUnsafeBufferPointer { content in
+        if let valid = String(validating: content, as: UTF8.self) { return valid }
+        if problem == nil { problem = "field \(fields.count + 1) is not UTF-8 text" }
+        return String(decoding: content, as: UTF8.self)
+      }
+    }
     func text(_ range: Range<Int>) -> String {
+      if isTSV, bytes[range].contains(UInt8(ascii: "\\")) { return checked(unescaped(bytes[range])) }
       let slice = UnsafeBufferPointer(rebasing: bytes[range])
       if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
       if let valid = String(validating: slice, as: UTF8.self) { return valid }
@@ -195,8 +218,8 @@ final class DelimitedReader {
       return String(decoding: slice, as: UTF8.self)
     }
     while true {
-      if index < end, bytes[index] == quote {
-        // A quoted field: up to the quote that is not doubled.
+      if !isTSV, index < end, bytes[index] == quote {
+        // A quoted field (TSV has none): up to the quote that is not doubled.
         var content: [UInt8] = []
         var position = index + 1
         var closed = false
@@ -219,12 +242,7 @@ final class DelimitedReader {
           if !final && end - start <= maximumRecordBytes { return .needMore }
           return brokenQuote(bytes, from: start, end: end, separator: separator, field: fields.count + 1)
         }
-        fields.append(
-          content.withUnsafeBufferPointer { content in
-            if let valid = String(validating: content, as: UTF8.self) { return valid }
-            if problem == nil { problem = "field \(fields.count + 1) is not UTF-8 text" }
-            return String(decoding: content, as: UTF8.self)
-          })
+        fields.append(checked(content))
         index = position
         if index < end, bytes[index] != separator, bytes[index] != 0x0A,
           !(bytes[index] == 0x0D && (index + 1 == end || bytes[index + 1] == 0x0A))
@@ -263,6 +281,32 @@ final class DelimitedReader {
       }
       index += 1  // the separator
     }
+  }
+
+  /// The bytes of a TSV field with its escapes (`\t`, `\n`, `\r`, `\\`) read; any other backslash is kept.
+  static func unescaped(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(field.count)
+    var index = field.startIndex
+    while index < field.endIndex {
+      let byte = field[index]
+      index += 1
+      guard byte == UInt8(ascii: "\\"), index < field.endIndex else {
+        out.append(byte)
+        continue
+      }
+      switch field[index] {
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "\\"): out.append(byte)
+      default:
+        out.append(byte)
+        continue
+      }
+      index += 1
+    }
+    return out
   }
 
   /// The record of a quote that is never closed: the first line alone, its fields split without

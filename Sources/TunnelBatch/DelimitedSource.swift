@@ -38,11 +38,23 @@ final class DelimitedSource: RecordSource {
       pending = first
     } else {
       if let problem = first.problem { throw .unreadableHeader(problem) }
+      try Self.checkNamesApart(first.fields)
       guard let found = try CoordinateColumns.find(in: first.fields, names: names) else {
         throw .noCoordinateColumns(header: first.fields)
       }
       columns = found
       header = first.fields
+    }
+  }
+
+  /// Refuses a header that gives a name to more than one column: the output (a JSON key, a column)
+  /// would have it twice.
+  ///
+  /// - Throws: ``BatchError/repeatedColumn(name:columns:)`` for the first such name.
+  static func checkNamesApart(_ header: [String]) throws(BatchError) {
+    var seen = Set<String>()
+    for name in header where !seen.insert(name).inserted {
+      throw .repeatedColumn(name: name, columns: header.indices.filter { header[$0] == name }.map { $0 + 1 })
     }
   }
 

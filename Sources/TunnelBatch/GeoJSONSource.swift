@@ -18,6 +18,11 @@ final class GeoJSONSource: RecordSource {
   }
   private var state = State.top
 
+  /// Longer features are not read: they become a bad row, and reading goes on after them (a reader
+  /// must hold a whole feature in memory; sixteen times a CSV line, since features hold shapes).
+  static let maximumFeatureBytes = 16 << 20
+  static let tooLong = "the feature is longer than \(maximumFeatureBytes >> 20) MiB; it is not read"
+
   init(input: InputBuffer) {
     self.input = input
   }
@@ -36,6 +41,10 @@ final class GeoJSONSource: RecordSource {
       case .skip(let consumed):
         input.consume(consumed)
       case .needMore:
+        if input.available > Self.maximumFeatureBytes {
+          guard let record = try skipLongValue() else { return nil }
+          return record
+        }
         // An element not yet whole is scanned again from its start after each read: past a megabyte,
         // read as much again as is held before looking again, so that a long feature arriving through
         // a pipe a few kilobytes at a time is scanned a few times, not once per read.
@@ -43,6 +52,8 @@ final class GeoJSONSource: RecordSource {
         if try input.fill() {
           while input.available < wanted, try input.fill() {}
         } else {
+          // Stopped between features or inside one: the rows before are the batch's.
+          if input.stopped { return nil }
           if input.available == 0 || isBlank() {
             if case .top = state { return nil }
             throw .unreadableDocument(
@@ -52,6 +63,59 @@ final class GeoJSONSource: RecordSource {
         }
       }
     }
+  }
+
+  /// Skips a feature longer than ``maximumFeatureBytes``, a block at a time, and returns its bad row;
+  /// nil when a stop is requested before it ends.
+  ///
+  /// - Throws: ``BatchError/unreadableDocument(line:reason:)`` when the document ends inside it, or the
+  ///   overlong value is not a feature (a collection's member).
+  private func skipLongValue() throws(BatchError) -> BatchRecord? {
+    let elementStart = input.storage.withUnsafeBufferPointer { bytes in
+      var index = input.start
+      var commaSeen = false
+      while index < input.end {
+        let byte = bytes[index]
+        if JSONScan.isWhitespace(byte) || byte == 0x1E {
+          index += 1
+        } else if case .features(first: false) = state, byte == UInt8(ascii: ","), !commaSeen {
+          commaSeen = true
+          index += 1
+        } else if byte == 0xEF, index + 2 < input.end, bytes[index + 1] == 0xBB, bytes[index + 2] == 0xBF {
+          index += 3
+        } else {
+          break
+        }
+      }
+      return index
+    }
+    let number = line(at: elementStart)
+    switch state {
+    case .top, .features:
+      break
+    case .afterFeatures:
+      throw .unreadableDocument(
+        line: number,
+        reason: "a member of the collection is longer than \(Self.maximumFeatureBytes >> 20) MiB")
+    }
+    input.consume(elementStart - input.start)
+    var skip = JSONSkip()
+    while true {
+      let end = input.storage.withUnsafeBufferPointer { bytes in
+        skip.end(in: bytes, from: input.start, to: input.end)
+      }
+      if let end {
+        input.consume(end - input.start)
+        break
+      }
+      input.consume(input.available)
+      guard try input.fill() else {
+        if input.stopped { return nil }
+        throw .unreadableDocument(line: line(at: input.start), reason: "the document ends inside a value")
+      }
+    }
+    if case .features = state { state = .features(first: false) }
+    return BatchRecord(line: number, values: [], coordinate: nil, problem: Self.tooLong)
   }
 
   private func isBlank() -> Bool {
@@ -168,40 +232,49 @@ final class GeoJSONSource: RecordSource {
     }
   }
 
-  /// The row of one feature (a whole object at `range`).
+  /// The row of one feature (a whole object at `range`): its properties and geometry as they came, or
+  /// none of them when they cannot pass through whole (bytes that are not UTF-8, a name given twice).
   private func feature(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> BatchRecord {
     let number = line(at: range.lowerBound)
-    func raw(_ range: Range<Int>) -> String {
-      String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    func bad(_ problem: String) -> BatchRecord {
+      BatchRecord(line: number, values: [], coordinate: nil, problem: problem)
     }
-    guard bytes[range.lowerBound] == UInt8(ascii: "{") else {
-      return BatchRecord(
-        line: number, values: [], coordinate: nil, problem: "the feature is not a JSON object")
+    guard range.count <= Self.maximumFeatureBytes else { return bad(Self.tooLong) }
+    guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return bad("the feature is not a JSON object") }
+    guard UTF8Validation.isValid(bytes, range) else {
+      return bad("the feature is not JSON: it holds bytes that are not UTF-8 text")
     }
     let members = JSONScan.members(bytes, from: range.lowerBound, end: range.upperBound)
+    if let problem = JSONScan.namesProblem(members, what: "member") { return bad(problem) }
     func member(_ name: String) -> Range<Int>? { members.first { $0.name == name }?.value }
     var names: [String] = []
     var values: [String] = []
     if let properties = member("properties"), bytes[properties.lowerBound] == UInt8(ascii: "{") {
-      for property in JSONScan.members(bytes, from: properties.lowerBound, end: properties.upperBound) {
-        names.append(property.name)
-        values.append(raw(property.value))
-      }
-    }
-    func row(_ coordinate: Result<Coordinate, RowProblem>) -> BatchRecord {
-      switch coordinate {
-      case .success(let found):
-        return BatchRecord(line: number, values: values, names: names, coordinate: found, problem: nil)
-      case .failure(let problem):
-        return BatchRecord(
-          line: number, values: values, names: names, coordinate: nil, problem: problem.message)
+      let found = JSONScan.members(bytes, from: properties.lowerBound, end: properties.upperBound)
+      if let problem = JSONScan.namesProblem(found, what: "property") { return bad(problem) }
+      for property in found {
+        names.append(property.name ?? "")
+        values.append(JSONScan.compacted(bytes, property.value))
       }
     }
     let type = member("type").flatMap { JSONScan.decodedString(bytes, $0) }
     var geometry = member("geometry")
-    if type == "Point" {
-      geometry = range
-    } else if type != "Feature" {
+    if type == "Point" { geometry = range }
+    let rawGeometry = geometry.flatMap {
+      bytes[$0.lowerBound] == UInt8(ascii: "n") ? nil : JSONScan.compacted(bytes, $0)
+    }
+    func row(_ coordinate: Result<Coordinate, RowProblem>) -> BatchRecord {
+      switch coordinate {
+      case .success(let found):
+        return BatchRecord(
+          line: number, values: values, names: names, coordinate: found, problem: nil, geometry: rawGeometry)
+      case .failure(let problem):
+        return BatchRecord(
+          line: number, values: values, names: names, coordinate: nil, problem: problem.message,
+          geometry: rawGeometry)
+      }
+    }
+    if type != "Point", type != "Feature" {
       return row(
         .failure(
           RowProblem(
@@ -221,9 +294,10 @@ final class GeoJSONSource: RecordSource {
     else {
       return row(.failure(RowProblem("the Point has no coordinates")))
     }
-    let numbers = raw(coordinates).dropFirst().dropLast().split(separator: ",").map {
-      Double($0.filter { !$0.isWhitespace })
-    }
+    let numbers = String(decoding: UnsafeBufferPointer(rebasing: bytes[coordinates]), as: UTF8.self)
+      .dropFirst().dropLast().split(separator: ",").map {
+        Double($0.filter { !$0.isWhitespace })
+      }
     guard numbers.count >= 2, let longitude = numbers[0], let latitude = numbers[1] else {
       return row(.failure(RowProblem("the Point's coordinates are not [longitude, latitude]")))
     }

@@ -15,15 +15,20 @@ final class InputBuffer {
   @exclusivity(unchecked) private(set) var storage: [UInt8]
   private(set) var start = 0
   private(set) var end = 0
-  /// Whether the descriptor has reported its end.
+  /// Whether no more bytes will come: the descriptor has reported its end, or a stop was requested.
   private(set) var atEnd = false
+  /// Whether the input ended because a stop was requested rather than at its real end. Then the bytes
+  /// not yet consumed (a line or value cut short) have been dropped: only a real end makes a last line
+  /// without its newline a row.
+  private(set) var stopped = false
   /// Bytes consumed since the input began (for progress).
   private(set) var consumedTotal = 0
   /// Newlines consumed since the input began; the line a record starts on is `linesConsumed + 1`.
   private(set) var linesConsumed = 0
 
-  /// Asked while waiting for input that is slow to come (and when a read is interrupted by a signal):
-  /// true ends the input there.
+  /// Asked before every read, while waiting for input that is slow to come, and when a read is
+  /// interrupted by a signal: true ends the input there (see ``stopped``). Every loop that reads, however
+  /// long its line or value, reads through ``fill()`` and so stops when asked.
   var isStopRequested: () -> Bool = { false }
   /// Called before waiting for input that is not there yet (from a pipe or a terminal).
   var willWait: () -> Void = {}
@@ -54,12 +59,15 @@ final class InputBuffer {
   /// The bytes not yet consumed.
   var available: Int { end - start }
 
-  /// Reads more input, keeping the unconsumed bytes; returns false at the end of the input.
+  /// Reads more input, keeping the unconsumed bytes; returns false at the end of the input, and when a
+  /// stop is requested (then the unconsumed bytes are dropped, see ``stopped``).
   ///
   /// - Throws: ``BatchError/readFailed(_:)`` when the descriptor cannot be read.
   @discardableResult
   func fill() throws(BatchError) -> Bool {
     if atEnd { return false }
+    // Asked once a block: endless input that is always ready (/dev/zero) never waits or is interrupted.
+    if isStopRequested() { return stop() }
     if start > 0 {
       storage.withUnsafeMutableBufferPointer { buffer in
         if end > start {
@@ -72,10 +80,7 @@ final class InputBuffer {
     if storage.count - end < blockSize / 2 {
       storage.append(contentsOf: repeatElement(0, count: max(blockSize, storage.count)))
     }
-    if mayWait, !(try waitForInput()) {
-      atEnd = true
-      return false
-    }
+    if mayWait, !(try waitForInput()) { return stop() }
     while true {
       let count = storage.withUnsafeMutableBufferPointer { buffer in
         read(descriptor, buffer.baseAddress! + end, buffer.count - end)
@@ -89,14 +94,20 @@ final class InputBuffer {
         return false
       }
       if errno == EINTR {
-        if isStopRequested() {
-          atEnd = true
-          return false
-        }
+        if isStopRequested() { return stop() }
         continue
       }
       throw .readFailed(String(cString: strerror(errno)))
     }
+  }
+
+  /// Ends the input where a stop was requested, dropping the bytes not yet consumed: they are the
+  /// beginning of a record that never came whole. Returns false, as ``fill()`` does at the end.
+  private func stop() -> Bool {
+    atEnd = true
+    stopped = true
+    end = start
+    return false
   }
 
   /// Waits until the descriptor has input (or its end), a tenth of a second at a time, telling

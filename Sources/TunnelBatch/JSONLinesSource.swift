@@ -9,6 +9,8 @@ final class JSONLinesSource: RecordSource {
   /// The member names of the last row and the columns found among them, reused while rows look alike.
   private var lastNames: [String] = []
   private var lastColumns: Result<CoordinateColumns?, BatchError> = .success(nil)
+  /// What is wrong with the last row's names (one not text, one given twice), if anything.
+  private var lastNamesProblem: String?
 
   init(input: InputBuffer, names: CoordinateColumns.Names) {
     self.input = input
@@ -56,18 +58,24 @@ final class JSONLinesSource: RecordSource {
         guard JSONScan.skipWhitespace(bytes, objectEnd, end: line.contentEnd) == line.contentEnd else {
           return bad("the line holds more than one JSON value")
         }
-        let members = JSONScan.members(bytes, from: start, end: objectEnd)
-        let memberNames = members.map(\.name)
-        let values = members.map {
-          String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.value]), as: UTF8.self)
+        // Passed through whole or not at all: a row that would lose or change a member is bad.
+        guard UTF8Validation.isValid(bytes, start..<objectEnd) else {
+          return bad("the line is not JSON: it holds bytes that are not UTF-8 text")
         }
-        if memberNames != lastNames {
+        let members = JSONScan.members(bytes, from: start, end: objectEnd)
+        let memberNames = members.map { $0.name ?? "" }
+        if memberNames != lastNames || members.contains(where: { $0.name == nil }) {
           lastNames = memberNames
+          lastNamesProblem = JSONScan.namesProblem(members, what: "member")
           do throws(BatchError) {
             lastColumns = .success(try CoordinateColumns.find(in: memberNames, names: names))
           } catch {
             lastColumns = .failure(error)
           }
+        }
+        if let lastNamesProblem { return bad(lastNamesProblem) }
+        let values = members.map {
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.value]), as: UTF8.self)
         }
         var coordinate: Coordinate? = nil
         var problem: String? = nil
@@ -125,7 +133,11 @@ enum LineReading {
         // Skip to the end of the overlong line, keeping one byte to consume as the line.
         while true {
           input.consume(input.available - 1)
-          guard try input.fill() else { break }
+          guard try input.fill() else {
+            // A line cut short by a stop is not a row.
+            if input.stopped { return nil }
+            break
+          }
           let newline = input.storage.withUnsafeBufferPointer { bytes in
             (input.start..<input.end).first { bytes[$0] == 0x0A }
           }

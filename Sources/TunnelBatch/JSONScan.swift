@@ -1,3 +1,5 @@
+import TunnelGeo
+
 /// A small JSON scanner over bytes: it finds where values end, reads an object's members as raw text,
 /// and decodes strings, without building a document.
 ///
@@ -158,8 +160,24 @@ enum JSONScan {
 
   /// One member of an object: its decoded name and the range of its value's raw text.
   struct Member {
-    var name: String
+    /// The name; nil when it does not decode (a lone surrogate, bytes that are not UTF-8).
+    var name: String?
     var value: Range<Int>
+  }
+
+  /// What keeps `members` from passing through whole, as a row's problem: a name that is not text, or
+  /// a name given twice (JSON readers keep one of the two values, so one would be lost); nil for none.
+  /// `what` names the members ("member", "property").
+  static func namesProblem(_ members: [Member], what: String) -> String? {
+    // A few names are compared with each other; more are looked up in a set.
+    var seen = Set<String>()
+    for (index, member) in members.enumerated() {
+      guard let name = member.name else { return "the name of \(what) \(index + 1) is not text" }
+      let repeated =
+        members.count <= 16 ? members[..<index].contains { $0.name == name } : !seen.insert(name).inserted
+      if repeated { return "the \(what) \(EchoedText.quoted(name)) is given twice" }
+    }
+    return nil
   }
 
   /// The members of the object that starts at `position` and ends before `end` (a whole value, already
@@ -169,7 +187,7 @@ enum JSONScan {
     var index = skipWhitespace(bytes, position + 1, end: end)
     while index < end, bytes[index] == UInt8(ascii: "\"") {
       guard case .end(let nameEnd) = string(bytes, from: index, end: end) else { break }
-      let name = decodedString(bytes, index..<nameEnd) ?? ""
+      let name = decodedString(bytes, index..<nameEnd)
       index = skipWhitespace(bytes, nameEnd, end: end) + 1
       index = skipWhitespace(bytes, index, end: end)
       guard case .end(let valueEnd) = value(bytes, from: index, end: end) else { break }
@@ -178,6 +196,33 @@ enum JSONScan {
       if index < end, bytes[index] == UInt8(ascii: ",") { index = skipWhitespace(bytes, index + 1, end: end) }
     }
     return members
+  }
+
+  /// The raw text of the whole value at `range`, as it came but for the whitespace between its tokens,
+  /// which goes: a pretty-printed object becomes one line, its numbers and strings unchanged.
+  static func compacted(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    let value = UnsafeBufferPointer(rebasing: bytes[range])
+    guard value.contains(where: isWhitespace) else { return String(decoding: value, as: UTF8.self) }
+    var out: [UInt8] = []
+    out.reserveCapacity(value.count)
+    var (inString, escaped) = (false, false)
+    for byte in value {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+      } else if isWhitespace(byte) {
+        continue
+      }
+      out.append(byte)
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The text of the string whose raw form (quotes included) is `range`; nil when the value there is not

@@ -262,7 +262,10 @@ struct OutputBytes {
     return String(decoding: out.bytes, as: UTF8.self)
   }
 
-  /// A CSV (or TSV) field: quoted when it holds the separator, a quote or a line break.
+  /// A CSV field, quoted when it holds the separator, a quote or a line break; or, with a tab for
+  /// separator, a TSV field, never quoted: a tab, line feed, carriage return or backslash in it is
+  /// written `\t`, `\n`, `\r`, `\\` (IANA's TSV cannot hold the first three; ``DelimitedReader`` reads
+  /// them back).
   mutating func field(_ text: String, separator: UInt8) {
     var text = text
     text.withUTF8 { field(utf8: $0, separator: separator) }
@@ -270,6 +273,7 @@ struct OutputBytes {
 
   /// A CSV (or TSV) field from its UTF-8.
   mutating func field(utf8: UnsafeBufferPointer<UInt8>, separator: UInt8) {
+    if separator == 0x09 { return tsvField(utf8: utf8) }
     let needsQuotes = utf8.contains {
       $0 == separator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
     }
@@ -283,6 +287,27 @@ struct OutputBytes {
       append(byte)
     }
     append(UInt8(ascii: "\""))
+  }
+}
+
+extension OutputBytes {
+  /// A TSV field: see ``field(_:separator:)``.
+  private mutating func tsvField(utf8: UnsafeBufferPointer<UInt8>) {
+    var runStart = 0
+    for index in 0..<utf8.count {
+      let byte = utf8[index]
+      guard byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "\\") else { continue }
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      runStart = index + 1
+      append(UInt8(ascii: "\\"))
+      switch byte {
+      case 0x09: append(UInt8(ascii: "t"))
+      case 0x0A: append(UInt8(ascii: "n"))
+      case 0x0D: append(UInt8(ascii: "r"))
+      default: append(UInt8(ascii: "\\"))
+      }
+    }
+    append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
   }
 }
 

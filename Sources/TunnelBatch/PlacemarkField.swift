@@ -29,6 +29,14 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
     return fields
   }
 
+  /// The JSON members the field writes (``writeJSON(_:_:to:precision:)``), in order.
+  var keys: [String] {
+    switch self {
+    case .sea: ["inLake", "lake", "sea"]
+    default: [rawValue]
+    }
+  }
+
   /// The CSV columns the field fills, in order.
   var columns: [String] {
     switch self {

@@ -7,6 +7,10 @@ public enum BatchOutputFormat: String, Sendable, CaseIterable {
 
 /// Writes rows of one output format: the input's values passed through in order, then the fields the
 /// batch adds, then, for a bad row, its problem.
+///
+/// No row has a name twice: a column or member Tunnel adds whose name the input already has is written
+/// as `tunnel_` and its name (`tunnel_land`, `tunnel_error`; again while that is taken too). A CSV or TSV
+/// header moves them for the whole output, a JSON row for itself.
 struct RowFormatter: Sendable {
   var format: BatchOutputFormat
   var fields: [PlacemarkField]
@@ -16,7 +20,10 @@ struct RowFormatter: Sendable {
   var skipInvalid: Bool
   /// The pass-through columns of CSV output: the input's header, or the first JSON row's names.
   var inputColumns: [String] {
-    didSet { inputKeys = Self.keys(inputColumns) }
+    didSet {
+      inputKeys = Self.keys(inputColumns)
+      columnsTakeOwnKey = inputColumns.contains(where: ownKeys.contains)
+    }
   }
   /// Whether the rows' values are raw JSON.
   var inputIsJSON: Bool
@@ -24,6 +31,13 @@ struct RowFormatter: Sendable {
   var inputSeparator: UInt8
   /// The JSON key (`"name":`) of each of ``inputColumns``, written once.
   private var inputKeys: [[UInt8]]
+  /// The members Tunnel may add to a JSON row.
+  private let ownKeys: Set<String>
+  /// The lengths in bytes of ``ownKeys``, one bit each (all are under 64): most names are told apart
+  /// from them by length alone, without hashing each name of each JSON row.
+  private let ownKeyLengths: UInt64
+  /// Whether one of ``inputColumns`` is one of ``ownKeys``.
+  private var columnsTakeOwnKey = false
 
   init(
     format: BatchOutputFormat, fields: [PlacemarkField], antipode: Bool, precision: NumberPrecision,
@@ -38,6 +52,22 @@ struct RowFormatter: Sendable {
     self.inputIsJSON = inputIsJSON
     self.inputSeparator = inputSeparator
     inputKeys = Self.keys(inputColumns)
+    ownKeys = Set(fields.flatMap(\.keys) + ["antipode", "error"])
+    ownKeyLengths = ownKeys.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+    columnsTakeOwnKey = inputColumns.contains(where: ownKeys.contains)
+  }
+
+  /// Whether `name` is one of ``ownKeys``.
+  @inline(__always) private func isOwnKey(_ name: String) -> Bool {
+    let length = name.utf8.count
+    return length < 64 && ownKeyLengths & 1 << UInt64(length) != 0 && ownKeys.contains(name)
+  }
+
+  /// Tunnel's own column or member `name`, out of the way of the input's `taken` names.
+  static func own(_ name: String, besides taken: Set<String>) -> String {
+    var name = name
+    while taken.contains(name) { name = "tunnel_" + name }
+    return name
   }
 
   private static func keys(_ names: [String]) -> [[UInt8]] {
@@ -61,6 +91,8 @@ struct RowFormatter: Sendable {
           ["antipode_latitude", "antipode_longitude"] + fields.flatMap(\.columns).map { "antipode_" + $0 }
       }
       if !skipInvalid { columns.append("error") }
+      let taken = Set(inputColumns)
+      columns = inputColumns + columns.dropFirst(inputColumns.count).map { Self.own($0, besides: taken) }
       for (index, column) in columns.enumerated() {
         if index > 0 { out.append(separator) }
         out.field(column, separator: separator)
@@ -96,7 +128,10 @@ struct RowFormatter: Sendable {
     case .geojson:
       if !first { out.append(",\n") }
       out.append("{\"type\":\"Feature\",\"geometry\":")
-      if let coordinate = record.coordinate {
+      if let geometry = record.geometry {
+        // GeoJSON input's, as it came.
+        out.append(geometry)
+      } else if let coordinate = record.coordinate {
         out.append("{\"type\":\"Point\",\"coordinates\":[")
         out.number(coordinate.longitude, places: precision.degrees)
         out.append(",")
@@ -117,8 +152,10 @@ struct RowFormatter: Sendable {
     _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
   ) {
     out.append("{")
+    var takesOwnKey = columnsTakeOwnKey
     if inputIsJSON {
       let names = record.names
+      takesOwnKey = names.contains(where: isOwnKey)
       for (index, value) in record.values.enumerated() {
         out.key(index < names.count ? names[index] : "column\(index + 1)")
         out.append(value)
@@ -141,6 +178,32 @@ struct RowFormatter: Sendable {
         out.append(",")
       }
     }
+    if takesOwnKey {
+      // Tunnel's members apart, then each under a name the row does not have.
+      var own = OutputBytes()
+      own.append("{")
+      writeOwnMembers(record, answer, antipodeAnswer, to: &own)
+      if own.last == UInt8(ascii: ",") { own.removeLast() }
+      own.append("}")
+      let taken = Set(inputIsJSON ? record.names : inputColumns)
+      own.withBytes { bytes in
+        for member in JSONScan.members(bytes, from: 0, end: bytes.count) {
+          out.key(Self.own(member.name ?? "", besides: taken))
+          out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[member.value]))
+          out.append(",")
+        }
+      }
+    } else {
+      writeOwnMembers(record, answer, antipodeAnswer, to: &out)
+    }
+    if out.last == UInt8(ascii: ",") { out.removeLast() }
+    out.append("}")
+  }
+
+  /// The members Tunnel adds to a JSON row: the fields, the antipode, the error; each followed by a comma.
+  private func writeOwnMembers(
+    _ record: BatchRecord, _ answer: BatchAnswer?, _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
+  ) {
     if let answer {
       PlacemarkField.writeJSON(fields, answer, to: &out, precision: precision)
     }
@@ -152,8 +215,6 @@ struct RowFormatter: Sendable {
       }
     }
     if let problem = record.problem { out.member("error", problem) }
-    if out.last == UInt8(ascii: ",") { out.removeLast() }
-    out.append("}")
   }
 
   /// The key of pass-through column `index` of CSV or TSV input.

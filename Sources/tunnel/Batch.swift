@@ -24,9 +24,20 @@ extension Tunnel {
         the latitude and longitude first.
 
         A bad row (an unreadable coordinate, a latitude outside -90…90, a broken quote, a wrong number \
-        of fields) is written with its problem in an "error" column and named on standard error with \
-        its line number; the exit status is then 65, unless --skip-invalid leaves such rows out. A \
-        progress line is shown while standard error is a terminal. Ctrl-C stops after whole rows.
+        of fields, bytes that are not UTF-8, a JSON name given twice, a line over 1 MiB, a GeoJSON \
+        feature over 16 MiB) is written with its problem in an "error" column and named on standard \
+        error with its line number, before the rows of its chunk; the exit status is then 65, unless \
+        --skip-invalid leaves such rows out. A progress line is shown while standard error is a \
+        terminal. Ctrl-C, SIGTERM or SIGHUP stops after whole rows, whatever is being read; a line cut \
+        short by the signal is not a row.
+
+        No output has a name twice: a header naming two columns alike is refused, and a column or \
+        member Tunnel adds that the input already has (land, error, …) is written as tunnel_land, \
+        tunnel_error. CSV or TSV from JSON rows has the first good row's members as columns; a row with \
+        other members is a bad row (use --format jsonl to keep them). TSV is never quoted: a tab, line \
+        feed, carriage return or backslash in a value is written \\t, \\n, \\r, \\\\, and read back so. \
+        GeoJSON output keeps a GeoJSON input's geometry as it came. Output to a terminal has control \
+        and bidirectional characters escaped; files and pipes get every byte.
 
         Fields (--fields, comma-separated; all of them by default): land, country, region, sea (with \
         lake and inLake), nearestPlace, nearestLand, timeZone. nearestPlace alone is the fast path.
@@ -101,6 +112,9 @@ extension Tunnel {
       if coordinateColumn != nil, latColumn != nil || lonColumn != nil {
         throw ValidationError("give either --coordinate-column or --lat-column and --lon-column, not both")
       }
+      if let latColumn, latColumn == lonColumn {
+        throw ValidationError(BatchError.sameColumn(name: latColumn).description)
+      }
       _ = try chosenFields()
     }
 
@@ -130,7 +144,7 @@ extension Tunnel {
           columns: .init(latitude: latColumn, longitude: lonColumn, coordinate: coordinateColumn),
           stopRequested: { SignalCatcher.caught != nil })
       } catch {
-        throw CommandFailure(error)
+        throw CommandFailure(error, source: name)
       }
       let outputFormat =
         format
@@ -142,9 +156,10 @@ extension Tunnel {
           case .geojson: .geojson
           }
         }()
-      let options = BatchRun.Options(
+      var options = BatchRun.Options(
         fields: try chosenFields(), antipode: antipode, format: outputFormat,
         precision: NumberPrecision(places: precision), skipInvalid: skipInvalid, threads: threads)
+      options.toTerminal = isatty(1) == 1
       let report = BatchReport(source: name ?? "standard input", size: input.size)
       let summary: BatchRun.Summary
       do {
@@ -157,11 +172,7 @@ extension Tunnel {
           progress: report.progress)
       } catch let error as BatchError {
         report.finish()
-        var failure = CommandFailure(error)
-        if case .unreadableDocument = error {
-          failure.message = "\(name ?? "standard input"), " + failure.message
-        }
-        throw failure
+        throw CommandFailure(error, source: name)
       } catch let error as PlaceDataError {
         report.finish()
         throw CommandFailure(error)
@@ -276,15 +287,28 @@ extension BatchOutputFormat: ExpressibleByArgument {}
 
 extension CommandFailure {
   /// A batch that cannot go on: the input cannot be opened (66), read or written (74), or its columns are
-  /// not found (65; 64 when an option names a column that is not there).
-  init(_ error: BatchError) {
+  /// not found (65; 64 when options name a column that is not there, or one column twice).
+  ///
+  /// A problem with the input's contents names the input: `source` (a path; nil for standard input).
+  init(_ error: BatchError, source: String?) {
     let code: Int32
     switch error {
     case .cannotOpen: code = 66
     case .readFailed, .writeFailed: code = 74
-    case .unknownColumn: code = 64
-    case .noCoordinateColumns, .missingColumn, .unreadableHeader, .unreadableDocument: code = 65
+    case .unknownColumn, .sameColumn: code = 64
+    case .noCoordinateColumns, .missingColumn, .unreadableHeader, .repeatedColumn, .unreadableDocument:
+      code = 65
     }
-    self.init(message: error.description, exitCode: code)
+    var message = error.description
+    switch error {
+    case .cannotOpen, .writeFailed:
+      break
+    case .unreadableHeader, .repeatedColumn, .unreadableDocument:
+      // "points.csv, line 1, the header: …"
+      message = "\(source ?? "standard input"), " + message
+    case .readFailed, .noCoordinateColumns, .unknownColumn, .missingColumn, .sameColumn:
+      message = "\(source ?? "standard input"): " + message
+    }
+    self.init(message: message, exitCode: code)
   }
 }

@@ -105,18 +105,31 @@ import Testing
       ),
       (
         ["batch", "--lat-column", "nope"], "a,b\n1,2\n", 64,
-        "--lat-column 'nope' is not a column of the input"
+        "standard input: --lat-column 'nope' is not a column of the input"
       ),
       (
-        ["batch"], "a,b\n1,2\n", 65, "cannot tell which columns hold the coordinates (the header is 'a', 'b')"
+        ["batch"], "a,b\n1,2\n", 65,
+        "standard input: cannot tell which columns hold the coordinates (the header is 'a', 'b')"
       ),
       (
         ["batch", "--lat-column", "a"], "a,b,c\n1,2,3\n", 65,
-        "no column of the input is named as a longitude (the header is 'a', 'b', 'c'); name it with --lon-column"
+        "standard input: no column of the input is named as a longitude (the header is 'a', 'b', 'c'); name it with --lon-column"
       ),
       (
         ["batch"], "lat,lon,\"na\"me\n1,2,x\n", 65,
-        "line 1, the header: text follows the closing quote of field 3"
+        "standard input, line 1, the header: text follows the closing quote of field 3"
+      ),
+      (
+        ["batch"], "lat,lon,lat\n1,2,3\n", 65,
+        "standard input, line 1, the header: columns 1 and 3 are both named 'lat'; give each column a name of its own"
+      ),
+      (
+        ["batch", "--lat-column", "1", "--lon-column", "1"], "lat,lon\n1,2\n", 64,
+        "--lat-column and --lon-column both name the column '1'"
+      ),
+      (
+        ["batch", "--lat-column", "lon"], "lat,lon\n1,2\n", 64,
+        "standard input: --lat-column and --lon-column both name the column 'lon'"
       ),
       (["batch", "--precision", "99"], "", 64, "--precision must be between 0 and 15"),
       (["batch", "--input-format", "xml"], "", 64, "'xml'"),
@@ -125,7 +138,7 @@ import Testing
       ),
       (
         ["batch", "--input-format", "geojson"], "{\"type\":\"FeatureCollection\",\"features\":[{]}", 65,
-        "line 1: not GeoJSON: expected a member's name; the rest of the document cannot be read"
+        "standard input, line 1: not GeoJSON: expected a member's name; the rest of the document cannot be read"
       ),
     ])
   func failures(arguments: [String], input: String, status: Int32, message: String) throws {
@@ -133,6 +146,22 @@ import Testing
     #expect(result.status == status, "\(arguments): \(result.standardError)")
     #expect(result.standardError.hasPrefix("tunnel: ") && result.standardError.contains(message))
     #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+  }
+
+  @Test("A problem with the header names the file it is in")
+  func headerNamesFile() throws {
+    let path = file("lat,lon,lat\n1,2,3\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try TunnelProcess.run(["batch", path])
+    #expect(result.status == 65)
+    #expect(
+      result.standardError
+        == "tunnel: \(path), line 1, the header: columns 1 and 3 are both named 'lat'; give each column a name of its own\n"
+    )
+    let other = file("a,b\n1,2\n")
+    defer { try? FileManager.default.removeItem(atPath: other) }
+    let unnamed = try TunnelProcess.run(["batch", "--lat-column", "x", other])
+    #expect(unnamed.status == 64 && unnamed.standardError.hasPrefix("tunnel: \(other): --lat-column 'x'"))
   }
 
   @Test("A file without a header whose first row is bad: that row is a bad row, the rest are answered")
@@ -248,6 +277,7 @@ import Testing
     #expect(result.status == 0)
     for text in [
       "Examples:", "tunnel batch points.csv", "--fields", "nearestPlace alone is the fast path", "--antipode",
+      "tunnel_land", "never quoted", "as it came", "escaped",
     ] {
       #expect(result.standardOutput.contains(text), "\(text)")
     }
