@@ -154,6 +154,13 @@ struct OutputBytes {
     append(UInt8(ascii: ","))
   }
 
+  /// `"name":-171.5,` for a longitude (see ``longitude(_:places:)``).
+  mutating func member(_ name: String, longitude value: Double, places: Int) {
+    key(name)
+    longitude(value, places: places)
+    append(UInt8(ascii: ","))
+  }
+
   /// `"name":true,` (`null` for nil).
   mutating func member(_ name: String, flag: Bool?) {
     key(name)
@@ -191,6 +198,13 @@ struct OutputBytes {
     }
     // The rounded value is exactly scaled × 10^-places.
     decimal(units: Int64(scaled), decimals: places)
+  }
+
+  /// A longitude as ``number(_:places:)`` writes it, except that one that rounds to 180 is written -180,
+  /// the same meridian, as Tunnel writes longitudes everywhere (``OutputRounding/longitude(_:places:)``).
+  mutating func longitude(_ value: Double, places: Int) {
+    number(
+      value < 179 ? value : OutputRounding.longitude(value, places: max(0, min(places, 15))), places: places)
   }
 
   /// `units` × 10^-`decimals` exactly, without trailing zeros after the point (`units` 12500 with

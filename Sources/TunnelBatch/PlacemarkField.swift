@@ -161,7 +161,7 @@ extension PlacemarkField {
           out.member("countryCode", place.countryCode)
           out.member("distanceKm", number: place.distanceKm, places: kilometres)
           out.member("latitude", number: place.latitude, places: degrees)
-          out.member("longitude", number: place.longitude, places: degrees)
+          out.member("longitude", longitude: place.longitude, places: degrees)
           out.member("name", place.name)
           out.member("population", number: Double(place.population), places: 0)
         }
@@ -177,7 +177,7 @@ extension PlacemarkField {
         out.member("distanceKm", number: land.distanceKm, places: kilometres)
         out.member("island", land.island)
         out.member("latitude", number: land.latitude, places: degrees)
-        out.member("longitude", number: land.longitude, places: degrees)
+        out.member("longitude", longitude: land.longitude, places: degrees)
         out.member("name", land.name)
       }
     case .timeZone:
@@ -214,6 +214,10 @@ extension PlacemarkField {
       out.append(separator)
       if let value { out.number(value, places: precision.degrees) }
     }
+    func longitude(_ value: Double?) {
+      out.append(separator)
+      if let value { out.longitude(value, places: precision.degrees) }
+    }
     func kilometres(_ value: Double?) {
       out.append(separator)
       if let value { out.number(value, places: precision.kilometres) }
@@ -239,7 +243,7 @@ extension PlacemarkField {
       let land = placemark?.nearestLand
       kilometres(land?.distanceKm)
       degrees(land?.latitude)
-      degrees(land?.longitude)
+      longitude(land?.longitude)
       field(land?.country?.code)
       field(land?.country?.name)
       field(land?.name)
@@ -275,7 +279,8 @@ extension PlacemarkField {
       field(place.name)
       field(place.countryCode)
       number(place.latitude, places: precision.degrees)
-      number(place.longitude, places: precision.degrees)
+      out.append(separator)
+      out.longitude(place.longitude, places: precision.degrees)
       out.append(separator)
       out.integer(place.population)
       number(place.distanceKm, places: precision.kilometres)
@@ -324,7 +329,7 @@ extension PlacemarkField {
       if fromUnits {
         out.decimal(units: Int64(places.longitudeUnits(at: place)), decimals: 7)
       } else {
-        out.number(places.coordinate(at: place).longitude, places: precision.degrees)
+        out.longitude(places.coordinate(at: place).longitude, places: precision.degrees)
       }
     }
     switch (format, part) {

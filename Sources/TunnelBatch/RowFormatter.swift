@@ -133,7 +133,7 @@ struct RowFormatter: Sendable {
         out.append(geometry)
       } else if let coordinate = record.coordinate {
         out.append("{\"type\":\"Point\",\"coordinates\":[")
-        out.number(coordinate.longitude, places: precision.degrees)
+        out.longitude(coordinate.longitude, places: precision.degrees)
         out.append(",")
         out.number(coordinate.latitude, places: precision.degrees)
         out.append("]}")
@@ -210,7 +210,7 @@ struct RowFormatter: Sendable {
     if let antipodeAnswer, let antipode = record.coordinate?.antipode {
       out.object("antipode", present: true) { out in
         out.member("latitude", number: antipode.latitude, places: precision.degrees)
-        out.member("longitude", number: antipode.longitude, places: precision.degrees)
+        out.member("longitude", longitude: antipode.longitude, places: precision.degrees)
         PlacemarkField.writeJSON(fields, antipodeAnswer, to: &out, precision: precision)
       }
     }
@@ -263,7 +263,7 @@ struct RowFormatter: Sendable {
       out.append(separator)
       if let point { out.number(point.latitude, places: precision.degrees) }
       out.append(separator)
-      if let point { out.number(point.longitude, places: precision.degrees) }
+      if let point { out.longitude(point.longitude, places: precision.degrees) }
       PlacemarkField.writeCSV(
         fields, point == nil ? nil : antipodeAnswer, to: &out, separator: separator, precision: precision)
     }

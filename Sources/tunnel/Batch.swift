@@ -301,8 +301,11 @@ extension CommandFailure {
     }
     var message = error.description
     switch error {
-    case .cannotOpen, .writeFailed:
+    case .cannotOpen:
       break
+    case .writeFailed(let reason):
+      // The batch writes to standard output alone; said as every other command says it.
+      message = "cannot write to standard output: \(reason)"
     case .unreadableHeader, .repeatedColumn, .unreadableDocument:
       // "points.csv, line 1, the header: …"
       message = "\(source ?? "standard input"), " + message

@@ -89,7 +89,7 @@ import Testing
     #expect(map.words == words && map.zoom == 2)
     let dig = try #require(
       try Tunnel.parseAsRoot(CommandLineWords.collapsed(["dig"] + words + ["to", "x"])) as? Tunnel.Dig)
-    #expect(dig.words.count == words.count + 2 && dig.ends?.to == "x")
+    #expect(dig.words.count == words.count + 2 && (try? Tunnel.Dig.ends(of: dig.words).get())?.to == "x")
   }
 
   @Test(
