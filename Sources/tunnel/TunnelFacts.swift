@@ -27,6 +27,12 @@ struct TunnelFacts: Encodable {
 
   var deepestPoint: Deepest
   var fallSeconds: Fall
+  /// Whether both ends are one point: there is no tunnel, and the fall times are the limit that ever
+  /// shorter tunnels approach (half the period of an orbit skimming the surface). Not encoded: JSON
+  /// readers see a length of 0.
+  var isPoint = false
+
+  private enum CodingKeys: String, CodingKey { case deepestPoint, fallSeconds }
 
   init(_ tunnel: StraightTunnel) {
     let below = tunnel.deepestPointBelow
@@ -37,6 +43,7 @@ struct TunnelFacts: Encodable {
     fallSeconds = Fall(
       uniform: (tunnel.fallTime(.uniform) * 10).rounded() / 10,
       prem: (tunnel.fallTime(.prem) * 10).rounded() / 10)
+    isPoint = tunnel.length == 0
   }
 
   /// "Deepest point       the Earth's centre, 6,371 km down" and "Fall through it     42 min 10 s …".
@@ -49,6 +56,13 @@ struct TunnelFacts: Encodable {
       deepest = "\(depth), below \(point.formatted(.decimal(places: 6)))"
     } else {
       deepest = "the Earth's centre, \(depth)"
+    }
+    guard !isPoint else {
+      return [
+        "Deepest point       none: both ends are one point, so there is no tunnel",
+        "Fall through it     none; a tunnel as short as you like takes \(Self.duration(fallSeconds.uniform)) "
+          + "on a uniform Earth, \(Self.duration(fallSeconds.prem)) with PREM's densities",
+      ]
     }
     return [
       "Deepest point       \(deepest)",
