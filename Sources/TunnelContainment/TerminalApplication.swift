@@ -241,8 +241,17 @@ public final class TerminalApplication {
       var offset = 0
       while offset < bytes.count {
         let written = write(output, bytes.baseAddress! + offset, bytes.count - offset)
-        if written <= 0 { break }
-        offset += written
+        if written > 0 {
+          offset += written
+        } else if written < 0, errno == EINTR {
+          // A caught signal (a resize, a stop) interrupted the write: the rest still goes out.
+          continue
+        } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+          var ready = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&ready, 1, 100)
+        } else {
+          break
+        }
       }
     }
   }

@@ -134,8 +134,8 @@ extension Tunnel {
       signal(SIGPIPE, SIG_IGN)
       let name = file.flatMap { $0 == "-" ? nil : $0 }
       if name == nil, isatty(0) == 1 {
-        FileHandle.standardError.write(
-          Data("tunnel: reading rows from the terminal: type them, then Ctrl-D (or give a file)\n".utf8))
+        StandardError.write(
+          "tunnel: reading rows from the terminal: type them, then Ctrl-D (or give a file)\n")
       }
       let input: BatchInput
       do {
@@ -203,7 +203,7 @@ final class BatchReport {
   }
 
   private func write(_ line: String) {
-    FileHandle.standardError.write(Data(line.utf8))
+    StandardError.write(line)
   }
 
   func badRow(_ record: BatchRecord) {

@@ -16,7 +16,8 @@ extension Tunnel {
         come out). Each map shows 1,000 km across its shorter side; --zoom 2 shows 500 km, --zoom 0.5 \
         2,000 km. '--view geocode' prints the other side of the maps, as the radar shows it: each end \
         in words. '--svg FILE' also writes both maps as an SVG picture with a caption naming both ends; \
-        '--svg -' writes the picture alone to standard output.
+        '--svg -' writes the picture alone to standard output. The file is written as a shell's '>' \
+        writes it: through links, into FIFOs and devices, emptied first.
 
         Colours are used on a terminal that shows them unless NO_COLOR is set (and not empty); --ascii \
         (or TERM=dumb) draws with plain ASCII characters.

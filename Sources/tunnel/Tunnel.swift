@@ -84,8 +84,7 @@ struct Tunnel: AsyncParsableCommand {
   /// Writes `line` to standard error and exits with `status`. A standard error that cannot be written
   /// leaves the status alone to tell.
   static func fail(_ line: String, status: Int32) -> Never {
-    var text = line + "\n"
-    _ = text.withUTF8 { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    StandardError.write(line + "\n")
     Foundation.exit(status)
   }
 }

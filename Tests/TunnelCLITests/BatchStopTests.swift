@@ -62,21 +62,22 @@ import Glibc
       let pipe = Pipe()
       feed.standardOutput = pipe
       // tr says "Broken pipe" when tunnel has gone.
-      feed.standardError = FileHandle.nullDevice
+      feed.standardError = try Self.scratchFile()
       process.standardInput = pipe
       try feed.run()
       feeder = feed
     } else {
-      process.standardInput = FileHandle.nullDevice
+      process.standardInput = try Self.scratchFile()
     }
     defer {
       if let feeder, feeder.isRunning { kill(feeder.processIdentifier, SIGKILL) }
     }
-    process.standardOutput = FileHandle.nullDevice
+    process.standardOutput = try Self.scratchFile()
     let error = Pipe()
     process.standardError = error
     try process.run()
     let pid = process.processIdentifier
+    Self.killAfterDeadline(process)
     // Until the signal is caught and 300 MiB have been read.
     var read = 0
     while process.isRunning, !Self.catches(pid, SIGTERM) || read < 300 << 20 {
@@ -91,6 +92,25 @@ import Glibc
     #expect(message == "tunnel: terminated after 0 rows; the output holds those rows, each whole\n")
     // In kilobytes: some tens of megabytes, not the hundreds read.
     #expect(peak > 0 && peak < 200 << 10, "peak resident memory \(peak) kB")
+  }
+
+  /// A new empty file in the temporary folder, open for reading and writing, in place of /dev/null.
+  static func scratchFile() throws -> FileHandle {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tunnel-scratch-\(UUID().uuidString)"
+    ).path
+    FileManager.default.createFile(atPath: path, contents: nil)
+    defer { unlink(path) }
+    return try FileHandle(forUpdating: URL(fileURLWithPath: path))
+  }
+
+  /// Kills `process` if it still runs after two minutes, so that a loop waiting on it ends (and the
+  /// test's expectations fail) instead of hanging the suite.
+  static func killAfterDeadline(_ process: Process) {
+    let pid = process.processIdentifier
+    DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
+      if process.isRunning { kill(pid, SIGKILL) }
+    }
   }
 
   static let feature =
@@ -115,6 +135,7 @@ import Glibc
     process.standardOutput = output
     process.standardError = error
     try process.run()
+    Self.killAfterDeadline(process)
     input.fileHandleForWriting.write(Data(text.utf8))
     // Until the whole row has come out (after the header, or as the collection's first feature).
     var received = Data()

@@ -238,6 +238,31 @@ import Testing
     try checkOutput(result.standardOutput, hostileCase.output)
   }
 
+  @Test(
+    "Standard error that cannot be written: the batch still ends with its own status, not a trap",
+    arguments: ["lat,lon\n91,0\n56,8.5\n", ""])
+  func unwritableStandardError(input: String) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tunnel-hostile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let inputPath = folder.appendingPathComponent("in.csv").path
+    FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8))
+    // A bad row's line, the count of bad rows, or the notice for a terminal: each a write that fails.
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = [
+      "-c", "\"$0\" batch --fields land \"$1\" > \"$1.out\" 2>/dev/full", TunnelProcess.executable.path,
+      inputPath,
+    ]
+    try shell.run()
+    shell.waitUntilExit()
+    #expect(shell.terminationReason == .exit)
+    #expect(shell.terminationStatus == (input.isEmpty ? 0 : 65))
+    let written = try String(contentsOfFile: inputPath + ".out", encoding: .utf8)
+    #expect(written.split(separator: "\n").count == (input.isEmpty ? 1 : 3))
+  }
+
   /// Runs `tunnel` for `hostileCase` in a folder of its own, so that no output lands in the checkout.
   static func run(_ hostileCase: HostileCase) throws -> TunnelProcess.Result {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -34,16 +34,13 @@ struct TunnelProcess {
     process.standardOutput = outputFile ?? output
     if let directory { process.currentDirectoryURL = directory }
     process.standardError = error
-    if let input {
-      let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "tunnel-in-\(UUID().uuidString)"
-      ).path
-      FileManager.default.createFile(atPath: path, contents: input)
-      defer { try? FileManager.default.removeItem(atPath: path) }
-      process.standardInput = FileHandle(forReadingAtPath: path)
-    } else {
-      process.standardInput = FileHandle.nullDevice
-    }
+    // Standard input from a file of the test's own (empty when no input is given), never /dev/null.
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tunnel-in-\(UUID().uuidString)"
+    ).path
+    FileManager.default.createFile(atPath: path, contents: input ?? Data())
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    process.standardInput = FileHandle(forReadingAtPath: path)
     try process.run()
     if outputFile != nil { try output.fileHandleForWriting.close() }
     // Both pipes are read on threads of their own (not Dispatch's pool, which reads blocked in parallel
