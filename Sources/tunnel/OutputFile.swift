@@ -97,6 +97,11 @@ final class OutputFile {
     var text = text
     let descriptor = self.descriptor
     let code = text.withUTF8 { Self.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
+    if code == EPIPE, isStandardOutput {
+      // The reader went away (`| head` where SIGPIPE is ignored): it has what it wanted. Quietly
+      // done, as `tunnel batch` is.
+      Foundation.exit(0)
+    }
     if code != 0 {
       throw .cannotWrite(what: what, destination: destination, reason: OutputError.reason(code))
     }

@@ -263,6 +263,35 @@ import Testing
     #expect(written.split(separator: "\n").count == (input.isEmpty ? 1 : 3))
   }
 
+  @Test(
+    "A reader that goes away with SIGPIPE ignored ends every command quietly, with status 0",
+    arguments: [
+      ["pairs", "--min-population", "0", "--within", "100"], ["batch", "--fields", "nearestPlace"],
+    ])
+  func readerGone(arguments: [String]) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tunnel-hostile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let rows = (0..<200_000).map { "\(Double($0 % 1800) / 10 - 89.95),\(Double($0 % 3600) / 10 - 179.95)\n" }
+    FileManager.default.createFile(
+      atPath: folder.appendingPathComponent("in.csv").path, contents: Data(rows.joined().utf8))
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+    shell.currentDirectoryURL = folder
+    shell.arguments =
+      [
+        "-c",
+        "trap '' PIPE; \"$0\" \"$@\" < in.csv 2> err | head -c 10 > out; echo \"${PIPESTATUS[0]}\" > status",
+        TunnelProcess.executable.path,
+      ] + arguments
+    try shell.run()
+    shell.waitUntilExit()
+    let status = try String(contentsOf: folder.appendingPathComponent("status"), encoding: .utf8)
+    let error = try String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)
+    #expect(status == "0\n" && error.isEmpty, "status \(status), standard error: \(error)")
+  }
+
   /// Runs `tunnel` for `hostileCase` in a folder of its own, so that no output lands in the checkout.
   static func run(_ hostileCase: HostileCase) throws -> TunnelProcess.Result {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
