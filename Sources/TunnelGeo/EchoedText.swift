@@ -11,7 +11,13 @@
 public enum EchoedText {
   /// The text in single quotes, escaped and shortened.
   public static func quoted<S: StringProtocol>(_ text: S, limit: Int = 60) -> String {
-    var out = "'"
+    "'" + escaped(text, limit: limit) + "'"
+  }
+
+  /// The text with control, format (bidirectional) and unassigned characters written as `\u{…}`, cut
+  /// after `limit` characters with "…".
+  public static func escaped<S: StringProtocol>(_ text: S, limit: Int = 60) -> String {
+    var out = ""
     var count = 0
     for scalar in text.unicodeScalars {
       if count == limit {
@@ -26,6 +32,6 @@ public enum EchoedText {
         out.unicodeScalars.append(scalar)
       }
     }
-    return out + "'"
+    return out
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TunnelGeo
 
 /// A usage mistake as Tunnel says it, whoever found it: one line `tunnel: …` that says what was wrong.
 ///
@@ -77,21 +78,6 @@ enum UsageMessage {
   /// `text` with control and bidirectional characters written as `\u{…}` (the parser repeats typed
   /// values as they came) and cut at ``limit`` characters.
   static func escaped(_ text: String) -> String {
-    var out = ""
-    var count = 0
-    for scalar in text.unicodeScalars {
-      if count == limit {
-        out += "…"
-        break
-      }
-      count += 1
-      switch scalar.properties.generalCategory {
-      case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
-        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      default:
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    EchoedText.escaped(text, limit: limit)
   }
 }
