@@ -38,12 +38,15 @@ final class DelimitedSource: RecordSource {
       pending = first
     } else {
       if let problem = first.problem { throw .unreadableHeader(problem) }
-      try Self.checkNamesApart(first.fields)
-      guard let found = try CoordinateColumns.find(in: first.fields, names: names) else {
-        throw .noCoordinateColumns(header: first.fields)
+      // A column without a name (a spreadsheet's trailing commas) is called by its number, as the
+      // columns of a file without a header are: `lat,lon,,` has `column3` and `column4`.
+      let named = first.fields.enumerated().map { $1.isEmpty ? "column\($0 + 1)" : $1 }
+      try Self.checkNamesApart(named)
+      guard let found = try CoordinateColumns.find(in: named, names: names) else {
+        throw .noCoordinateColumns(header: named)
       }
       columns = found
-      header = first.fields
+      header = named
     }
   }
 

@@ -31,7 +31,8 @@ extension Tunnel {
         terminal. Ctrl-C, SIGTERM or SIGHUP stops after whole rows, whatever is being read; a line cut \
         short by the signal is not a row.
 
-        No output has a name twice: a header naming two columns alike is refused, and a column or \
+        No output has a name twice: a header naming two columns alike is refused (a column without a \
+        name is called by its number, column3), and a column or \
         member Tunnel adds that the input already has (land, error, …) is written as tunnel_land, \
         tunnel_error. CSV or TSV from JSON rows has the first good row's members as columns; a row with \
         other members is a bad row (use --format jsonl to keep them). TSV is never quoted: a tab, line \

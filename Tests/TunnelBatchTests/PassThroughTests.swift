@@ -62,9 +62,16 @@ import TunnelGeo
     #expect(throws: BatchError.repeatedColumn(name: "lat", columns: [1, 3])) {
       try records("lat,lon,lat\n1,2,3\n")
     }
-    #expect(throws: BatchError.repeatedColumn(name: "", columns: [3, 4])) {
-      try records("lat\tlon\t\t\n1\t2\t\t\n", format: .tsv)
+    #expect(throws: BatchError.repeatedColumn(name: "column3", columns: [3, 4])) {
+      try records("lat\tlon\t\tcolumn3\n1\t2\t\t\n", format: .tsv)
     }
+  }
+
+  @Test("Columns without a name (trailing separators) are called by their numbers, not refused")
+  func unnamedColumns() throws {
+    let (input, rows) = try records("lat,lon,,\n1,2,,x\n")
+    #expect(input.columnNames == ["lat", "lon", "column3", "column4"])
+    #expect(rows.count == 1 && rows[0].problem == nil)
   }
 
   @Test(

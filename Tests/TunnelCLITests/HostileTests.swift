@@ -186,6 +186,12 @@ import Testing
     HostileCase(
       ["batch", "--fields", "land", "--lat-column", "lat", "--lon-column", "lon"],
       input: "lat,lon,lat\n56,8.5,1\n", status: 65, output: .empty, errors: .line("both named 'lat'")),
+    HostileCase(
+      ["batch", "--fields", "land", "--format", "jsonl"], input: "lat,lon,,\n56,8.5,,x\n", status: 0,
+      output: .jsonLines(rows: 1, including: ["\"column4\":\"x\""]), errors: .silent),
+    HostileCase(
+      ["batch", "--fields", "land"], input: "lat,lon,,\n56,8.5,,x\n", status: 0,
+      output: .csv(rows: 1, including: ["column3,column4"]), errors: .silent),
     // JSON Lines into CSV: a member the first row lacks is not dropped silently; its row is bad and names it.
     HostileCase(
       ["batch", "--fields", "land", "--input-format", "jsonl", "--format", "csv"],
