@@ -43,7 +43,8 @@ import Testing
     (["where", "56", "200E"], "200"), (["where", "nan", "0"], "nan"),
     (["where", "56", "8.5", "3"], "3"),
     (["where", "56N", "8S"], "8S"), (["where", "Xyzzyqqq"], "Xyzzyqqq"),
-    (["where", "\u{1B}[31mred"], "\\u{1B}"), (["find", ""], "find"),
+    (["where", "\u{1B}[31mred"], "\\u{1B}"), (["where", "Congo"], "2 countries"), (["Korea"], "2 countries"),
+    (["find", ""], "find"),
   ].map { HostileCase($0.0, status: 64, output: .empty, errors: .line($0.1)) }
 
   /// Places that must be found as what they are.
@@ -51,7 +52,8 @@ import Testing
     [
       (["北京"], ["China"]), (["東京"], ["Japan"]), (["三亚"], ["China"]), (["万州"], ["China"]),
       (["where", "北京"], ["China"]), (["Denmark"], ["Denmark"]), (["where", "Denmark"], ["Denmark"]),
-      (["where", "DK"], ["Denmark"]), (["Fiji"], ["Fiji"]), (["where", "North Pole"], ["90.000000"]),
+      (["where", "DK"], ["Denmark"]), (["where", "South Korea"], ["Republic of Korea"]),
+      (["Ivory Coast"], ["Côte d'Ivoire"]), (["Fiji"], ["Fiji"]), (["where", "North Pole"], ["90.000000"]),
       (["where", "South Pole"], ["-90.000000"]), (["where", "København"], ["Denmark"]),
       (["where", "Skjern"], ["Denmark"]), (["-33.9", "18.4"], ["South Africa"]),
       (["33.9S", "18.4E"], ["South Africa"]), (["geo:56,8.5"], ["Denmark"]),

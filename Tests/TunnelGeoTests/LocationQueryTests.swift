@@ -50,7 +50,8 @@ import Testing
     arguments: [
       ("Denmark", "DK"), ("denmark", "DK"), ("DK", "DK"), ("DNK", "DK"), ("Fiji", "FJ"), ("FJ", "FJ"),
       ("United States", "US"), ("USA", "US"), ("Brazil", "BR"), ("BRA", "BR"), ("France", "FR"),
-      ("Norway", "NO"),
+      ("Norway", "NO"), ("South Korea", "KR"), ("North Korea", "KP"), ("Czech Republic", "CZ"),
+      ("Ivory Coast", "CI"), ("Macedonia", "MK"), ("DR Congo", "CD"),
     ])
   func countries(text: String, code: String) throws {
     let found = try Self.query(text)
@@ -78,5 +79,22 @@ import Testing
     // France's own feature names France; Clipperton Island, also FR, does not.
     #expect(Self.gazetteer.country(named: "France")?.place.countryCode == "FR")
     #expect(Self.gazetteer.country(named: "Clipperton I.") == nil)
+  }
+
+  @Test(
+    "A name two countries share is refused with both, not taken for a village of that name",
+    arguments: [("Congo", ["CD", "CG"]), ("korea", ["KP", "KR"])])
+  func sharedNames(text: String, codes: [String]) {
+    do {
+      let found = try Self.query(text)
+      Issue.record("'\(text)' was read as \(found.place?.place.name ?? "a coordinate")")
+    } catch {
+      guard case .sharedCountryName(_, let countries) = error else {
+        Issue.record("'\(text)' gave \(error)")
+        return
+      }
+      #expect(countries.count == codes.count)
+      for code in codes { #expect(countries.contains { $0.hasSuffix("(\(code))") }, "\(countries)") }
+    }
   }
 }

@@ -8,6 +8,22 @@ struct CountryNames: Sendable {
   private let countryNames: [String: String]
   /// The ISO alpha-2 and alpha-3 codes of each country's own feature, as written: capitals.
   private let countryCodes: [String: String]
+  /// The folded names that two countries or more share ("Congo"), with their alpha-2 codes, sorted.
+  private let sharedNames: [String: [String]]
+
+  /// Names people write for countries that the data spells otherwise ("Republic of Korea"), folded. A
+  /// name given for two countries ("congo", "korea") names neither alone: it is refused with both.
+  static let everydayNames: [(String, String)] = [
+    ("usa", "US"), ("united states", "US"), ("united states of america", "US"), ("america", "US"),
+    ("uk", "GB"), ("great britain", "GB"), ("britain", "GB"), ("england", "GB"),
+    ("south korea", "KR"), ("north korea", "KP"), ("korea", "KR"), ("korea", "KP"),
+    ("congo", "CG"), ("congo", "CD"), ("dr congo", "CD"), ("drc", "CD"), ("congo brazzaville", "CG"),
+    ("congo kinshasa", "CD"), ("czech republic", "CZ"), ("ivory coast", "CI"), ("macedonia", "MK"),
+    ("burma", "MM"), ("east timor", "TL"), ("cape verde", "CV"), ("swaziland", "SZ"),
+    ("holland", "NL"), ("vatican", "VA"), ("russia", "RU"), ("vietnam", "VN"), ("laos", "LA"),
+    ("syria", "SY"), ("iran", "IR"), ("bolivia", "BO"), ("venezuela", "VE"), ("tanzania", "TZ"),
+    ("moldova", "MD"), ("palestine", "PS"), ("taiwan", "TW"), ("brunei", "BN"), ("micronesia", "FM"),
+  ]
 
   init(_ layer: CountryLayer) {
     var names: [String: String] = [:]
@@ -30,7 +46,7 @@ struct CountryNames: Sendable {
       }
     }
     // Everyday names that Natural Earth spells differently.
-    for (spelling, code) in [("usa", "US"), ("united states", "US"), ("uk", "GB"), ("great britain", "GB")] {
+    for (spelling, code) in Self.everydayNames {
       spellings[spelling, default: []].insert(code)
     }
     self.names = names
@@ -46,10 +62,11 @@ struct CountryNames: Sendable {
       countryCodes[code] = code
       if let alpha3 = country.isoAlpha3 { countryCodes[alpha3] = code }
     }
-    for (name, code) in [("usa", "US"), ("united states", "US"), ("uk", "GB"), ("great britain", "GB")] {
+    for (name, code) in Self.everydayNames where names[code] != nil {
       countryNames[name, default: []].insert(code)
     }
     self.countryNames = countryNames.compactMapValues { $0.count == 1 ? $0.first : nil }
+    sharedNames = countryNames.filter { $0.value.count > 1 }.mapValues { $0.sorted() }
     self.countryCodes = countryCodes
   }
 
@@ -63,6 +80,12 @@ struct CountryNames: Sendable {
   }
 
   func name(forCode code: String) -> String? { names[code] }
+
+  /// The alpha-2 codes of the countries that `text` names alike ("Congo": CD and CG), empty when it
+  /// names one country or none.
+  func codes(sharing text: String) -> [String] {
+    sharedNames[PlaceNameKey.fold(text.trimmingWhitespace())] ?? []
+  }
 
   /// Whether the folded `qualifier` is a spelling of the country with alpha-2 `code`.
   func matches(code: String, qualifier: String) -> Bool {

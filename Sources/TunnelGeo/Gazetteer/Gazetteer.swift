@@ -117,6 +117,12 @@ public struct Gazetteer: Sendable {
       standsForCountry: true)
   }
 
+  /// The countries (alpha-2 code and name) that `text` names alike, such as the two Congos for
+  /// "Congo": a name that must not quietly become one of them, nor a village called so.
+  public func countries(sharingName text: String) -> [(code: String, name: String)] {
+    countries.codes(sharing: text).map { ($0, countries.name(forCode: $0) ?? $0) }
+  }
+
   /// Names close to `key` by edit distance, best places first.
   ///
   /// Keys within one edit (two for keys of more than five characters) are considered; nearer spellings

@@ -7,7 +7,9 @@
 /// 1. "North Pole" and "South Pole" (any case): the geographic poles, 90° N and 90° S;
 /// 2. a country's name or ISO code ("Denmark", "DK", "DNK"): the country, at its most populous place
 ///    (``Gazetteer/country(named:)``), not Denmark, South Carolina;
-/// 3. anything else, and any name with a qualifier after a comma: places by that name
+/// 3. a name that several countries share ("Congo", "Korea" when both are spelled so): an error naming
+///    them, not a village called so;
+/// 4. anything else, and any name with a qualifier after a comma: places by that name
 ///    (``Gazetteer/search(_:limit:)``), so "Denmark, US" and "North Pole, Alaska" find those towns.
 public struct LocationQuery: Sendable, Hashable {
   /// Where the text points.
@@ -20,7 +22,7 @@ public struct LocationQuery: Sendable, Hashable {
   /// - Throws: ``LocationQueryError``: the coordinate's own error when the text looks like numbers,
   ///   otherwise what the name search found wrong, with suggestions.
   public init(
-    _ text: String, gazetteer: () throws(PlaceDataError) -> Gazetteer
+    _ text: String, gazetteer gazetteerLoader: () throws(PlaceDataError) -> Gazetteer
   ) throws(LocationQueryError) {
     do {
       coordinate = try Coordinate(parsing: text)
@@ -39,18 +41,22 @@ public struct LocationQuery: Sendable, Hashable {
       place = nil
       return
     }
-    let search: GazetteerSearch
+    let gazetteer: Gazetteer
     do {
-      let gazetteer = try gazetteer()
-      if unqualified, let country = gazetteer.country(named: text) {
-        coordinate = country.place.coordinate
-        place = country
-        return
-      }
-      search = gazetteer.search(text, limit: 1)
+      gazetteer = try gazetteerLoader()
     } catch {
       throw .data(error)
     }
+    if unqualified, let country = gazetteer.country(named: text) {
+      coordinate = country.place.coordinate
+      place = country
+      return
+    }
+    let sharing = unqualified ? gazetteer.countries(sharingName: text) : []
+    if !sharing.isEmpty {
+      throw .sharedCountryName(text, countries: sharing.map { "\($0.name) (\($0.code))" })
+    }
+    let search = gazetteer.search(text, limit: 1)
     guard let first = search.matches.first else { throw .place(search) }
     coordinate = first.place.coordinate
     place = first
@@ -74,12 +80,18 @@ public enum LocationQueryError: Error, Sendable, Hashable, CustomStringConvertib
   case place(GazetteerSearch)
   /// The place data needed for a name search could not be read.
   case data(PlaceDataError)
+  /// The text is a name that several countries share ("Congo"), written with each one's code.
+  case sharedCountryName(String, countries: [String])
 
   public var description: String {
     switch self {
     case .coordinate(let error): error.description
     case .place(let search): search.explanation ?? "no place found for \(EchoedText.quoted(search.query))"
     case .data(let error): error.description
+    case .sharedCountryName(let text, let countries):
+      "\(EchoedText.quoted(text)) names \(countries.count) countries, "
+        + countries.joined(separator: " and ")
+        + "; write the one you mean by its name or code"
     }
   }
 }
