@@ -58,15 +58,15 @@ enum CrashRestore {
   }
 
   /// Puts back the handlers there were before ``install(input:modes:output:leaving:)``.
+  ///
+  /// The state the handler read is kept, never freed: a crash on another thread may be inside the
+  /// handler at this moment, and a few hundred bytes once per full-screen session cost nothing.
   static func uninstall() {
     guard let pointer = state else { return }
     for (index, number) in signals.enumerated() {
       sigaction(number, &pointer.pointee.previous[index], nil)
     }
     state = nil
-    pointer.pointee.leaving.deallocate()
-    pointer.pointee.previous.deallocate()
-    pointer.deallocate()
   }
 
   private static func handle(
