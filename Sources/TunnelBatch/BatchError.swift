@@ -24,6 +24,9 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
   case sameColumn(name: String)
   /// A GeoJSON document broken in a way that leaves the rest unreadable.
   case unreadableDocument(line: Int, reason: String)
+  /// JSON rows asked for as CSV or TSV, whose columns are the first good row's members, and no good
+  /// row among the first `rows` read.
+  case noRowForColumns(rows: Int)
 
   public var description: String {
     switch self {
@@ -54,6 +57,9 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         "--lat-column and --lon-column both name the column \(EchoedText.quoted(name)); name the latitude's column and the longitude's"
     case .unreadableDocument(let line, let reason):
       return "line \(line): \(reason); the rest of the document cannot be read"
+    case .noRowForColumns(let rows):
+      return
+        "none of the first \(rows) rows has a coordinate, so no row can name the CSV columns; write them as JSON Lines (--format jsonl), or leave out the rows without one"
     }
   }
 

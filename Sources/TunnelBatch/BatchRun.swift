@@ -103,13 +103,23 @@ public final class BatchRun {
     // JSON rows give CSV its columns from the first good row: wait for one (a slow pipe may hand over a
     // bad row alone first), up to ``columnSearchRows`` rows or ``columnSearchBytes`` of input. (JSON rows
     // keep no plain lines.)
+    var inputEnded = false
     while input.valuesAreJSON, !chunk.isEmpty, chunk.count < Self.columnSearchRows,
       next.bytesRead < Self.columnSearchBytes, !chunk.contains(where: { $0.problem == nil })
     {
       next = try reader.next(shouldStop: shouldStop)
-      if next.records.isEmpty { break }
+      if next.records.isEmpty {
+        inputEnded = true
+        break
+      }
       assert(next.lines.isEmpty)
       chunk += next.records
+    }
+    // Good rows after the search would be measured against a bad row's members: say so instead.
+    if input.valuesAreJSON, options.format == .csv || options.format == .tsv, !inputEnded, !chunk.isEmpty,
+      !chunk.contains(where: { $0.problem == nil }), !shouldStop()
+    {
+      throw BatchError.noRowForColumns(rows: chunk.count)
     }
     var formatter = RowFormatter(
       format: options.format, fields: options.fields, antipode: options.antipode,

@@ -135,16 +135,40 @@ public enum CoordinateColumns: Sendable, Equatable {
     }
     if north.isEmpty { return .failure(RowProblem(east.isEmpty ? "no coordinate" : "no latitude")) }
     if east.isEmpty { return .failure(RowProblem("no longitude")) }
-    if let north = Double(north), let east = Double(east) { return coordinate(north, east) }
+    if let north = DecimalNumber.parse(north), let east = DecimalNumber.parse(east) {
+      return coordinate(north, east)
+    }
+    // Each column says which it is: a latitude's letter is N or S, a longitude's E or W. Read together,
+    // "56" and "8N" would otherwise be 8° N 56° E, the columns swapped without a word.
+    if let letter = Self.hemisphere(north), letter == "E" || letter == "W" {
+      return .failure(
+        RowProblem(
+          "the latitude \(EchoedText.quoted(north)) has a longitude's letter \(letter); are the columns swapped?"
+        ))
+    }
+    if let letter = Self.hemisphere(east), letter == "N" || letter == "S" {
+      return .failure(
+        RowProblem(
+          "the longitude \(EchoedText.quoted(east)) has a latitude's letter \(letter); are the columns swapped?"
+        ))
+    }
     let parsed = coordinate(text: north + " " + east)
     guard case .failure = parsed else { return parsed }
-    if Double(east) != nil, Double(north) == nil {
+    if DecimalNumber.parse(east) != nil, DecimalNumber.parse(north) == nil {
       return .failure(RowProblem("the latitude \(EchoedText.quoted(north)) is not a number or an angle"))
     }
-    if Double(north) != nil, Double(east) == nil {
+    if DecimalNumber.parse(north) != nil, DecimalNumber.parse(east) == nil {
       return .failure(RowProblem("the longitude \(EchoedText.quoted(east)) is not a number or an angle"))
     }
     return parsed
+  }
+
+  /// The hemisphere letter before or after a column's text (`N56.5`, `8.5E`, `56°33′N`), upper-cased.
+  static func hemisphere(_ text: String) -> Character? {
+    for end in [text.first, text.last] {
+      if let end, let letter = end.uppercased().first, "NSEW".contains(letter) { return letter }
+    }
+    return nil
   }
 
   /// A coordinate from numbers, held to the rule text is held to

@@ -2,15 +2,17 @@
 /// them but without its general machinery.
 enum DecimalNumber {
   /// The value of `text` when it is an optional sign, digits, and an optional point and digits, with at
-  /// most 15 significant digits; otherwise `Double(text)`.
+  /// most 15 significant digits; otherwise `Double(text)`, but never in hexadecimal.
   ///
   /// With at most 15 digits the digits are an exact `Double`, and so is the power of ten they are divided
   /// by: the one correctly rounded division gives the same value as any correct decimal reader.
   static func parse(_ text: String) -> Double? {
     var text = text
     if let fast = text.withUTF8(parse(plain:)) { return fast }
-    // `Double(_:)` stops at a NUL byte ("1\0junk" would read as 1).
-    return text.utf8.contains(0) ? nil : Double(text)
+    // `Double(_:)` stops at a NUL byte ("1\0junk" would read as 1), and reads hexadecimal (`0x10`, `0x1p3`),
+    // which no one writes for degrees and the coordinate parser refuses.
+    let refused = text.utf8.contains { $0 == 0 || $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") }
+    return refused ? nil : Double(text)
   }
 
   /// The value of `bytes` when they are a plain decimal number as ``parse(_:)`` describes it; `.some(nil)`

@@ -40,7 +40,7 @@ final class DelimitedSource: RecordSource {
       if let problem = first.problem { throw .unreadableHeader(problem) }
       // A column without a name (a spreadsheet's trailing commas) is called by its number, as the
       // columns of a file without a header are: `lat,lon,,` has `column3` and `column4`.
-      let named = first.fields.enumerated().map { $1.isEmpty ? "column\($0 + 1)" : $1 }
+      let named = Self.namingUnnamed(first.fields)
       try Self.checkNamesApart(named)
       guard let found = try CoordinateColumns.find(in: named, names: names) else {
         throw .noCoordinateColumns(header: named)
@@ -50,14 +50,31 @@ final class DelimitedSource: RecordSource {
     }
   }
 
+  /// The header with each empty name replaced by `column` and its number (`column3`), or, where the
+  /// header already has that name, by it with `tunnel_` before it as often as needed.
+  static func namingUnnamed(_ header: [String]) -> [String] {
+    guard header.contains(where: \.isEmpty) else { return header }
+    var taken = Set(header.map { Array($0.utf8) })
+    return header.enumerated().map { index, name in
+      guard name.isEmpty else { return name }
+      var given = "column\(index + 1)"
+      while taken.contains(Array(given.utf8)) { given = "tunnel_" + given }
+      taken.insert(Array(given.utf8))
+      return given
+    }
+  }
+
   /// Refuses a header that gives a name to more than one column: the output (a JSON key, a column)
   /// would have it twice.
   ///
   /// - Throws: ``BatchError/repeatedColumn(name:columns:)`` for the first such name.
+  /// Names are compared by their bytes: "café" composed and decomposed are two names.
   static func checkNamesApart(_ header: [String]) throws(BatchError) {
-    var seen = Set<String>()
-    for name in header where !seen.insert(name).inserted {
-      throw .repeatedColumn(name: name, columns: header.indices.filter { header[$0] == name }.map { $0 + 1 })
+    var seen = Set<[UInt8]>()
+    for name in header where !seen.insert(Array(name.utf8)).inserted {
+      throw .repeatedColumn(
+        name: name, columns: header.indices.filter { header[$0].utf8.elementsEqual(name.utf8) }.map { $0 + 1 }
+      )
     }
   }
 

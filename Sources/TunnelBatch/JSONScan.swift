@@ -169,12 +169,16 @@ enum JSONScan {
   /// a name given twice (JSON readers keep one of the two values, so one would be lost); nil for none.
   /// `what` names the members ("member", "property").
   static func namesProblem(_ members: [Member], what: String) -> String? {
-    // A few names are compared with each other; more are looked up in a set.
-    var seen = Set<String>()
+    // A few names are compared with each other; more are looked up in a set. Names are compared by
+    // their bytes, as JSON compares them: "café" composed and decomposed are two names, though Swift's
+    // strings call them equal.
+    var seen = Set<[UInt8]>()
     for (index, member) in members.enumerated() {
       guard let name = member.name else { return "the name of \(what) \(index + 1) is not text" }
       let repeated =
-        members.count <= 16 ? members[..<index].contains { $0.name == name } : !seen.insert(name).inserted
+        members.count <= 16
+        ? members[..<index].contains { $0.name?.utf8.elementsEqual(name.utf8) == true }
+        : !seen.insert(Array(name.utf8)).inserted
       if repeated { return "the \(what) \(EchoedText.quoted(name)) is given twice" }
     }
     return nil

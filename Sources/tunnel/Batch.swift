@@ -297,7 +297,8 @@ extension CommandFailure {
     case .cannotOpen: code = 66
     case .readFailed, .writeFailed: code = 74
     case .unknownColumn, .sameColumn: code = 64
-    case .noCoordinateColumns, .missingColumn, .unreadableHeader, .repeatedColumn, .unreadableDocument:
+    case .noCoordinateColumns, .missingColumn, .unreadableHeader, .repeatedColumn, .unreadableDocument,
+      .noRowForColumns:
       code = 65
     }
     var message = error.description
@@ -310,7 +311,7 @@ extension CommandFailure {
     case .unreadableHeader, .repeatedColumn, .unreadableDocument:
       // "points.csv, line 1, the header: …"
       message = "\(source ?? "standard input"), " + message
-    case .readFailed, .noCoordinateColumns, .unknownColumn, .missingColumn, .sameColumn:
+    case .readFailed, .noCoordinateColumns, .unknownColumn, .missingColumn, .sameColumn, .noRowForColumns:
       message = "\(source ?? "standard input"): " + message
     }
     self.init(message: message, exitCode: code)

@@ -102,7 +102,7 @@ struct LocationArguments: ParsableArguments {
   static func validate(_ text: String) throws {
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw ValidationError(
-        "give a place or a coordinate to dig from, e.g. 'tunnel Skjern' or 'tunnel 56.55 8.32'")
+        "give a place or a coordinate, e.g. 'Skjern' or '56.55 8.32'")
     }
   }
 

@@ -43,7 +43,8 @@ struct TunnelFacts: Encodable {
     fallSeconds = Fall(
       uniform: (tunnel.fallTime(.uniform) * 10).rounded() / 10,
       prem: (tunnel.fallTime(.prem) * 10).rounded() / 10)
-    isPoint = tunnel.length == 0
+    // Under a millimetre: the same point, written two ways (90 0 and 90 100 are both the North Pole).
+    isPoint = tunnel.length < 0.001
   }
 
   /// "Deepest point       the Earth's centre, 6,371 km down" and "Fall through it     42 min 10 s …".

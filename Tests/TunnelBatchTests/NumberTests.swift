@@ -17,11 +17,13 @@ import TunnelGeo
       }
     }
     for text in [
-      "", "-", ".", "1.2.3", "1e5", " 5", "0x10", "12345678901234567890.5", "+7", "-0.0", "007.50",
+      "", "-", ".", "1.2.3", "1e5", " 5", "12345678901234567890.5", "+7", "-0.0", "007.50",
     ] {
       let parsed = DecimalNumber.parse(text)
       #expect(parsed == Double(text) || (parsed == nil && Double(text) == nil), "\(text)")
     }
+    // Hexadecimal, which Double(_:) reads, is no number of degrees.
+    for text in ["0x10", "0X1p3", "-0x1.8p1"] { #expect(DecimalNumber.parse(text) == nil, "\(text)") }
   }
 
   @Test("Numbers are written rounded, without trailing zeros, as the rounded Double prints")

@@ -62,8 +62,8 @@ import TunnelGeo
     #expect(throws: BatchError.repeatedColumn(name: "lat", columns: [1, 3])) {
       try records("lat,lon,lat\n1,2,3\n")
     }
-    #expect(throws: BatchError.repeatedColumn(name: "column3", columns: [3, 4])) {
-      try records("lat\tlon\t\tcolumn3\n1\t2\t\t\n", format: .tsv)
+    #expect(throws: BatchError.repeatedColumn(name: "x", columns: [3, 4])) {
+      try records("lat\tlon\tx\tx\n1\t2\t\t\n", format: .tsv)
     }
   }
 
@@ -72,6 +72,11 @@ import TunnelGeo
     let (input, rows) = try records("lat,lon,,\n1,2,,x\n")
     #expect(input.columnNames == ["lat", "lon", "column3", "column4"])
     #expect(rows.count == 1 && rows[0].problem == nil)
+    // A number's name already taken is not taken twice.
+    #expect(
+      try records("lat,lon,,column3\n1,2,,x\n").input.columnNames == [
+        "lat", "lon", "tunnel_column3", "column3",
+      ])
   }
 
   @Test(

@@ -116,6 +116,9 @@ import Testing
       HostileCase(
         ["dig", "56", "8.5", "56", "8.5"], status: 0, output: .text(including: ["no tunnel", "42 min 10 s"]),
         errors: .silent),
+      HostileCase(
+        ["dig", "90", "0", "to", "90", "100"], status: 0, output: .text(including: ["no tunnel"]),
+        errors: .silent),
     ]
 
   /// The data folder wrong in every way a person gets it wrong: exit 66 and one line naming it.
@@ -194,6 +197,23 @@ import Testing
     HostileCase(
       ["batch", "--fields", "land"], input: "lat,lon,,\n56,8.5,,x\n", status: 0,
       output: .csv(rows: 1, including: ["column3,column4"]), errors: .silent),
+    // Each coordinate column keeps to its own axis; hexadecimal is no number of degrees.
+    HostileCase(
+      ["batch", "--fields", "land"], input: "lat,lon\n56,8N\n5e,0\n0x10,0x20\nN56,E8.5\n", status: 65,
+      output: .csv(rows: 4, including: ["swapped", "N56,E8.5,true"]), errors: .lines(endingWith: "3 of 4")),
+    // Names are compared as JSON compares them, by their bytes: café composed and decomposed are two.
+    HostileCase(
+      ["batch", "--fields", "land", "--input-format", "jsonl"],
+      input: "{\"lat\":56,\"lon\":8.5,\"caf\u{E9}\":1,\"cafe\u{301}\":2}\n", status: 0,
+      output: .jsonLines(rows: 1), errors: .silent),
+    HostileCase(
+      ["batch", "--fields", "land"], input: "lat,lon,,column3\n56,8.5,1,2\n", status: 0,
+      output: .csv(rows: 1, including: ["lat,lon,tunnel_column3,column3"]), errors: .silent),
+    // CSV columns from JSON rows come from a good row, or the batch says why it cannot.
+    HostileCase(
+      ["batch", "--fields", "land", "--input-format", "jsonl", "--format", "csv"],
+      input: String(repeating: "{\"q\":1}\n", count: 16_384) + "{\"lat\":56,\"lon\":8.5}\n", status: 65,
+      output: .empty, errors: .line("--format jsonl")),
     // JSON Lines into CSV: a member the first row lacks is not dropped silently; its row is bad and names it.
     HostileCase(
       ["batch", "--fields", "land", "--input-format", "jsonl", "--format", "csv"],
