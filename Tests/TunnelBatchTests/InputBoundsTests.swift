@@ -51,6 +51,23 @@ import TunnelGeo
     #expect(input.bytesRead < 1 << 20)
   }
 
+  @Test("A stop asked for while a long CSV record is skipped ends the input there")
+  func stopWhileSkipping() throws {
+    let lines = String(repeating: String(repeating: "x", count: 80) + "\n", count: 150_000)
+    let path = file(Array(("lat,lon\n3,\"" + lines + "\"\n5,6\n").utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // Asked once a read: the reads grow to 2 MiB, and the record (12 MiB) is being skipped by the 8th.
+    nonisolated(unsafe) var asks = 0
+    let input = try BatchInput(
+      path: path, format: .csv, columns: .init(), blockSize: 1 << 16,
+      stopRequested: {
+        asks += 1
+        return asks > 8
+      })
+    #expect(try input.next() == nil)
+    #expect(input.bytesRead < 10 << 20)
+  }
+
   @Test("At the real end, a last line without its newline is a row")
   func lastLineWithoutNewline() throws {
     let (_, rows) = try records("lat,lon\n1,2\n3,45.5", format: .csv)
