@@ -95,6 +95,32 @@ import TunnelGeo
     }
   }
 
+  @Test("A feature nested too deep is a bad row, and reading goes on after it; in JSON Lines, a bad line")
+  func deepFeature() throws {
+    let deep = String(repeating: "{\"a\":[", count: 150) + "1" + String(repeating: "]}", count: 150)
+    let point =
+      "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]},\"properties\":{}}"
+    let nested = point.replacing("{}}", with: "{\"x\":\(deep)}}")
+    let problem = "the feature is nested more than 256 deep; it is not read"
+    let collection = "{\"type\":\"FeatureCollection\",\"features\":["
+    for (text, lines, problems) in [
+      (collection + "\n" + point + ",\n" + nested + ",\n" + point + "]}\n", [2, 3, 4], [nil, problem, nil]),
+      (collection + nested + "]}", [1], [problem]),
+      (point + "\n" + nested + "\n\u{1E}" + point + "\n", [1, 2, 3], [nil, problem, nil]),
+    ] {
+      for blockSize in [5, 1 << 16] {
+        let (_, rows) = try records(Array(text.utf8), format: .geojson, blockSize: blockSize)
+        #expect(rows.map(\.line) == lines)
+        #expect(rows.map(\.problem) == problems)
+      }
+    }
+    let jsonLines = "{\"lat\":1,\"lon\":2}\n{\"lat\":1,\"lon\":2,\"x\":\(deep)}\n{\"lat\":3,\"lon\":4}\n"
+    let (_, rows) = try records(Array(jsonLines.utf8), format: .jsonl)
+    #expect(rows.map(\.line) == [1, 2, 3])
+    #expect(rows[1].problem?.hasPrefix("the line is not JSON: nested more than 256 deep at column ") == true)
+    #expect(rows[0].problem == nil && rows[2].problem == nil)
+  }
+
   @Test(
     "The end of a JSON value is found a part at a time, without reading the value",
     arguments: [
