@@ -6,8 +6,9 @@
 /// Tunnel writes TSV), and a backslash before anything else is kept as it is.
 ///
 /// Whatever the bytes, every line of input ends up in some record: a quote left open, text after a
-/// closing quote, bytes that are not UTF-8 or a record longer than ``maximumRecordBytes`` become a
-/// record with a problem, and reading goes on at the next line.
+/// closing quote or bytes that are not UTF-8 become a record with a problem, and reading goes on at the
+/// next line. A record longer than ``maximumRecordBytes`` is one record with a problem however many
+/// lines its quoted fields hold: it is skipped as CSV reads it, and reading goes on at the next record.
 final class DelimitedReader {
   /// One record: its first line, its fields, and what was wrong with it while reading.
   struct Record {
@@ -104,7 +105,7 @@ final class DelimitedReader {
       let line = input.linesConsumed + 1
       switch scan {
       case .record(_, let length, _) where length > Self.maximumRecordBytes:
-        return try skipLongLine(line: line)
+        return try skipLongRecord(line: line)
       case .record(let fields, let length, let problem):
         input.consume(length)
         fieldCount = fields.count
@@ -112,11 +113,11 @@ final class DelimitedReader {
         return Record(line: line, fields: fields, problem: problem)
       case .needMore:
         if input.available > Self.maximumRecordBytes {
-          return try skipLongLine(line: line)
+          return try skipLongRecord(line: line)
         }
         try input.fill()
       case .tooLong:
-        return try skipLongLine(line: line)
+        return try skipLongRecord(line: line)
       }
     }
   }
@@ -172,24 +173,38 @@ final class DelimitedReader {
     }
   }
 
-  /// Consumes the rest of an overlong line, a block at a time; nil when a stop is requested before the
-  /// line ends (then it is not a row).
-  private func skipLongLine(line: Int) throws(BatchError) -> Record? {
+  /// Consumes an overlong record from its start, a block at a time, without holding it: to the end of
+  /// its line (TSV), or to the newline that ends it outside quotes (CSV, whose quoted fields may hold
+  /// newlines and doubled quotes); nil when a stop is requested before it ends (then it is not a row).
+  private func skipLongRecord(line: Int) throws(BatchError) -> Record? {
+    var skip = RecordSkip(separator: separator)
+    var newlineEnds = false
     while true {
-      let newline = input.storage.withUnsafeBufferPointer { bytes in
-        (input.start..<input.end).first { bytes[$0] == 0x0A }
+      let end = input.storage.withUnsafeBufferPointer { bytes in
+        skip.end(in: bytes, from: input.start, to: input.end)
       }
-      if let newline {
-        input.consume(newline + 1 - input.start)
+      if let end {
+        input.consume(end - input.start)
+        newlineEnds = true
         break
       }
       input.consume(input.available)
       if !(try input.fill()) { break }
     }
     if input.stopped { return nil }
+    let megabytes = Self.maximumRecordBytes >> 20
+    if let field = skip.openQuote {
+      return Record(
+        line: line, fields: [],
+        problem: "the quote that opens field \(field) is never closed, and the rest of the input is longer "
+          + "than \(megabytes) MiB; it is not read")
+    }
+    let lastLine = input.linesConsumed + (newlineEnds ? 0 : 1)
     return Record(
       line: line, fields: [],
-      problem: "the line is longer than \(Self.maximumRecordBytes >> 20) MiB; it is not read")
+      problem: lastLine > line
+        ? "the row on lines \(line)–\(lastLine) is longer than \(megabytes) MiB; it is not read"
+        : "the line is longer than \(megabytes) MiB; it is not read")
   }
 
   /// Reads one record from `bytes[start..<end]`; `final` says no more bytes will come.
@@ -240,7 +255,9 @@ final class DelimitedReader {
           break
         }
         if !closed {
-          if !final && end - start <= maximumRecordBytes { return .needMore }
+          // Past the cap, the record is skipped as CSV reads it, however many lines it holds.
+          if end - start > maximumRecordBytes { return .tooLong }
+          if !final { return .needMore }
           return brokenQuote(bytes, from: start, end: end, separator: separator, field: fields.count + 1)
         }
         fields.append(checked(content))

@@ -22,6 +22,8 @@ final class GeoJSONSource: RecordSource {
   /// must hold a whole feature in memory; sixteen times a CSV line, since features hold shapes).
   static let maximumFeatureBytes = 16 << 20
   static let tooLong = "the feature is longer than \(maximumFeatureBytes >> 20) MiB; it is not read"
+  /// Features nested deeper than ``JSONScan/maximumDepth`` are not read either: a bad row, skipped.
+  static let tooDeep = "the feature is \(JSONScan.tooDeepReason); it is not read"
 
   init(input: InputBuffer) {
     self.input = input
@@ -40,9 +42,12 @@ final class GeoJSONSource: RecordSource {
         return record
       case .skip(let consumed):
         input.consume(consumed)
+      case .tooDeep:
+        guard let record = try skipValue(problem: Self.tooDeep) else { return nil }
+        return record
       case .needMore:
         if input.available > Self.maximumFeatureBytes {
-          guard let record = try skipLongValue() else { return nil }
+          guard let record = try skipValue(problem: Self.tooLong) else { return nil }
           return record
         }
         // An element not yet whole is scanned again from its start after each read: past a megabyte,
@@ -65,12 +70,12 @@ final class GeoJSONSource: RecordSource {
     }
   }
 
-  /// Skips a feature longer than ``maximumFeatureBytes``, a block at a time, and returns its bad row;
-  /// nil when a stop is requested before it ends.
+  /// Skips a feature that is not read (longer than ``maximumFeatureBytes``, or nested too deep), a block
+  /// at a time, and returns its bad row with `problem`; nil when a stop is requested before it ends.
   ///
   /// - Throws: ``BatchError/unreadableDocument(line:reason:)`` when the document ends inside it, or the
   ///   overlong value is not a feature (a collection's member).
-  private func skipLongValue() throws(BatchError) -> BatchRecord? {
+  private func skipValue(problem: String) throws(BatchError) -> BatchRecord? {
     let elementStart = input.storage.withUnsafeBufferPointer { bytes in
       var index = input.start
       var commaSeen = false
@@ -115,7 +120,7 @@ final class GeoJSONSource: RecordSource {
       }
     }
     if case .features = state { state = .features(first: false) }
-    return BatchRecord(line: number, values: [], coordinate: nil, problem: Self.tooLong)
+    return BatchRecord(line: number, values: [], coordinate: nil, problem: problem)
   }
 
   private func isBlank() -> Bool {
@@ -127,6 +132,8 @@ final class GeoJSONSource: RecordSource {
   private enum Step {
     case record(BatchRecord, consumed: Int)
     case skip(Int)
+    /// The feature that starts after whitespace (and the comma before it) is nested too deep to read.
+    case tooDeep
     case needMore
   }
 
@@ -169,6 +176,9 @@ final class GeoJSONSource: RecordSource {
           return .skip(position + 1 - start)
         }
         let outcome = JSONScan.value(bytes, from: position, end: end)
+        // A member nested too deep: the object is a feature not read (the members before "features"
+        // are read with it).
+        if case .tooDeep = outcome { return .tooDeep }
         guard case .end(let valueEnd) = outcome else { return try outcomeStep(outcome, invalid) }
         position = JSONScan.skipWhitespace(bytes, valueEnd, end: end)
         guard position < end else { return .needMore }
@@ -192,6 +202,7 @@ final class GeoJSONSource: RecordSource {
         guard elementStart < end else { return .needMore }
       }
       let outcome = JSONScan.value(bytes, from: elementStart, end: end)
+      if case .tooDeep = outcome { return .tooDeep }
       guard case .end(let elementEnd) = outcome else { return try outcomeStep(outcome, invalid) }
       state = .features(first: false)
       return .record(feature(bytes, elementStart..<elementEnd), consumed: elementEnd - start)
@@ -229,6 +240,7 @@ final class GeoJSONSource: RecordSource {
     case .end: return .needMore
     case .incomplete: return .needMore
     case .invalid(let reason, let position): throw invalid(reason, position)
+    case .tooDeep(let position): throw invalid(JSONScan.tooDeepReason, position)
     }
   }
 

@@ -54,6 +54,8 @@ final class JSONLinesSource: RecordSource {
         return bad("the line ends inside its JSON object")
       case .invalid(let reason, let position):
         return bad("the line is not JSON: \(reason) at column \(position - input.start + 1)")
+      case .tooDeep(let position):
+        return bad("the line is not JSON: \(JSONScan.tooDeepReason) at column \(position - input.start + 1)")
       case .end(let objectEnd):
         guard JSONScan.skipWhitespace(bytes, objectEnd, end: line.contentEnd) == line.contentEnd else {
           return bad("the line holds more than one JSON value")

@@ -14,10 +14,14 @@ enum JSONScan {
     case incomplete
     /// Not JSON: what was wrong, and the position where it was seen.
     case invalid(String, at: Int)
+    /// Nested deeper than ``JSONScan/maximumDepth`` at this position: not followed, whether JSON or not.
+    case tooDeep(at: Int)
   }
 
   /// Values nested deeper than this are refused rather than followed.
   static let maximumDepth = 256
+  /// What ``Outcome/tooDeep(at:)`` means, for messages.
+  static let tooDeepReason = "nested more than \(maximumDepth) deep"
 
   static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
@@ -34,7 +38,7 @@ enum JSONScan {
     _ bytes: UnsafeBufferPointer<UInt8>, from position: Int, end: Int, depth: Int = 0
   ) -> Outcome {
     guard position < end else { return .incomplete }
-    guard depth < maximumDepth else { return .invalid("nested more than \(maximumDepth) deep", at: position) }
+    guard depth < maximumDepth else { return .tooDeep(at: position) }
     switch bytes[position] {
     case UInt8(ascii: "\""):
       return string(bytes, from: position, end: end)

@@ -115,6 +115,72 @@ import TunnelGeo
     }
   }
 
+  @Test(
+    "A record over the cap whose quoted field holds many lines is one bad row; reading goes on at the next record"
+  )
+  func longQuotedRecord() throws {
+    // Newlines, doubled quotes, separators and CRLF inside the quotes, and a doubled quote at the end
+    // of a line: none of them ends the record.
+    let lines = String(repeating: String(repeating: "x", count: 80) + "\n", count: 13_000)
+    let field = "\"" + lines + "a \"\"quoted\"\", with\r\n\"\"\n\"\",\"\"\n" + lines + "\""
+    let record = "56,8.5," + field + "\n"
+    let newlines = record.utf8.count { $0 == 0x0A }
+    let text = "lat,lon,n\n" + record + "57,8.5,ok\n" + record.replacing("\n", with: "\r\n") + "58,8.5,end"
+    for blockSize in [1 << 16, (1 << 20) + 3] {
+      let (_, rows) = try records(Array(text.utf8), format: .csv, blockSize: blockSize)
+      try #require(rows.count == 4, "\(rows.count) rows")
+      #expect(rows.map(\.line) == [2, 2 + newlines, 3 + newlines, 3 + 2 * newlines])
+      #expect(
+        rows[0].problem == "the row on lines 2–\(1 + newlines) is longer than 1 MiB; it is not read")
+      #expect(rows[1].values == ["57", "8.5", "ok"] && rows[1].problem == nil)
+      #expect(rows[2].problem?.hasPrefix("the row on lines \(3 + newlines)–") == true)
+      #expect(rows[3].values == ["58", "8.5", "end"] && rows[3].problem == nil)
+    }
+  }
+
+  @Test("Past the cap, a quote never closed takes the rest of the input as one bad row")
+  func longOpenQuote() throws {
+    let lines = String(repeating: String(repeating: "x", count: 80) + "\n", count: 13_000)
+    let (_, rows) = try records(
+      Array(("lat,lon,n\n1,2,ok\n56,8.5,\"" + lines + "57,8.5,\"\"\n").utf8), format: .csv,
+      blockSize: 1 << 16)
+    #expect(rows.map(\.line) == [2, 3])
+    #expect(
+      rows.last?.problem
+        == "the quote that opens field 3 is never closed, and the rest of the input is longer than 1 MiB; "
+        + "it is not read")
+  }
+
+  @Test("TSV is never quoted: a line over the cap ends at its newline, quotes or not")
+  func longTSVLine() throws {
+    let long = "56\t8.5\t\"" + String(repeating: "x", count: 1 << 20) + "\n"
+    let (_, rows) = try records(
+      Array(("lat\tlon\tn\n" + long + "57\t8.5\t\"ok\n").utf8), format: .tsv, blockSize: 1 << 16)
+    #expect(rows.map(\.line) == [2, 3])
+    #expect(rows[0].problem == "the line is longer than 1 MiB; it is not read")
+    #expect(rows[1].values == ["57", "8.5", "\"ok"] && rows[1].problem == nil)
+  }
+
+  @Test(
+    "Where a record ends is found a part at a time, following CSV's quotes",
+    arguments: [
+      (",", "a,\"b\nc\"\"\n\",d\ne", 13),
+      (",", "\"\"\"\"\n", 5),
+      (",", "x\"y\n\"", 4),
+      (",", "\"a\"b\"\nc", 6),
+      ("\t", "\"a\tb\nc\"\n", 5),
+    ])
+  func recordSkip(separator: String, text: String, end: Int) {
+    let bytes = Array(text.utf8)
+    for split in 0...bytes.count {
+      var skip = RecordSkip(separator: separator.utf8.first!)
+      let found = bytes.withUnsafeBufferPointer { bytes in
+        skip.end(in: bytes, from: 0, to: split) ?? skip.end(in: bytes, from: split, to: bytes.count)
+      }
+      #expect(found == end, "split at \(split)")
+    }
+  }
+
   @Test("Random lines give the same rows whether plain lines are read as such or not")
   func plainAndGeneral() throws {
     var generator = SplitMix64(seed: 41)

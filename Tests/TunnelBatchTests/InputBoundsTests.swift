@@ -51,6 +51,23 @@ import TunnelGeo
     #expect(input.bytesRead < 1 << 20)
   }
 
+  @Test("A stop asked for while a long CSV record is skipped ends the input there")
+  func stopWhileSkipping() throws {
+    let lines = String(repeating: String(repeating: "x", count: 80) + "\n", count: 150_000)
+    let path = file(Array(("lat,lon\n3,\"" + lines + "\"\n5,6\n").utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // Asked once a read: the reads grow to 2 MiB, and the record (12 MiB) is being skipped by the 8th.
+    nonisolated(unsafe) var asks = 0
+    let input = try BatchInput(
+      path: path, format: .csv, columns: .init(), blockSize: 1 << 16,
+      stopRequested: {
+        asks += 1
+        return asks > 8
+      })
+    #expect(try input.next() == nil)
+    #expect(input.bytesRead < 10 << 20)
+  }
+
   @Test("At the real end, a last line without its newline is a row")
   func lastLineWithoutNewline() throws {
     let (_, rows) = try records("lat,lon\n1,2\n3,45.5", format: .csv)
@@ -76,6 +93,32 @@ import TunnelGeo
       #expect(rows.map(\.problem) == [nil, problem, nil])
       #expect(rows[2].coordinate == (try Coordinate(latitude: 1, longitude: 2)))
     }
+  }
+
+  @Test("A feature nested too deep is a bad row, and reading goes on after it; in JSON Lines, a bad line")
+  func deepFeature() throws {
+    let deep = String(repeating: "{\"a\":[", count: 150) + "1" + String(repeating: "]}", count: 150)
+    let point =
+      "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]},\"properties\":{}}"
+    let nested = point.replacing("{}}", with: "{\"x\":\(deep)}}")
+    let problem = "the feature is nested more than 256 deep; it is not read"
+    let collection = "{\"type\":\"FeatureCollection\",\"features\":["
+    for (text, lines, problems) in [
+      (collection + "\n" + point + ",\n" + nested + ",\n" + point + "]}\n", [2, 3, 4], [nil, problem, nil]),
+      (collection + nested + "]}", [1], [problem]),
+      (point + "\n" + nested + "\n\u{1E}" + point + "\n", [1, 2, 3], [nil, problem, nil]),
+    ] {
+      for blockSize in [5, 1 << 16] {
+        let (_, rows) = try records(Array(text.utf8), format: .geojson, blockSize: blockSize)
+        #expect(rows.map(\.line) == lines)
+        #expect(rows.map(\.problem) == problems)
+      }
+    }
+    let jsonLines = "{\"lat\":1,\"lon\":2}\n{\"lat\":1,\"lon\":2,\"x\":\(deep)}\n{\"lat\":3,\"lon\":4}\n"
+    let (_, rows) = try records(Array(jsonLines.utf8), format: .jsonl)
+    #expect(rows.map(\.line) == [1, 2, 3])
+    #expect(rows[1].problem?.hasPrefix("the line is not JSON: nested more than 256 deep at column ") == true)
+    #expect(rows[0].problem == nil && rows[2].problem == nil)
   }
 
   @Test(
