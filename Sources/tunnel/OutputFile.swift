@@ -120,7 +120,7 @@ final class OutputFile {
 
   /// Hands `bytes` to `write(2)` until all are written: 0, or the `errno` that stopped it. A
   /// descriptor left non-blocking by another program is waited for rather than given up on.
-  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+  static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
     var offset = 0
     while offset < bytes.count {
       let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

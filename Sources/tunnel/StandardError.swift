@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Standard error, written with write(2): whole lines, retried when a signal interrupts them.
+/// Standard error, written with write(2) as ``OutputFile`` writes: whole, through interruptions.
 ///
 /// Foundation's `FileHandle.standardError.write(_:)` traps when the write fails (`2>/dev/full`, a
 /// closed descriptor, a reader gone with SIGPIPE ignored); a message that cannot be shown must not
@@ -11,18 +11,6 @@ enum StandardError {
   /// Writes `text` as it is (give it its newline).
   static func write(_ text: String) {
     var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-        if written > 0 {
-          offset += written
-        } else if written < 0, errno == EINTR {
-          continue
-        } else {
-          return
-        }
-      }
-    }
+    _ = text.withUTF8 { OutputFile.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
   }
 }
