@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // MARK: - The source articles' example containers, runnable, built on TunnelContainment.
@@ -50,10 +50,17 @@ let package = Package(
     .library(name: "TunnelContainment", targets: ["TunnelContainment"]),
     .library(name: "TunnelApp", targets: ["TunnelApp"]),
     .library(name: "TunnelBatch", targets: ["TunnelBatch"]),
+    .library(name: "TunnelServer", targets: ["TunnelServer"]),
     .executable(name: "tunnel", targets: ["tunnel"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // `tunnel serve`. Hummingbird's default traits would build swift-configuration and more of Foundation,
+    // which TunnelServer does not use.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
   targets: [
     // PROJ's headers. Never part of the public API, and not linked: TunnelGeo opens libproj on first use
@@ -66,6 +73,15 @@ let package = Package(
     .target(name: "TunnelContainment"),
     .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment"]),
     .target(name: "TunnelBatch", dependencies: ["TunnelGeo"]),
+    .target(
+      name: "TunnelServer",
+      dependencies: [
+        "TunnelApp", "TunnelBatch", "TunnelGeo",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ]),
     .executableTarget(
       name: "tunnel",
       dependencies: [
@@ -73,6 +89,7 @@ let package = Package(
         "TunnelBatch",
         "TunnelGeo",
         "TunnelContainment",
+        "TunnelServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TunnelApp
 import TunnelBatch
 import TunnelGeo
 
@@ -113,25 +114,12 @@ struct LocationArguments: ParsableArguments {
 
   /// The location `text` names (a coordinate or a place); errors become the commands' plain errors.
   static func resolve(_ text: String, data: PlaceData) throws -> LocationQuery {
-    let query: LocationQuery
     do {
-      query = try LocationQuery(text) { () throws(PlaceDataError) in try Gazetteer(data: data) }
-    } catch .coordinate(.unparsable(let text, let reason))
-      where !reason.contains("as in") && !reason.contains("e.g.")
-    {
-      throw ValidationError(
-        "cannot read \(EchoedText.quoted(text)) as a coordinate: \(reason); write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'"
-      )
+      return try LocationLookup.resolve(text, data: data)
+    } catch .badInput(let message) {
+      throw ValidationError(message)
     } catch .data(let error) {
       throw CommandFailure(error)
-    } catch {
-      throw ValidationError(error.description)
     }
-    do {
-      try data.checkIntact()
-    } catch {
-      throw CommandFailure(error)
-    }
-    return query
   }
 }

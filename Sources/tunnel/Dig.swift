@@ -82,68 +82,8 @@ extension Tunnel {
       let report = output.decimals.rounding { DigReport(from: from, to: to) }
       switch output.format {
       case .text: try OutputFile.print(report.text(places: output.decimals.textPlaces))
-      case .json: try OutputFile.print(try JSONOutput.string(report) + "\n")
+      case .json: try OutputFile.print(try ReportJSON.string(report) + "\n")
       }
     }
-  }
-}
-
-/// What `tunnel dig` prints, in both forms.
-struct DigReport: Encodable {
-  /// One end: where it is and, when it was named, the place's name.
-  struct End: Encodable {
-    var latitude: Double
-    var longitude: Double
-    var name: String?
-  }
-
-  var from: End
-  var to: End
-  var surfaceDistanceKm: Double
-  var throughEarthKm: Double
-  var tunnel: TunnelFacts
-
-  private let ends: [(label: String, query: LocationQuery)]
-
-  init(from: LocationQuery, to: LocationQuery) {
-    let straight = StraightTunnel(from: from.coordinate, to: to.coordinate)
-    func end(_ query: LocationQuery) -> End {
-      End(
-        latitude: OutputRounding.degrees(query.coordinate.latitude),
-        longitude: OutputRounding.longitude(query.coordinate.longitude), name: query.place.map(PlaceText.line)
-      )
-    }
-    self.from = end(from)
-    self.to = end(to)
-    surfaceDistanceKm = OutputRounding.kilometres(straight.surfaceDistance / 1000)
-    throughEarthKm = OutputRounding.kilometres(straight.length / 1000)
-    tunnel = TunnelFacts(straight)
-    ends = [("From", from), ("To", to)]
-  }
-
-  private enum CodingKeys: String, CodingKey {
-    case from, to, surfaceDistanceKm, throughEarthKm, tunnel
-  }
-
-  /// The report for people, coordinates to `places` decimals.
-  func text(places: Int) -> String {
-    var lines: [String] = []
-    for (label, query) in ends {
-      let padded = label.padding(toLength: 6, withPad: " ", startingAt: 0)
-      let coordinates =
-        query.coordinate.formatted(.decimal(places: places)) + "   "
-        + query.coordinate.formatted(.dms(secondsPlaces: 1))
-      if let place = query.place {
-        lines.append(padded + PlaceText.line(place))
-        lines.append("      " + coordinates)
-      } else {
-        lines.append(padded + coordinates)
-      }
-    }
-    lines.append("")
-    lines.append("Along the surface   \(AntipodeReport.kilometres(surfaceDistanceKm))")
-    lines.append("Through the Earth   \(AntipodeReport.kilometres(throughEarthKm))")
-    lines += tunnel.lines
-    return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -55,7 +55,7 @@ extension Tunnel {
       switch output.format {
       case .json:
         try OutputFile.print(
-          try output.decimals.rounding { try JSONOutput.string(search.matches.map(FoundPlace.init)) } + "\n")
+          try output.decimals.rounding { try ReportJSON.string(search.matches.map(FoundPlace.init)) } + "\n")
       case .jsonl, .csv, .geojson:
         let places = output.decimals.dataPlaces
         let rows = search.matches.map { match in
@@ -79,42 +79,5 @@ extension Tunnel {
         try OutputFile.print(lines.joined())
       }
     }
-  }
-}
-
-/// A place as `find` and `pairs` print it in JSON.
-struct FoundPlace: Encodable {
-  var name: String
-  var countryCode: String
-  var region: String?
-  var latitude: Double
-  var longitude: Double
-  var population: Int
-
-  init(_ match: GazetteerMatch) {
-    self.init(match.place)
-  }
-
-  init(_ place: Place) {
-    name = place.name
-    countryCode = place.countryCode
-    region = place.region.flatMap { $0.name.isEmpty ? nil : $0.name }
-    latitude = OutputRounding.degrees(place.coordinate.latitude)
-    longitude = OutputRounding.degrees(place.coordinate.longitude)
-    population = place.population
-  }
-
-  private enum CodingKeys: String, CodingKey {
-    case name, countryCode, region, latitude, longitude, population
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(name, forKey: .name)
-    try container.encode(countryCode, forKey: .countryCode)
-    try container.encode(region, forKey: .region)  // null rather than absent
-    try container.encode(latitude, forKey: .latitude)
-    try container.encode(longitude, forKey: .longitude)
-    try container.encode(population, forKey: .population)
   }
 }

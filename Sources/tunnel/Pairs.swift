@@ -66,7 +66,7 @@ extension Tunnel {
             "No pair of places with at least \(PlaceText.grouped(minPopulation)) inhabitants is within \(within) km."
           ] : rows.map(\.text)
       case .json:
-        lines = [try JSONOutput.string(rows)]
+        lines = [try ReportJSON.string(rows)]
       case .jsonl:
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -74,7 +74,7 @@ extension Tunnel {
       case .csv:
         lines = [PairRow.csvHeader] + rows.map(\.csv)
       case .geojson:
-        lines = [try JSONOutput.string(PairRow.featureCollection(rows))]
+        lines = [try ReportJSON.string(PairRow.featureCollection(rows))]
       }
       try OutputFile.print(lines.map { $0 + "\n" }.joined())
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TunnelApp
 import TunnelContainment
 
 #if canImport(Glibc)
@@ -29,16 +30,9 @@ struct TerminalOutput {
   }
 }
 
-/// Bold and dim text on a terminal that shows colours; plain text otherwise.
-struct TextStyle {
-  var colors = false
-
-  init() {}
-
+extension TextStyle {
+  /// Colours when standard output shows them.
   init(output: TerminalOutput) {
-    colors = output.colors
+    self.init(colors: output.colors)
   }
-
-  func bold(_ text: String) -> String { colors ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
-  func dim(_ text: String) -> String { colors ? "\u{1B}[2m" + text + "\u{1B}[0m" : text }
 }

@@ -51,7 +51,7 @@ struct WhereRequest: Equatable {
     let placemark = try Geocoding.placemark(for: location.coordinate, data: placeData)
     switch format {
     case .json:
-      try OutputFile.print(try decimals.rounding { try JSONOutput.string(placemark) } + "\n")
+      try OutputFile.print(try decimals.rounding { try ReportJSON.string(placemark) } + "\n")
     case .text:
       let style = TextStyle(output: TerminalOutput(asciiRequested: false))
       var lines = [
@@ -88,14 +88,5 @@ enum Geocoding {
     } catch {
       throw CommandFailure(error)
     }
-  }
-}
-
-/// JSON as every command prints it: pretty, keys sorted, slashes unescaped.
-enum JSONOutput {
-  static func string<Value: Encodable>(_ value: Value) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 }

@@ -1,17 +1,16 @@
-import TunnelApp
 import TunnelGeo
 
 /// How deep a tunnel goes and how long a fall through it takes, as `antipode` and `dig` print them.
-struct TunnelFacts: Encodable {
+public struct TunnelFacts: Encodable, Sendable {
   /// The deepest point: its depth, and the point of the surface above it (none for the centre).
-  struct Deepest: Encodable {
-    var depthKm: Double
-    var latitude: Double?
-    var longitude: Double?
+  public struct Deepest: Encodable, Sendable {
+    public var depthKm: Double
+    public var latitude: Double?
+    public var longitude: Double?
 
     private enum CodingKeys: String, CodingKey { case depthKm, latitude, longitude }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(depthKm, forKey: .depthKm)
       try container.encode(latitude, forKey: .latitude)
@@ -20,21 +19,21 @@ struct TunnelFacts: Encodable {
   }
 
   /// Seconds of a fall from one end to the other, by density model.
-  struct Fall: Encodable {
-    var uniform: Double
-    var prem: Double
+  public struct Fall: Encodable, Sendable {
+    public var uniform: Double
+    public var prem: Double
   }
 
-  var deepestPoint: Deepest
-  var fallSeconds: Fall
+  public var deepestPoint: Deepest
+  public var fallSeconds: Fall
   /// Whether both ends are one point: there is no tunnel, and the fall times are the limit that ever
   /// shorter tunnels approach (half the period of an orbit skimming the surface). Not encoded: JSON
   /// readers see a length of 0.
-  var isPoint = false
+  public var isPoint = false
 
   private enum CodingKeys: String, CodingKey { case deepestPoint, fallSeconds }
 
-  init(_ tunnel: StraightTunnel) {
+  public init(_ tunnel: StraightTunnel) {
     let below = tunnel.deepestPointBelow
     deepestPoint = Deepest(
       depthKm: OutputRounding.kilometres(tunnel.depth / 1000),
@@ -48,7 +47,7 @@ struct TunnelFacts: Encodable {
   }
 
   /// "Deepest point       the Earth's centre, 6,371 km down" and "Fall through it     42 min 10 s …".
-  var lines: [String] {
+  public var lines: [String] {
     let depth = "\(PlaceText.grouped(Int(deepestPoint.depthKm.rounded()))) km down"
     let deepest: String
     if let latitude = deepestPoint.latitude, let longitude = deepestPoint.longitude,
@@ -73,7 +72,7 @@ struct TunnelFacts: Encodable {
   }
 
   /// `42 min 10 s`.
-  static func duration(_ seconds: Double) -> String {
+  public static func duration(_ seconds: Double) -> String {
     let whole = Int(seconds.rounded())
     return "\(whole / 60) min \(whole % 60) s"
   }
