@@ -59,8 +59,11 @@ let package = Package(
     // which TunnelServer does not use.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     // PROJ's headers. Never part of the public API, and not linked: TunnelGeo opens libproj on first use
@@ -79,8 +82,12 @@ let package = Package(
         "TunnelApp", "TunnelBatch", "TunnelGeo",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
-        .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ]),
     .executableTarget(
       name: "tunnel",
@@ -90,6 +97,7 @@ let package = Package(
         "TunnelGeo",
         "TunnelContainment",
         "TunnelServer",
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -105,5 +113,6 @@ let package = Package(
       resources: [.copy("Snapshots")]),
     .testTarget(name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo", "SeededRandom"]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
+    .testTarget(name: "TunnelServerTests", dependencies: ["TunnelServer", "TunnelGeo", "TunnelApp"]),
   ] + containmentExamples + benchmarkTargets + fuzzTargets
 )

@@ -109,6 +109,17 @@ public final class BatchInput {
     }
   }
 
+  /// Reads an open descriptor (a pipe, say) that the caller keeps and closes, as ``init(path:format:columns:stopRequested:)``
+  /// reads a file: far enough to know the format and columns.
+  public convenience init(
+    descriptor: Int32, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
+    stopRequested: @escaping () -> Bool = { false }
+  ) throws(BatchError) {
+    let buffer = InputBuffer(descriptor: descriptor, blockSize: 1 << 20)
+    buffer.isStopRequested = stopRequested
+    try self.init(buffer: buffer, format: format, columns: columns, descriptor: descriptor, owning: false)
+  }
+
   /// Reads `bytes` as the input (for tests and fuzzing).
   public convenience init(
     bytes: [UInt8], format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init()

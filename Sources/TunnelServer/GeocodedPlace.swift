@@ -44,6 +44,26 @@ public struct GeocodedPlace: Sendable, Equatable {
       }
     }
 
+    /// Nominatim's address rank for the kind (`address_rank`): where it stands in an address. Towns and
+    /// villages rank with cities (16); seas, oceans and inland water are in no address (0).
+    public var addressRank: Int {
+      switch self {
+      case .city, .town, .village: 16
+      case .hamlet: 20
+      case .state: 8
+      case .country: 4
+      case .ocean, .sea, .water: 0
+      }
+    }
+
+    /// Whether the kind is a populated place: a city, town, village or hamlet.
+    public var isSettlement: Bool {
+      switch self {
+      case .city, .town, .village, .hamlet: true
+      default: false
+      }
+    }
+
     /// The kind of a populated place with `population` people, as OpenStreetMap's guidelines draw the lines.
     public static func settlement(population: Int) -> Kind {
       switch population {

@@ -39,6 +39,16 @@ public struct QueryParameters: Sendable, Equatable {
     }
   }
 
+  /// No parameters.
+  public static let empty = QueryParameters()
+
+  private init() {}
+
+  /// Sets `name` to `value`.
+  public mutating func set(_ name: String, _ value: String) {
+    if values.updateValue(value, forKey: name) == nil { names.append(name) }
+  }
+
   /// The parameter's value, nil when absent.
   public subscript(_ name: String) -> String? { values[name] }
 

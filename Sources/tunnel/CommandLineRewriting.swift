@@ -3,20 +3,24 @@ import TunnelGeo
 /// Adjustments made to the raw arguments before the parser sees them, and the mistakes caught there.
 enum CommandLineRewriting {
   /// The commands, as typed.
-  static let commands: Set<String> = ["antipode", "where", "find", "dig", "pairs", "batch", "map", "play"]
+  static let commands: Set<String> = [
+    "antipode", "where", "find", "dig", "pairs", "batch", "map", "play", "serve",
+  ]
 
   /// Options that take a value in the next argument (or after `=`), across every command.
   static let valueOptions: Set<String> = [
     "--data", "--format", "--limit", "--view", "--svg", "--width", "--height", "--zoom", "--trace-lifecycle",
     "--within", "--min-population",
     "--input-format", "--fields", "--lat-column", "--lon-column", "--coordinate-column", "--precision",
-    "--threads",
+    "--threads", "--host", "--port", "--max-upload", "--upload-deadline", "--idle-timeout",
+    "--max-connections",
     "--generate-completion-script",
   ]
 
   /// Options that stand alone.
   static let flags: Set<String> = [
-    "--antipode", "--skip-invalid", "--ascii", "--help", "-h", "--version", "--experimental-dump-help",
+    "--antipode", "--skip-invalid", "--ascii", "--quiet", "--help", "-h", "--version",
+    "--experimental-dump-help",
   ]
 
   /// A mistake in the arguments that the parser would report confusingly, or not at all.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TunnelGeo
+import TunnelServer
 
 /// `tunnel`: where you would come out if you dug straight through the Earth.
 @main
@@ -15,9 +16,10 @@ struct Tunnel: AsyncParsableCommand {
       Coordinates may be written as \(CoordinateError.examples). Negative numbers need no \
       quoting: 'tunnel -33.9 18.4' works.
       """,
-    version: "0.1.0",
+    version: TunnelVersion.text,
     subcommands: [
       Antipode.self, Where.self, Find.self, Dig.self, Pairs.self, Batch.self, MapCommand.self, Play.self,
+      Serve.self,
     ],
     defaultSubcommand: Antipode.self
   )

@@ -17,6 +17,12 @@ public struct LocationQuery: Sendable, Hashable {
   /// The place the text named, when it was a name rather than a coordinate.
   public var place: GazetteerMatch?
 
+  /// A coordinate given as numbers (no place named).
+  public init(coordinate: Coordinate, place: GazetteerMatch? = nil) {
+    self.coordinate = coordinate
+    self.place = place
+  }
+
   /// Resolves `text` to a coordinate, asking `gazetteer` only when the text is not a coordinate.
   ///
   /// - Throws: ``LocationQueryError``: the coordinate's own error when the text looks like numbers,

@@ -1,0 +1,152 @@
+import Foundation
+import TunnelGeo
+
+extension TunnelAnswers {
+  /// How much of an address a reverse query asks for (Nominatim's `zoom`): the country, the region, or the
+  /// settlement.
+  enum Detail: Int, Comparable {
+    case country, region, settlement
+
+    /// Nominatim's `zoom` (0…18): up to 4 a country, up to 9 a region, from 10 a settlement.
+    init(zoom: Int) {
+      self = zoom <= 4 ? .country : zoom <= 9 ? .region : .settlement
+    }
+
+    static func < (lhs: Detail, rhs: Detail) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// What is at `coordinate`, as the dialects name things: the settlement whose name the placemark takes
+  /// (its ``Placemark/locality``), else the region or country on land, the lake, or the sea. Nil only where
+  /// the data names nothing (a point on land in no country, far from any place).
+  func geocodedPlace(
+    at coordinate: Coordinate, detail: Detail = .settlement
+  ) throws(AnswerError) -> GeocodedPlace? {
+    let placemark = try placemark(coordinate)
+    let regionName = placemark.region.flatMap { $0.name.isEmpty ? nil : $0.name }
+    let regionCode = placemark.region?.code
+    let countryName = placemark.country?.name
+    let countryCode = placemark.country?.code
+    let latitude = coordinate.latitude
+    let longitude = coordinate.longitude
+    if placemark.land {
+      if detail == .settlement, placemark.locality != nil {
+        let place = places.place(at: placemark.nearestPlace.index)
+        return settlement(place, countryName: countryName)
+      }
+      if detail >= .region, let regionName {
+        return GeocodedPlace(
+          kind: .state, name: regionName, latitude: latitude, longitude: longitude,
+          boundingBox: regionBox(at: coordinate, countryCode: countryCode)
+            ?? Self.box(around: coordinate, km: 100),
+          regionName: regionName, regionCode: regionCode, countryName: countryName, countryCode: countryCode,
+          id: Self.areaID(kind: .state, text: (countryCode ?? "") + (regionCode ?? regionName)),
+          importance: 0.6)
+      }
+      if let countryName {
+        return GeocodedPlace(
+          kind: .country, name: countryName, latitude: latitude, longitude: longitude,
+          boundingBox: countryBox(at: coordinate, code: countryCode) ?? Self.box(around: coordinate, km: 300),
+          countryName: countryName, countryCode: countryCode,
+          id: Self.areaID(kind: .country, text: countryCode ?? countryName), importance: 0.8)
+      }
+      return nil
+    }
+    if let water = placemark.inlandWater {
+      return GeocodedPlace(
+        kind: .water, name: water, latitude: latitude, longitude: longitude,
+        boundingBox: Self.box(around: coordinate, km: 10), regionName: regionName, regionCode: regionCode,
+        countryName: countryName, countryCode: countryCode, id: Self.areaID(kind: .water, text: water),
+        importance: 0.3)
+    }
+    guard let sea = placemark.sea else { return nil }
+    let kind: GeocodedPlace.Kind = sea.localizedCaseInsensitiveContains("ocean") ? .ocean : .sea
+    return GeocodedPlace(
+      kind: kind, name: sea, latitude: latitude, longitude: longitude,
+      boundingBox: seaBox(at: coordinate, name: sea) ?? Self.box(around: coordinate, km: 500),
+      seaName: sea, id: Self.areaID(kind: kind, text: sea), importance: 0.7)
+  }
+
+  /// A gazetteer place as the dialects name it.
+  func settlement(_ place: Place, countryName: String? = nil) -> GeocodedPlace {
+    let kind = GeocodedPlace.Kind.settlement(population: place.population)
+    let region = place.region.flatMap { $0.name.isEmpty ? nil : $0 }
+    let radiusKm: Double =
+      switch kind {
+      case .city: 10
+      case .town: 4
+      case .village: 2
+      default: 1
+      }
+    return GeocodedPlace(
+      kind: kind, name: place.name, latitude: place.coordinate.latitude,
+      longitude: place.coordinate.longitude,
+      boundingBox: Self.box(around: place.coordinate, km: radiusKm), settlement: place.name,
+      regionName: region?.name, regionCode: region?.isoCode,
+      countryName: countryName ?? gazetteer.countryName(forCode: place.countryCode),
+      countryCode: place.countryCode.isEmpty ? nil : place.countryCode, id: place.geonameID,
+      population: place.population,
+      importance: min(1, max(0.1, log10(Double(max(place.population, 1))) / 7.5)))
+  }
+
+  /// The places a search text names, best first, as the dialects name them.
+  func searchPlaces(_ text: String, limit: Int) throws(AnswerError) -> [GeocodedPlace] {
+    let search = gazetteer.search(text, limit: limit)
+    try checkIntact()
+    return search.matches.map { settlement($0.place, countryName: $0.countryName) }
+  }
+
+  // MARK: Boxes
+
+  /// A box `km` around `coordinate` each way (longitudes widened by latitude; the whole circle at a pole).
+  static func box(around coordinate: Coordinate, km: Double) -> GeocodedPlace.Box {
+    let degrees = km / 111.195
+    let cosine = cos(coordinate.latitude * .pi / 180)
+    let across = cosine < 1e-6 ? 180 : min(180, degrees / cosine)
+    return GeocodedPlace.Box(
+      south: max(-90, coordinate.latitude - degrees), north: min(90, coordinate.latitude + degrees),
+      west: max(-180, coordinate.longitude - across), east: min(180, coordinate.longitude + across))
+  }
+
+  /// The box around the rings of the features of `layer` that contain `coordinate` and pass `chosen`.
+  private static func box(
+    of layer: PolygonLayer, at coordinate: Coordinate, chosen: (Int) -> Bool
+  ) -> GeocodedPlace.Box? {
+    guard let feature = layer.features(containing: coordinate).first(where: chosen) else { return nil }
+    var lowest = FixedPoint(latitude: .max, longitude: .max)
+    var highest = FixedPoint(latitude: .min, longitude: .min)
+    for ring in layer.rings(of: feature) {
+      let box = layer.ringBox(ring)
+      lowest.latitude = min(lowest.latitude, box.minLatitude)
+      lowest.longitude = min(lowest.longitude, box.minLongitude)
+      highest.latitude = max(highest.latitude, box.maxLatitude)
+      highest.longitude = max(highest.longitude, box.maxLongitude)
+    }
+    guard lowest.latitude <= highest.latitude else { return nil }
+    let units = Double(layer.unitsPerDegree)
+    return GeocodedPlace.Box(
+      south: Double(lowest.latitude) / units, north: Double(highest.latitude) / units,
+      west: Double(lowest.longitude) / units, east: Double(highest.longitude) / units)
+  }
+
+  func countryBox(at coordinate: Coordinate, code: String?) -> GeocodedPlace.Box? {
+    Self.box(of: countries.polygons, at: coordinate) { countries.country($0).isoAlpha2 == code }
+  }
+
+  func regionBox(at coordinate: Coordinate, countryCode: String?) -> GeocodedPlace.Box? {
+    Self.box(of: regions.polygons, at: coordinate) { regions.countryCode($0) == countryCode }
+  }
+
+  func seaBox(at coordinate: Coordinate, name: String) -> GeocodedPlace.Box? {
+    Self.box(of: marine.polygons, at: coordinate) { marine.name($0) == name }
+  }
+
+  /// A stable id for an area (none of the data's areas has one of its own): FNV-1a of its kind and name,
+  /// kept positive and apart from GeoNames' ids (which are below 2³²).
+  static func areaID(kind: GeocodedPlace.Kind, text: String) -> Int {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in (kind.rawValue + ":" + text).utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return Int(hash >> 12) | (1 << 40)
+  }
+}

@@ -1,0 +1,62 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// Limits every request on a connection, below the routes:
+/// - a body declared larger than the limit: the request is marked `Connection: close`, so that the route's
+///   413 ends the connection instead of the server reading the rest of the upload;
+/// - a body that grows past the limit, or a request whose body has not ended by the upload deadline: the
+///   connection is closed (an idle timeout alone restarts with every byte a slow client sends).
+final class RequestGuard: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPRequestPart
+  typealias InboundOut = HTTPRequestPart
+
+  private let maximumBody: Int
+  private let deadline: TimeAmount
+  private var bodyBytes = 0
+  private var refusing = false
+  private var deadlineTask: Scheduled<Void>?
+
+  init(maximumBody: Int, deadlineSeconds: Double) {
+    self.maximumBody = maximumBody
+    deadline = .nanoseconds(Int64(deadlineSeconds * 1e9))
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(var head):
+      bodyBytes = 0
+      refusing = false
+      if let length = head.headerFields[.contentLength].flatMap(Int.init), length > maximumBody {
+        refusing = true
+        head.headerFields[.connection] = "close"
+      }
+      deadlineTask?.cancel()
+      let channel = context.channel
+      deadlineTask = context.eventLoop.scheduleTask(in: deadline) { channel.close(promise: nil) }
+      context.fireChannelRead(wrapInboundOut(.head(head)))
+    case .body(let buffer):
+      // A refused body is not passed on: it is never read into memory.
+      if refusing { return }
+      bodyBytes += buffer.readableBytes
+      if bodyBytes > maximumBody {
+        context.close(promise: nil)
+        return
+      }
+      context.fireChannelRead(data)
+    case .end:
+      deadlineTask?.cancel()
+      deadlineTask = nil
+      context.fireChannelRead(data)
+    }
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    deadlineTask?.cancel()
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    deadlineTask?.cancel()
+    context.fireChannelInactive()
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Prometheus
+
+/// What every request passes through, around the routes: its error as a body in the right dialect (never an
+/// empty 500), `Access-Control-Allow-Origin: *` on GET and HEAD, a line in the access log, and its count and
+/// latency in the metrics.
+struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
+  let metrics: ServerMetrics
+  let logger: Logger?
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    let started = ContinuousClock.now
+    var response: Response
+    do {
+      response = try await next(request, context)
+    } catch {
+      response = Self.errorResponse(error, request: request)
+    }
+    if request.method == .get || request.method == .head {
+      response.headers[.accessControlAllowOrigin] = "*"
+    }
+    let elapsed = ContinuousClock.now - started
+    let route = context.endpointPath ?? "unmatched"
+    metrics.record(route: route, status: response.status.code, elapsed: elapsed)
+    if let logger {
+      let milliseconds =
+        Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+      var line = "\(request.method.rawValue) \(request.uri.string) \(response.status.code)"
+      if let length = response.body.contentLength { line += " \(length)" }
+      line += String(format: " %.2fms", milliseconds)
+      logger.info("\(line)")
+    }
+    return response
+  }
+
+  /// An error thrown below (no such route, a method the route does not take, a framework error) as a body.
+  static func errorResponse(_ error: any Error, request: Request) -> Response {
+    let status: Int
+    let message: String
+    if let error = error as? any HTTPResponseError {
+      status = error.status.code
+      switch error.status.code {
+      case 404 where TunnelRoutes.servedPaths.contains(request.uri.path):
+        // The router says 404 for a method a path does not take.
+        return methodNotAllowed(request)
+      case 404:
+        message = "no such page: \(request.uri.path) (see /openapi.json for what is served)"
+      case 405:
+        message = "\(request.method.rawValue) is not served at \(request.uri.path)"
+      default:
+        message = (error as? HTTPError)?.body ?? error.status.reasonPhrase
+      }
+    } else {
+      status = 500
+      message = "the request failed: \(error)"
+    }
+    return TunnelRoutes.response(
+      TunnelRoutes.errorAnswer(status, message, dialect: TunnelRoutes.Dialect(path: request.uri.path)))
+  }
+
+  /// 405, with the methods the path takes.
+  static func methodNotAllowed(_ request: Request) -> Response {
+    let allowed = request.uri.path == "/v1/batch" ? "POST" : "GET, HEAD"
+    var response = TunnelRoutes.response(
+      TunnelRoutes.errorAnswer(
+        405, "\(request.method.rawValue) is not served at \(request.uri.path); use \(allowed)",
+        dialect: TunnelRoutes.Dialect(path: request.uri.path)))
+    response.headers[.allow] = allowed
+    return response
+  }
+}
+
+/// Counts and latencies of requests, by route and status, for Prometheus at `/metrics`.
+public final class ServerMetrics: Sendable {
+  public let registry: PrometheusCollectorRegistry
+
+  static let buckets: [Duration] = [
+    .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+    .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+    .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5), .seconds(30),
+  ]
+
+  public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    self.registry = registry
+  }
+
+  func record(route: String, status: Int, elapsed: Duration) {
+    registry.makeCounter(
+      name: "tunnel_http_requests_total", labels: [("route", route), ("status", String(status))],
+      help: "HTTP requests answered, by route and status."
+    ).increment()
+    registry.makeDurationHistogram(
+      name: "tunnel_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets,
+      help: "Time from a request's head to its response's head, by route."
+    ).record(elapsed)
+  }
+
+  /// The metrics in Prometheus's text format.
+  var answer: TunnelAnswers.Answer {
+    TunnelAnswers.Answer(
+      contentType: "text/plain; version=0.0.4; charset=utf-8", body: registry.emitToBuffer())
+  }
+}

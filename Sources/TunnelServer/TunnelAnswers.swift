@@ -1,0 +1,266 @@
+import Foundation
+import TunnelApp
+import TunnelGeo
+
+/// What `tunnel serve` answers, apart from HTTP: the place data, its geocoder and gazetteer, opened and
+/// indexed once, and the answers to each route's parameters as bytes.
+///
+/// Tunnel's own answers are the commands' (``ReportJSON``, the same reports); the dialects' are made from
+/// the same placemarks and gazetteer matches.
+public final class TunnelAnswers: Sendable {
+  /// An answer: an HTTP status, a content type and a body.
+  public struct Answer: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: [UInt8]
+
+    public init(status: Int = 200, contentType: String, body: [UInt8]) {
+      self.status = status
+      self.contentType = contentType
+      self.body = body
+    }
+
+    public static let jsonType = "application/json; charset=utf-8"
+
+    /// JSON text with a final newline.
+    static func json(_ text: String, status: Int = 200) -> Answer {
+      Answer(status: status, contentType: jsonType, body: Array((text + "\n").utf8))
+    }
+
+    /// Tunnel's error body: `{"error":{"code":400,"message":"…"}}`, as Nominatim writes its own.
+    public static func error(_ status: Int, _ message: String) -> Answer {
+      json(
+        JSONValue.object([("error", .object([("code", .integer(status)), ("message", .string(message))]))])
+          .text,
+        status: status)
+    }
+  }
+
+  public let data: PlaceData
+  public let geocoder: ReverseGeocoder
+  let gazetteer: Gazetteer
+  let places: PlaceLayer
+  let countries: CountryLayer
+  let regions: RegionLayer
+  let marine: MarineLayer
+
+  /// Opens every layer of `data` and builds the indexes that the answers use, so that the first request is
+  /// answered as fast as the rest.
+  public init(data: PlaceData, cacheDirectory: String? = nil) throws(PlaceDataError) {
+    self.data = data
+    geocoder = ReverseGeocoder(data: data, cacheDirectory: cacheDirectory)
+    gazetteer = try Gazetteer(data: data)
+    places = try data.places()
+    countries = try data.countries()
+    regions = try data.regions()
+    marine = try data.marine()
+    try geocoder.prepareForBatch()
+    _ = try geocoder.nearestPlaceIndex()
+    // Every layer read once: its checksums verified and its pages in memory before the first request.
+    for coordinate in [(56.0, 8.5), (-56.0, -171.5)].compactMap({
+      try? Coordinate(latitude: $0, longitude: $1)
+    }) {
+      _ = try geocoder.placemark(for: coordinate)
+    }
+    _ = gazetteer.search("Skjern", limit: 1)
+    try data.checkIntact()
+  }
+
+  // MARK: Tunnel's own API
+
+  /// The location a request names: `q` (a coordinate or a place, as the commands take it) or `lat` and `lon`.
+  func location(_ query: QueryParameters, text name: String = "q") throws(AnswerError) -> LocationQuery {
+    let text: String
+    if let latitude = query["lat"] ?? query["latitude"],
+      let longitude = query["lon"] ?? query["lng"] ?? query["longitude"]
+    {
+      guard query[name] == nil else {
+        throw AnswerError.badRequest("give either '\(name)' or 'lat' and 'lon', not both")
+      }
+      let coordinate = try Self.coordinate(latitude: latitude, longitude: longitude)
+      return LocationQuery(coordinate: coordinate)
+    } else if let given = query[name] {
+      text = given
+    } else if query["lat"] != nil || query["lon"] != nil {
+      throw AnswerError.badRequest("give both 'lat' and 'lon'")
+    } else {
+      throw AnswerError.badRequest(
+        "give '\(name)', a place or a coordinate (e.g. \(name)=Skjern or \(name)=56.55,8.32), or 'lat' and 'lon'"
+      )
+    }
+    guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw AnswerError.badRequest("'\(name)' is empty: give a place or a coordinate, e.g. \(name)=Skjern")
+    }
+    do {
+      return try LocationLookup.resolve(text, data: data)
+    } catch {
+      switch error {
+      case .badInput(let message): throw AnswerError.badRequest("'\(name)': \(message)")
+      case .data(let error): throw .data(error)
+      }
+    }
+  }
+
+  /// `lat` and `lon` as numbers on the Earth.
+  static func coordinate(latitude: String, longitude: String) throws(AnswerError) -> Coordinate {
+    func number(_ text: String, _ name: String) throws(AnswerError) -> Double {
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      guard let value = Double(trimmed), value.isFinite, !trimmed.isEmpty,
+        trimmed.allSatisfy({ "0123456789.+-eE".contains($0) })
+      else {
+        throw AnswerError.badRequest("'\(name)' must be a number in degrees, not \(EchoedText.quoted(text))")
+      }
+      return value
+    }
+    let lat = try number(latitude, "lat")
+    let lon = try number(longitude, "lon")
+    guard (-90...90).contains(lat) else {
+      throw AnswerError.badRequest("'lat' must be between -90 and 90, not \(latitude)")
+    }
+    guard (-180...180).contains(lon) else {
+      throw AnswerError.badRequest("'lon' must be between -180 and 180, not \(longitude)")
+    }
+    do {
+      return try Coordinate(latitude: lat, longitude: lon)
+    } catch {
+      throw AnswerError.badRequest(String(describing: error))
+    }
+  }
+
+  /// `precision`: decimals of degrees, 0…15, 9 when absent (as the commands' JSON).
+  static func decimals(_ query: QueryParameters) throws(AnswerError) -> Int {
+    guard let text = query["precision"] else { return 9 }
+    guard let value = Int(text), (0...15).contains(value) else {
+      throw AnswerError.badRequest(
+        "'precision' must be a whole number from 0 to 15, not \(EchoedText.quoted(text))")
+    }
+    return value
+  }
+
+  /// `GET /v1/where`: what `tunnel where … --format json` prints.
+  public func whereAnswer(_ query: QueryParameters) -> Answer {
+    answering {
+      let places = try Self.decimals(query)
+      let location = try location(query)
+      let placemark = try placemark(location.coordinate)
+      return try OutputRounding.$degreePlaces.withValue(places) { try ReportJSON.string(placemark) }
+    }
+  }
+
+  /// `GET /v1/antipode`: what `tunnel antipode … --format json` prints.
+  public func antipodeAnswer(_ query: QueryParameters) -> Answer {
+    answering {
+      let places = try Self.decimals(query)
+      let location = try location(query)
+      let placemarks = (try placemark(location.coordinate), try placemark(location.coordinate.antipode))
+      return try OutputRounding.$degreePlaces.withValue(places) {
+        try ReportJSON.string(
+          AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks))
+      }
+    }
+  }
+
+  /// `GET /v1/dig`: what `tunnel dig … --format json` prints.
+  public func digAnswer(_ query: QueryParameters) -> Answer {
+    answering {
+      let places = try Self.decimals(query)
+      guard query["from"] != nil, query["to"] != nil else {
+        throw AnswerError.badRequest("give both ends: 'from' and 'to', e.g. from=Skjern&to=Wellington")
+      }
+      let from = try location(query.renaming("from"), text: "from")
+      let to = try location(query.renaming("to"), text: "to")
+      return try OutputRounding.$degreePlaces.withValue(places) {
+        try ReportJSON.string(DigReport(from: from, to: to))
+      }
+    }
+  }
+
+  /// `GET /v1/find`: what `tunnel find … --format json` prints; 404 when nothing has the name.
+  public func findAnswer(_ query: QueryParameters) -> Answer {
+    answering {
+      let places = try Self.decimals(query)
+      guard let text = query["q"], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw AnswerError.badRequest("give 'q', the name to look for, e.g. q=Copenhagen")
+      }
+      let limit = try Self.limit(query, default: 10, maximum: 1000)
+      let search = gazetteer.search(text, limit: limit)
+      try checkIntact()
+      guard !search.matches.isEmpty else { throw AnswerError.notFound(search.explanation ?? "nothing found") }
+      return try OutputRounding.$degreePlaces.withValue(places) {
+        try ReportJSON.string(search.matches.map(FoundPlace.init))
+      }
+    }
+  }
+
+  /// `limit`: a whole number from 1 to `maximum`.
+  static func limit(_ query: QueryParameters, default value: Int, maximum: Int) throws(AnswerError) -> Int {
+    guard let text = query["limit"] else { return value }
+    guard let limit = Int(text), (1...maximum).contains(limit) else {
+      throw AnswerError.badRequest(
+        "'limit' must be a whole number from 1 to \(maximum), not \(EchoedText.quoted(text))")
+    }
+    return limit
+  }
+
+  // MARK: Helpers
+
+  func placemark(_ coordinate: Coordinate) throws(AnswerError) -> Placemark {
+    do {
+      return try geocoder.placemark(for: coordinate)
+    } catch {
+      throw .data(error)
+    }
+  }
+
+  func checkIntact() throws(AnswerError) {
+    do {
+      try data.checkIntact()
+    } catch {
+      throw .data(error)
+    }
+  }
+
+  /// `body`'s JSON as a 200 answer, or its error as an error answer.
+  func answering(_ body: () throws -> String) -> Answer {
+    do {
+      return .json(try body())
+    } catch let error as AnswerError {
+      return error.answer
+    } catch {
+      return .error(500, "cannot write the answer: \(error)")
+    }
+  }
+}
+
+/// Why a request gets no answer: said to the client in plain words.
+enum AnswerError: Error {
+  case badRequest(String)
+  case notFound(String)
+  case data(PlaceDataError)
+
+  var status: Int {
+    switch self {
+    case .badRequest: 400
+    case .notFound: 404
+    case .data: 500
+    }
+  }
+
+  var message: String {
+    switch self {
+    case .badRequest(let message), .notFound(let message): message
+    case .data(let error): "the place data cannot be read: \(error)"
+    }
+  }
+
+  var answer: TunnelAnswers.Answer { .error(status, message) }
+}
+
+extension QueryParameters {
+  /// These parameters with `name`'s value as `q` (for `dig`'s two ends).
+  func renaming(_ name: String) -> QueryParameters {
+    var copy = QueryParameters.empty
+    copy.set(name, self[name] ?? "")
+    return copy
+  }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Tunnel's routes, for `tunnel serve` or any Hummingbird application that mounts them:
+///
+///     let answers = try TunnelAnswers(data: PlaceData())
+///     let router = Router()
+///     TunnelRoutes(answers: answers).add(to: router)
+///
+/// - `/v1/where`, `/v1/antipode`, `/v1/find`, `/v1/dig`: Tunnel's own answers, as the commands print them
+///   with `--format json`; `POST /v1/batch`: `tunnel batch` over HTTP.
+/// - `/reverse`, `/search`, `/status` (and `.php`): Nominatim's dialect. `/photon/api`, `/photon/reverse`:
+///   Photon's.
+/// - `/openapi.json`: the API's description.
+public struct TunnelRoutes: Sendable {
+  public let answers: TunnelAnswers
+  public let batch: BatchLimits
+
+  public init(answers: TunnelAnswers, batch: BatchLimits = BatchLimits()) {
+    self.answers = answers
+    self.batch = batch
+  }
+
+  /// The GET routes: path, and the answer to a request's parameters.
+  var getRoutes: [(path: String, answer: @Sendable (QueryParameters) -> TunnelAnswers.Answer)] {
+    let answers = answers
+    var routes: [(path: String, answer: @Sendable (QueryParameters) -> TunnelAnswers.Answer)] = [
+      ("/v1/where", answers.whereAnswer),
+      ("/v1/antipode", answers.antipodeAnswer),
+      ("/v1/find", answers.findAnswer),
+      ("/v1/dig", answers.digAnswer),
+      ("/openapi.json", { _ in OpenAPIDocument.answer }),
+    ]
+    for name in ["reverse", "search", "status"] {
+      let answer: @Sendable (QueryParameters) -> TunnelAnswers.Answer =
+        switch name {
+        case "reverse": answers.nominatimReverse
+        case "search": answers.nominatimSearch
+        default: answers.nominatimStatus
+        }
+      routes += [("/" + name, answer), ("/" + name + ".php", answer)]
+    }
+    routes += [
+      // The router takes "/photon/api/" for "/photon/api" too.
+      ("/photon/api", answers.photonSearch), ("/photon/reverse", answers.photonReverse),
+    ]
+    return routes
+  }
+
+  /// Every path served (without the trailing slash the router also takes), `/metrics` included.
+  static let servedPaths: Set<String> = {
+    var paths: Set<String> = [
+      "/v1/where", "/v1/antipode", "/v1/find", "/v1/dig", "/v1/batch", "/openapi.json", "/metrics",
+    ]
+    for name in ["reverse", "search", "status"] { paths.formUnion(["/" + name, "/" + name + ".php"]) }
+    paths.formUnion(["/photon/api", "/photon/reverse", "/photon/api/", "/photon/reverse/"])
+    return paths
+  }()
+
+  /// Adds the routes to `router`.
+  public func add<Context: RequestContext>(to router: Router<Context>) {
+    for (path, answer) in getRoutes {
+      router.on(RouterPath(path), method: .get) { request, _ in
+        Self.respond(request, answer)
+      }
+      router.on(RouterPath(path), method: .head) { request, _ in
+        var response = Self.respond(request, answer)
+        response.body = ResponseBody()
+        return response
+      }
+    }
+    let batch = BatchEndpoint(answers: answers, limits: batch)
+    router.on("/v1/batch", method: .post) { request, _ in
+      await batch.respond(to: request)
+    }
+  }
+
+  /// The answer to `request` as a response; a query string that cannot be read is a 400 naming the parameter.
+  static func respond(
+    _ request: Request, _ answer: @Sendable (QueryParameters) -> TunnelAnswers.Answer
+  ) -> Response {
+    let query: QueryParameters
+    do {
+      query = try QueryParameters(request.uri.query.map { Substring($0) })
+    } catch {
+      return response(
+        errorAnswer(400, error.description, dialect: Dialect(path: request.uri.path), query: nil))
+    }
+    return response(answer(query))
+  }
+
+  /// An error in the shape of the path's dialect: Photon's `{"message":…}`, else `{"error":{"code":…,
+  /// "message":…}}` (Nominatim's, and Tunnel's own), in XML when a Nominatim request asked for XML.
+  static func errorAnswer(
+    _ status: Int, _ message: String, dialect: Dialect, query: QueryParameters? = nil
+  ) -> TunnelAnswers.Answer {
+    switch dialect {
+    case .photon:
+      return TunnelAnswers.Answer(
+        status: status, contentType: TunnelAnswers.Answer.jsonType, body: Photon.error(message: message).bytes
+      )
+    case .nominatim where query?["format"] == "xml":
+      return TunnelAnswers.Answer(
+        status: status, contentType: NominatimFormat.xml.contentType,
+        body: Array(Nominatim.error(code: status, message: message, format: .xml).utf8))
+    case .tunnel, .nominatim:
+      return .error(status, message)
+    }
+  }
+
+  /// `answer` as a response.
+  static func response(_ answer: TunnelAnswers.Answer) -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = answer.contentType
+    headers[.contentLength] = String(answer.body.count)
+    return Response(
+      status: HTTPResponse.Status(code: answer.status), headers: headers,
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+  }
+
+  /// Which family a path belongs to, for the shape of errors that happen before a route answers.
+  enum Dialect {
+    case tunnel, nominatim, photon
+
+    init(path: String) {
+      if path.hasPrefix("/photon") {
+        self = .photon
+      } else if path.hasPrefix("/v1") || path.hasPrefix("/openapi") || path.hasPrefix("/metrics") {
+        self = .tunnel
+      } else {
+        self = .nominatim
+      }
+    }
+  }
+}

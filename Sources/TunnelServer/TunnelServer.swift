@@ -1,0 +1,143 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// `tunnel serve`: Tunnel's routes (``TunnelRoutes``) on an HTTP/1.1 server, with `/metrics`, an access log and
+/// limits on what clients may send.
+public struct TunnelServer: Sendable {
+  /// Where to listen and what to allow.
+  public struct Configuration: Sendable {
+    /// The address to listen on: loopback unless asked.
+    public var host = "127.0.0.1"
+    /// The port; 0 picks a free one (``run(onListening:)`` says which).
+    public var port = 8080
+    /// Threads that read and write connections (nil: one per core).
+    public var threads: Int?
+    /// Batch uploads: size and deadline.
+    public var batch = BatchLimits()
+    /// Seconds a connection may stay silent (between requests, or while a request's head trickles in)
+    /// before it is closed.
+    public var idleTimeout = 30.0
+    /// Connections open at once; more wait in the listen queue.
+    public var maximumConnections = 1024
+    /// The largest request head: one field, and all of them.
+    public var maximumHeaderField = 16 << 10
+    public var maximumHeaders = 64 << 10
+    /// Seconds that requests in flight get to finish once a stop is asked for.
+    public var shutdownGrace = 30.0
+
+    public init() {}
+  }
+
+  public let answers: TunnelAnswers
+  public let configuration: Configuration
+  public let metrics: ServerMetrics
+  /// Where each request's line goes (nil: nowhere).
+  public let accessLog: Logger?
+
+  public init(
+    answers: TunnelAnswers, configuration: Configuration = Configuration(),
+    metrics: ServerMetrics = ServerMetrics(),
+    accessLog: Logger? = nil
+  ) {
+    self.answers = answers
+    self.configuration = configuration
+    self.metrics = metrics
+    self.accessLog = accessLog
+  }
+
+  /// The router: the middleware, Tunnel's routes and `/metrics`.
+  public func router() -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: ServerMiddleware(metrics: metrics, logger: accessLog))
+    TunnelRoutes(answers: answers, batch: configuration.batch).add(to: router)
+    let metrics = metrics
+    router.get("/metrics") { _, _ in TunnelRoutes.response(metrics.answer) }
+    return router
+  }
+
+  /// Serves until SIGTERM or SIGINT: then stops accepting, lets the requests in flight finish (for at most
+  /// ``Configuration/shutdownGrace`` seconds) and returns. A second signal ends the process at once.
+  ///
+  /// - Parameter onListening: Told the server's address (`http://127.0.0.1:8080`) once it accepts connections.
+  public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    let configuration = configuration
+    let logger = Logger(label: "tunnel.serve")
+    var http = HTTP1Channel.Configuration(
+      additionalChannelHandlers: [
+        RequestGuard(
+          maximumBody: configuration.batch.maximumUpload, deadlineSeconds: configuration.batch.uploadDeadline)
+      ],
+      idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1e9)))
+    http.httpDecoder = .init(
+      maxHeaderFieldSize: configuration.maximumHeaderField, maxHeaderListSize: configuration.maximumHeaders,
+      maxHeaderFieldCount: 200)
+    let group = MultiThreadedEventLoopGroup(
+      numberOfThreads: configuration.threads ?? System.coreCount)
+    let host = configuration.host
+    let application = Application(
+      router: router(),
+      server: .http1(configuration: http),
+      configuration: ApplicationConfiguration(
+        address: .hostname(host, port: configuration.port), serverName: nil, backlog: 1024,
+        availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? configuration.port
+        let shown = host.contains(":") ? "[\(host)]" : host
+        onListening("http://\(shown):\(port)")
+      },
+      eventLoopGroupProvider: .shared(group),
+      logger: logger)
+    var serviceConfiguration = ServiceGroupConfiguration(
+      services: [.init(service: application)], logger: logger)
+    serviceConfiguration.maximumGracefulShutdownDuration = .nanoseconds(
+      Int64(configuration.shutdownGrace * 1e9))
+    let services = ServiceGroup(configuration: serviceConfiguration)
+    let signals = StopSignals { await services.triggerGracefulShutdown() }
+    defer { signals.cancel() }
+    try await services.run()
+    try? await group.shutdownGracefully()
+  }
+}
+
+/// SIGTERM and SIGINT: the first asks the server to stop, a second ends the process at once.
+final class StopSignals: @unchecked Sendable {
+  private let sources: [any DispatchSourceSignal]
+
+  init(stop: @escaping @Sendable () async -> Void) {
+    let received = SignalCount()
+    sources = [SIGTERM, SIGINT].map { (number: Int32) -> any DispatchSourceSignal in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        let count = received.increment()
+        if count > 1 { _exit(128 + number) }
+        Task { await stop() }
+      }
+      source.resume()
+      return source
+    }
+  }
+
+  func cancel() {
+    for source in sources { source.cancel() }
+  }
+}
+
+/// How many stop signals have come.
+private final class SignalCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  func increment() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    count += 1
+    return count
+  }
+}
