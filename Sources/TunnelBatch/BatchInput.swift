@@ -120,6 +120,12 @@ public final class BatchInput {
     try self.init(buffer: buffer, format: format, columns: columns, descriptor: descriptor, owning: false)
   }
 
+  /// Makes reading also stop when `condition` says so (``ChunkReader`` cancelling a read under way).
+  func stopAlso(when condition: @escaping () -> Bool) {
+    let asked = buffer.isStopRequested
+    buffer.isStopRequested = { asked() || condition() }
+  }
+
   /// Reads `bytes` as the input (for tests and fuzzing).
   public convenience init(
     bytes: [UInt8], format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init()

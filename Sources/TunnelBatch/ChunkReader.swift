@@ -36,10 +36,20 @@ final class ChunkReader: @unchecked Sendable {
     var bytesRead = 0
   }
 
+  /// Whether the reading thread has returned.
+  private var threadEnded = false
+
   init(input: BatchInput, chunkSize: Int) {
     self.input = input
     self.chunkSize = chunkSize
-    let thread = Thread { [self] in read() }
+    input.stopAlso { [weak self] in self?.isCancelled ?? false }
+    let thread = Thread { [self] in
+      read()
+      condition.lock()
+      threadEnded = true
+      condition.broadcast()
+      condition.unlock()
+    }
     thread.stackSize = 1 << 22
     thread.start()
   }
@@ -117,11 +127,21 @@ final class ChunkReader: @unchecked Sendable {
     return try next.get()
   }
 
-  /// Stops reading ahead (a read under way finishes first).
+  private var isCancelled: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return cancelled
+  }
+
+  /// Stops reading ahead and waits for the reading thread to return: a read under way finishes first, and
+  /// a wait for slow input ends within a tenth of a second. Once it returns the input is no longer read,
+  /// so that its descriptor can be closed (in a server, a descriptor closed under a read could be reused
+  /// by another request's pipe or socket).
   func cancel() {
     condition.lock()
     cancelled = true
     condition.broadcast()
+    while !threadEnded { condition.wait() }
     condition.unlock()
   }
 }

@@ -442,7 +442,9 @@ final class BatchJob: @unchecked Sendable {
   }
 
   deinit {
-    endInput()
-    closeOutputRead()
+    // Nothing else holds the job: no read or write is under way, and the queues may be the ones this runs
+    // on, so the descriptors are closed here directly.
+    if !inputClosed { close(input.write) }
+    if !outputReadClosed { close(output.read) }
   }
 }

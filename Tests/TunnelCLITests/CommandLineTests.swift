@@ -23,7 +23,7 @@ import Testing
       (["where", "-x", "56", "8"], 64, "tunnel: there is no option '-x'"),
       (
         ["help", "bogus"], 64,
-        "tunnel: there is no command 'bogus'; the commands are antipode, batch, dig, find, map, pairs, play, where"
+        "tunnel: there is no command 'bogus'; the commands are antipode, batch, dig, find, map, pairs, play, serve, where"
       ),
       (["help", "bogus\u{1B}[31m"], 64, "tunnel: there is no command 'bogus\\u{1B}[31m'"),
     ])

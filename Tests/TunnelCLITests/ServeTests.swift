@@ -1,0 +1,391 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `tunnel serve` as clients meet it: its answers byte for byte against the commands', the dialects' shapes,
+/// what bad requests get, batch uploads and their limits, and how it stops.
+final class ServeTests: XCTestCase {
+  /// One server for the tests that only ask it questions.
+  nonisolated(unsafe) static var shared: ServerProcess?
+
+  var server: ServerProcess {
+    get throws {
+      if let server = Self.shared { return server }
+      let server = try ServerProcess()
+      Self.shared = server
+      return server
+    }
+  }
+
+  override class func tearDown() {
+    if let server = shared {
+      let status = server.stop()
+      XCTAssertEqual(status, 0, server.errorText)
+      XCTAssertTrue(server.errorText.contains("stopped"), server.errorText)
+    }
+    shared = nil
+    super.tearDown()
+  }
+
+  // MARK: Tunnel's own API
+
+  func testOwnAnswersAreTheCommandsBytes() throws {
+    let server = try server
+    let cases: [(path: String, command: [String])] = [
+      ("/v1/where?q=56+8.5", ["where", "56", "8.5"]),
+      ("/v1/where?lat=-56&lon=-171.5", ["where", "-56", "-171.5"]),
+      ("/v1/where?q=S%C3%B8nderborg&precision=4", ["where", "Sønderborg", "--precision", "4"]),
+      ("/v1/antipode?q=Skjern", ["antipode", "Skjern"]),
+      ("/v1/antipode?q=90+0", ["antipode", "90", "0"]),
+      ("/v1/dig?from=Skjern&to=Wellington", ["dig", "Skjern", "Wellington"]),
+      ("/v1/find?q=Springfield%2C+IL&limit=3", ["find", "Springfield, IL", "--limit", "3"]),
+      ("/v1/find?q=%D0%9A%D0%BE%D0%BF%D0%B5%D0%BD%D0%B3%D0%B0%D0%B3%D0%B5%D0%BD", ["find", "Копенгаген"]),
+    ]
+    for (path, command) in cases {
+      let response = try server.get(path)
+      let expected = try TunnelProcess.run(command + ["--format", "json"])
+      XCTAssertEqual(expected.status, 0, expected.standardError)
+      XCTAssertEqual(response.status, 200, "\(path): \(response.text)")
+      XCTAssertEqual(response.text, expected.standardOutput, path)
+      XCTAssertEqual(response.headers["content-type"], "application/json; charset=utf-8", path)
+      XCTAssertEqual(response.headers["access-control-allow-origin"], "*", path)
+    }
+  }
+
+  func testOwnErrorsSayWhatWasWrong() throws {
+    let server = try server
+    let cases: [(path: String, status: Int, words: String)] = [
+      ("/v1/where", 400, "give 'q'"),
+      ("/v1/where?q=", 400, "'q' is empty"),
+      ("/v1/where?q=91+0", 400, "latitude"),
+      ("/v1/where?lat=91&lon=0", 400, "between -90 and 90"),
+      ("/v1/where?lat=abc&lon=0", 400, "'lat' must be a number"),
+      ("/v1/where?lat=1", 400, "give both 'lat' and 'lon'"),
+      ("/v1/where?q=Skjern&lat=1&lon=2", 400, "not both"),
+      ("/v1/where?q=Xqzzyvillle", 400, "Xqzzyvillle"),
+      ("/v1/where?q=56+8.5&precision=99", 400, "'precision'"),
+      ("/v1/find?q=Qqqqqqqqqq", 404, "Qqqqqqqqqq"),
+      ("/v1/find?q=Paris&limit=0", 400, "'limit'"),
+      ("/v1/dig?from=Paris", 400, "'from' and 'to'"),
+      ("/v1/where?q=%zz", 400, "parameter 'q'"),
+      ("/v1/where?q=%FF%FE", 400, "parameter 'q'"),
+      ("/v1/where?%C3=1", 400, "its name"),
+      ("/nowhere", 404, "/nowhere"),
+    ]
+    for (path, status, words) in cases {
+      let response = try server.get(path)
+      XCTAssertEqual(response.status, status, "\(path): \(response.text)")
+      let error = (response.json as? [String: Any])?["error"] as? [String: Any]
+      XCTAssertEqual(error?["code"] as? Int, status, path)
+      let message = error?["message"] as? String ?? ""
+      XCTAssertTrue(message.contains(words), "\(path): \(message)")
+    }
+  }
+
+  func testQueryStringsAreReadAsFormsWriteThem() throws {
+    let server = try server
+    let expected = try TunnelProcess.run(["where", "56", "8.5", "--format", "json"]).standardOutput
+    // `+` is a space; a repeated name keeps its last value; unknown names are ignored; `;` is not a separator.
+    for path in [
+      "/v1/where?q=56+8.5", "/v1/where?q=56%208.5", "/v1/where?q=Paris&q=56+8.5",
+      "/v1/where?q=56+8.5&key=x&email=a%40b.c&&",
+    ] {
+      XCTAssertEqual(try server.get(path).text, expected, path)
+    }
+  }
+
+  // MARK: Nominatim
+
+  func testNominatimReverseInEveryFormat() throws {
+    let server = try server
+    for format in ["json", "jsonv2"] {
+      for path in [
+        "/reverse?lat=56&lon=8.5&format=\(format)",
+        "/reverse.php?format=\(format)&lat=56&lon=8.5&key=k&email=x",
+      ] {
+        let response = try server.get(path)
+        XCTAssertEqual(response.status, 200, response.text)
+        let answer = try XCTUnwrap(response.json as? [String: Any], response.text)
+        XCTAssertEqual(answer["name"] as? String, "Skjern")
+        XCTAssertNotNil(answer["lat"] as? String, "lat is a string, as Nominatim writes it")
+        XCTAssertEqual((answer["boundingbox"] as? [String])?.count, 4)
+        let address = try XCTUnwrap(answer["address"] as? [String: String])
+        XCTAssertEqual(address["country"], "Denmark")
+        XCTAssertEqual(address["country_code"], "dk")
+        XCTAssertEqual(address["ISO3166-2-lvl4"], "DK-82")
+        XCTAssertEqual(address["state"], "Midtjylland")
+        XCTAssertNotNil(answer[format == "json" ? "class" : "category"])
+      }
+    }
+    let geojson = try XCTUnwrap(
+      try server.get("/reverse?lat=56&lon=8.5&format=geojson").json as? [String: Any])
+    XCTAssertEqual(geojson["type"] as? String, "FeatureCollection")
+    let geocodejson = try XCTUnwrap(
+      try server.get("/reverse?lat=56&lon=8.5&format=geocodejson").json as? [String: Any])
+    XCTAssertNotNil(geocodejson["geocoding"])
+    let xml = try server.get("/reverse?lat=56&lon=8.5&format=xml")
+    XCTAssertEqual(xml.headers["content-type"], "text/xml; charset=utf-8")
+    XCTAssertTrue(XMLParser(data: xml.body).parse(), xml.text)
+    XCTAssertTrue(xml.text.contains("<country_code>dk</country_code>"), xml.text)
+    // Nominatim's default format for /reverse is XML.
+    XCTAssertTrue(try server.get("/reverse?lat=56&lon=8.5").text.hasPrefix("<?xml"))
+  }
+
+  func testNominatimAtSeaNamesTheSea() throws {
+    let server = try server
+    let answer = try XCTUnwrap(
+      try server.get("/reverse?lat=-56&lon=-171.5&format=jsonv2").json as? [String: Any])
+    XCTAssertEqual(answer["name"] as? String, "South Pacific Ocean")
+    XCTAssertEqual(answer["display_name"] as? String, "South Pacific Ocean")
+    XCTAssertNil(answer["error"])
+  }
+
+  func testNominatimZoomChoosesTheArea() throws {
+    let server = try server
+    let country = try XCTUnwrap(
+      try server.get("/reverse?lat=56&lon=8.5&format=jsonv2&zoom=3").json as? [String: Any])
+    XCTAssertEqual(country["name"] as? String, "Denmark")
+    let region = try XCTUnwrap(
+      try server.get("/reverse?lat=56&lon=8.5&format=jsonv2&zoom=5").json as? [String: Any])
+    XCTAssertEqual(region["name"] as? String, "Midtjylland")
+  }
+
+  func testNominatimSearchAndStatus() throws {
+    let server = try server
+    let found = try XCTUnwrap(
+      try server.get("/search?q=K%C3%B8benhavn&format=json&limit=1").json as? [[String: Any]])
+    XCTAssertEqual(found.count, 1)
+    XCTAssertEqual(found.first?["name"] as? String, "Copenhagen")
+    XCTAssertEqual(try server.get("/search?q=Qqqqqqqqqq&format=json").text, "[]")
+    XCTAssertEqual(try server.get("/status").text, "OK")
+    let status = try XCTUnwrap(try server.get("/status.php?format=json").json as? [String: Any])
+    XCTAssertEqual(status["status"] as? Int, 0)
+  }
+
+  func testNominatimErrors() throws {
+    let server = try server
+    for path in [
+      "/reverse?lat=91&lon=0&format=json", "/reverse?lat=56&format=json", "/reverse?lat=x&lon=1&format=json",
+      "/reverse?lat=56&lon=8.5&format=yaml", "/reverse?lat=56&lon=8.5&zoom=40&format=json",
+      "/search?format=json",
+      "/reverse?lat=%zz&lon=1",
+    ] {
+      let response = try server.get(path)
+      XCTAssertEqual(response.status, 400, path)
+      let error = (response.json as? [String: Any])?["error"] as? [String: Any]
+      XCTAssertEqual(error?["code"] as? Int, 400, "\(path): \(response.text)")
+      XCTAssertFalse((error?["message"] as? String ?? "").isEmpty, path)
+    }
+    let xml = try server.get("/reverse?lat=91&lon=0&format=xml")
+    XCTAssertEqual(xml.status, 400)
+    XCTAssertTrue(xml.text.contains("<code>400</code>"), xml.text)
+  }
+
+  // MARK: Photon
+
+  func testPhotonDialect() throws {
+    let server = try server
+    for path in ["/photon/reverse?lat=56&lon=8.5", "/photon/reverse/?lat=56&lon=8.5"] {
+      let collection = try XCTUnwrap(try server.get(path).json as? [String: Any], path)
+      let features = try XCTUnwrap(collection["features"] as? [[String: Any]])
+      let properties = try XCTUnwrap(features.first?["properties"] as? [String: Any])
+      XCTAssertEqual(properties["name"] as? String, "Skjern")
+      XCTAssertEqual(properties["countrycode"] as? String, "DK")
+    }
+    let search = try XCTUnwrap(try server.get("/photon/api/?q=Springfield&limit=2").json as? [String: Any])
+    XCTAssertEqual((search["features"] as? [Any])?.count, 2)
+    XCTAssertEqual(
+      try server.get("/photon/api?q=Qqqqqqqqqq").text, #"{"type":"FeatureCollection","features":[]}"#)
+    let error = try server.get("/photon/api")
+    XCTAssertEqual(error.status, 400)
+    XCTAssertNotNil((error.json as? [String: Any])?["message"] as? String, error.text)
+  }
+
+  // MARK: HTTP
+
+  func testMethodsHeadCorsAndMetrics() throws {
+    let server = try server
+    let post = try server.post("/reverse?lat=56&lon=8.5", body: Data())
+    XCTAssertEqual(post.status, 405)
+    XCTAssertEqual(post.headers["allow"], "GET, HEAD")
+    let head = try server.send(
+      Data("HEAD /v1/where?q=56+8.5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+    XCTAssertEqual(head.status, 200)
+    XCTAssertTrue(head.body.isEmpty)
+    _ = try server.get("/v1/where?q=56+8.5")
+    let metrics = try server.get("/metrics").text
+    XCTAssertTrue(metrics.contains(#"tunnel_http_requests_total{route="/v1/where",status="200"}"#), metrics)
+    XCTAssertTrue(metrics.contains("tunnel_http_request_duration_seconds_bucket"), metrics)
+  }
+
+  func testMalformedRequestsNeverGetAnEmpty500() throws {
+    let server = try server
+    let requests = [
+      "GET /v1/where?q=56+8.5 HTTP/1.1\r\nHost: x\r\nX-Long: \(String(repeating: "a", count: 100_000))\r\n\r\n",
+      "NONSENSE\r\n\r\n",
+      "GET /v1/where?q=%%% HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      "GET /v1/where?q=56+8.5&q=1&q=2&q=3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ]
+    for request in requests {
+      let response = try server.send(Data(request.utf8), seconds: 10)
+      XCTAssertTrue(
+        response.status == 0 || response.status < 500, "\(request.prefix(60)): \(response.status)")
+      if response.status >= 400 { XCTAssertFalse(response.body.isEmpty && response.status != 400, request) }
+    }
+    XCTAssertEqual(try server.get("/status").text, "OK", "the server still answers")
+  }
+
+  // MARK: Batch
+
+  func testBatchIsTunnelBatchOverHTTP() throws {
+    let server = try server
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "serve-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var csv = "id,lat,lon\n"
+    for index in 0..<3000 {
+      csv += "\(index),\(Double(index % 170) - 85.25),\(Double(index * 7 % 360) - 179.5)\n"
+    }
+    csv += "bad,abc,1\n"
+    let inputs: [(name: String, body: String, query: String, options: [String])] = [
+      ("points.csv", csv, "", []),
+      (
+        "points.csv", csv, "?fields=country,timeZone&antipode=true&format=jsonl",
+        ["--fields", "country,timeZone", "--antipode", "--format", "jsonl"]
+      ),
+      (
+        "points.jsonl", #"{"lat":56,"lon":8.5,"name":"Skjern"}"# + "\n" + #"{"lat":-56,"lon":-171.5}"# + "\n",
+        "?format=geojson&precision=4", ["--format", "geojson", "--precision", "4"]
+      ),
+      ("points.tsv", "lat\tlon\n56\t8.5\n", "?input=tsv", ["--input-format", "tsv"]),
+    ]
+    for (name, body, query, options) in inputs {
+      let file = directory.appendingPathComponent(name)
+      try body.write(to: file, atomically: true, encoding: .utf8)
+      let expected = try TunnelProcess.run(["batch", file.path] + options)
+      let response = try server.post(
+        "/v1/batch" + query, body: Data(body.utf8),
+        headers: name.hasSuffix("jsonl") ? ["Content-Type: application/x-ndjson"] : [])
+      XCTAssertEqual(response.status, 200, response.text)
+      XCTAssertTrue(response.complete, name + query)
+      XCTAssertEqual(response.text, expected.standardOutput, name + query)
+    }
+    // Chunked: the same rows.
+    var chunked = Data(
+      "POST /v1/batch HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".utf8)
+    let bytes = Data(csv.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let piece = bytes[offset..<min(bytes.count, offset + 1000)]
+      chunked.append(Data((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Data("\r\n".utf8))
+      offset += piece.count
+    }
+    chunked.append(Data("0\r\n\r\n".utf8))
+    let file = directory.appendingPathComponent("points.csv")
+    try csv.write(to: file, atomically: true, encoding: .utf8)
+    let response = try server.send(chunked)
+    XCTAssertTrue(response.complete)
+    XCTAssertEqual(response.text, try TunnelProcess.run(["batch", file.path]).standardOutput)
+  }
+
+  func testBatchProblemsBeforeTheFirstRowAre400() throws {
+    let server = try server
+    let cases: [(query: String, body: String, words: String)] = [
+      ("", "hello world\n", "lat_column"),
+      ("?fields=colour", "lat,lon\n1,2\n", "colour"),
+      ("?format=xlsx", "lat,lon\n1,2\n", "'format'"),
+      ("?lat_column=x&lon_column=x", "x\n1\n", "x"),
+      ("?antipode=perhaps", "lat,lon\n1,2\n", "'antipode'"),
+    ]
+    for (query, body, words) in cases {
+      let response = try server.post("/v1/batch" + query, body: Data(body.utf8))
+      XCTAssertEqual(response.status, 400, "\(query): \(response.text)")
+      let message =
+        ((response.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String ?? ""
+      XCTAssertTrue(message.contains(words), "\(query): \(message)")
+    }
+  }
+
+  // MARK: Limits and stopping
+
+  func testLargeUploadsAreRefusedEarlyAndSlowOnesCut() throws {
+    let server = try ServerProcess(["--max-upload", "1K", "--upload-deadline", "1", "--idle-timeout", "1"])
+    defer {
+      let status = server.stop()
+      usleep(500_000)
+      XCTAssertEqual(status, 0, server.errorText)
+    }
+    // A declared length over the limit: 413 at once, without the body.
+    let started = Date()
+    let refused = try server.send(
+      Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n".utf8), seconds: 10)
+    XCTAssertEqual(refused.status, 413, refused.text)
+    XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+    // A chunked body that grows past it: cut off, the response never finished.
+    let connection = try Connection(port: server.port)
+    try connection.write(
+      Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+    let piece = "lat,lon\n" + String(repeating: "1,2\n", count: 200)
+    for _ in 0..<3 {
+      try? connection.write(Data((String(piece.utf8.count, radix: 16) + "\r\n" + piece + "\r\n").utf8))
+    }
+    let cut = ServerProcess.parse(connection.readAll(seconds: 10))
+    XCTAssertFalse(cut.complete && cut.status == 200, "a cut upload does not look like a whole answer")
+    // A body that trickles past the upload deadline: closed, though each byte restarts the idle timeout.
+    let slow = try Connection(port: server.port)
+    try slow.write(Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nlat,lon\n".utf8))
+    var closed = false
+    for _ in 0..<8 {
+      try? slow.write(Data("1".utf8))
+      if slow.isClosed(within: 0.4) {
+        closed = true
+        break
+      }
+    }
+    XCTAssertTrue(closed, "the upload deadline closes a trickling body")
+    // Headers that trickle in: closed at the idle timeout.
+    let trickle = try Connection(port: server.port)
+    try trickle.write(Data("GET /status HTTP/1.1\r\nHost:".utf8))
+    XCTAssertTrue(trickle.isClosed(within: 5))
+    XCTAssertEqual(try server.get("/status").text, "OK")
+  }
+
+  func testStopFinishesWhatIsInFlightAndASecondSignalDoesNot() throws {
+    let server = try ServerProcess()
+    let body = "lat,lon\n56,8.5\n-56,-171.5\n"
+    let connection = try Connection(port: server.port)
+    try connection.write(
+      Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\nlat,lon\n".utf8))
+    usleep(300_000)
+    kill(server.process.processIdentifier, SIGTERM)
+    usleep(300_000)
+    XCTAssertTrue(server.process.isRunning, "a request in flight holds the stop")
+    try connection.write(Data(body.utf8.dropFirst("lat,lon\n".utf8.count)))
+    let response = ServerProcess.parse(connection.readAll(seconds: 20))
+    XCTAssertEqual(response.status, 200)
+    XCTAssertTrue(response.complete)
+    XCTAssertEqual(response.text.split(separator: "\n").count, 3, response.text)
+    XCTAssertEqual(server.waitForExit(within: 30), 0, server.errorText)
+
+    let stuck = try ServerProcess()
+    let hanging = try Connection(port: stuck.port)
+    try hanging.write(Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nlat".utf8))
+    usleep(300_000)
+    kill(stuck.process.processIdentifier, SIGTERM)
+    usleep(300_000)
+    XCTAssertEqual(stuck.stop(signal: SIGTERM, within: 5), 128 + SIGTERM, stuck.errorText)
+  }
+
+  func testAPortInUseIsSaidPlainly() throws {
+    let server = try server
+    let second = try TunnelProcess.run(["serve", "--port", String(server.port)])
+    XCTAssertEqual(second.status, 69)
+    XCTAssertTrue(second.standardError.contains("in use"), second.standardError)
+    let bad = try TunnelProcess.run(["serve", "--max-upload", "lots"])
+    XCTAssertEqual(bad.status, 64)
+  }
+}
