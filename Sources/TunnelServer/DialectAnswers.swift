@@ -4,7 +4,7 @@ import TunnelGeo
 /// Nominatim's and Photon's routes, answered from Tunnel's data.
 extension TunnelAnswers {
   /// The version of Tunnel's place data, for `/status`: the date its manifest was written.
-  var dataUpdated: String {
+  static func dataUpdated(_ data: PlaceData) -> String {
     let path = data.directory + "/MANIFEST.sha256"
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
       let date = attributes[.modificationDate] as? Date
@@ -71,7 +71,9 @@ extension TunnelAnswers {
       guard let place = try geocodedPlace(at: coordinate, detail: detail) else {
         return Nominatim.unableToGeocode(format: format)
       }
-      return Nominatim.reverse(place, format: format, addressDetails: details, queryString: query.text)
+      return Nominatim.reverse(
+        place, format: format, addressDetails: details,
+        queryString: format == .xml || format == .geocodejson ? query.text : "")
     }
   }
 
@@ -89,16 +91,15 @@ extension TunnelAnswers {
       let limit = try Self.limit(query, default: 10, maximum: 40)
       let details = try Self.addressDetails(query, default: false)
       let found = try searchPlaces(text, limit: limit)
-      return Nominatim.search(found, format: format, addressDetails: details, queryString: query.text)
+      return Nominatim.search(
+        found, format: format, addressDetails: details,
+        queryString: format == .xml || format == .geocodejson ? query.text : "")
     }
   }
 
   /// `/status`: `OK`, or Nominatim's JSON status with `format=json`.
   public func nominatimStatus(_ query: QueryParameters) -> Answer {
-    let format = query["format"] == "json" ? "json" : "text"
-    let status = Nominatim.status(
-      format: format, dataUpdated: dataUpdated, softwareVersion: TunnelVersion.text)
-    return Answer(contentType: status.contentType, body: Array(status.body.utf8))
+    query["format"] == "json" ? statusJSON : statusText
   }
 
   /// Photon's answer, or its error.

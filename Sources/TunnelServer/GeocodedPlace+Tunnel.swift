@@ -36,7 +36,7 @@ extension TunnelAnswers {
       if detail >= .region, let regionName {
         return GeocodedPlace(
           kind: .state, name: regionName, latitude: latitude, longitude: longitude,
-          boundingBox: regionBox(at: coordinate, countryCode: countryCode)
+          boundingBox: regionBox(at: coordinate, code: regionCode)
             ?? Self.box(around: coordinate, km: 100),
           regionName: regionName, regionCode: regionCode, countryName: countryName, countryCode: countryCode,
           id: Self.areaID(kind: .state, text: (countryCode ?? "") + (regionCode ?? regionName)),
@@ -59,7 +59,7 @@ extension TunnelAnswers {
         importance: 0.3)
     }
     guard let sea = placemark.sea else { return nil }
-    let kind: GeocodedPlace.Kind = sea.localizedCaseInsensitiveContains("ocean") ? .ocean : .sea
+    let kind: GeocodedPlace.Kind = sea.hasSuffix("Ocean") ? .ocean : .sea
     return GeocodedPlace(
       kind: kind, name: sea, latitude: latitude, longitude: longitude,
       boundingBox: seaBox(at: coordinate, name: sea) ?? Self.box(around: coordinate, km: 500),
@@ -107,37 +107,68 @@ extension TunnelAnswers {
       west: max(-180, coordinate.longitude - across), east: min(180, coordinate.longitude + across))
   }
 
-  /// The box around the rings of the features of `layer` that contain `coordinate` and pass `chosen`.
-  private static func box(
-    of layer: PolygonLayer, at coordinate: Coordinate, chosen: (Int) -> Bool
-  ) -> GeocodedPlace.Box? {
-    guard let feature = layer.features(containing: coordinate).first(where: chosen) else { return nil }
-    var lowest = FixedPoint(latitude: .max, longitude: .max)
-    var highest = FixedPoint(latitude: .min, longitude: .min)
-    for ring in layer.rings(of: feature) {
-      let box = layer.ringBox(ring)
-      lowest.latitude = min(lowest.latitude, box.minLatitude)
-      lowest.longitude = min(lowest.longitude, box.minLongitude)
-      highest.latitude = max(highest.latitude, box.maxLatitude)
-      highest.longitude = max(highest.longitude, box.maxLongitude)
+  /// The box around every ring of the features of `layer` that share a key (a country's code, a sea's name):
+  /// the areas' boxes, made once so that an answer looks its box up rather than searching the polygons.
+  static func boxes(of layer: PolygonLayer, key: (Int) -> String?) -> [String: GeocodedPlace.Box] {
+    var boxes: [String: (low: FixedPoint, high: FixedPoint)] = [:]
+    for feature in 0..<layer.featureCount {
+      guard let key = key(feature), !key.isEmpty else { continue }
+      var (low, high) =
+        boxes[key] ?? (
+          FixedPoint(latitude: .max, longitude: .max), FixedPoint(latitude: .min, longitude: .min)
+        )
+      for ring in layer.rings(of: feature) {
+        let box = layer.ringBox(ring)
+        low.latitude = min(low.latitude, box.minLatitude)
+        low.longitude = min(low.longitude, box.minLongitude)
+        high.latitude = max(high.latitude, box.maxLatitude)
+        high.longitude = max(high.longitude, box.maxLongitude)
+      }
+      boxes[key] = (low, high)
     }
-    guard lowest.latitude <= highest.latitude else { return nil }
     let units = Double(layer.unitsPerDegree)
-    return GeocodedPlace.Box(
-      south: Double(lowest.latitude) / units, north: Double(highest.latitude) / units,
-      west: Double(lowest.longitude) / units, east: Double(highest.longitude) / units)
+    return boxes.compactMapValues { low, high in
+      guard low.latitude <= high.latitude else { return nil }
+      return GeocodedPlace.Box(
+        south: Double(low.latitude) / units, north: Double(high.latitude) / units,
+        west: Double(low.longitude) / units, east: Double(high.longitude) / units)
+    }
+  }
+
+  /// Area boxes by kind: countries by ISO code, regions by country code and name, seas by name.
+  struct AreaBoxes: Sendable {
+    var countries: [String: GeocodedPlace.Box]
+    var regions: [String: GeocodedPlace.Box]
+    var seas: [String: GeocodedPlace.Box]
+
+    /// Regions are keyed as a placemark names them (``Placemark/Region/code``: ISO 3166-2, else
+    /// `country.admin1`).
+    init(
+      countries countryLayer: CountryLayer, regions regionLayer: RegionLayer, marine: MarineLayer,
+      places: PlaceLayer
+    ) {
+      countries = TunnelAnswers.boxes(of: countryLayer.polygons) { countryLayer.country($0).isoAlpha2 }
+      let regionIndexes = regionLayer.placeRegions(in: places)
+      regions = TunnelAnswers.boxes(of: regionLayer.polygons) { feature in
+        regionIndexes[feature].map { index in
+          let region = places.region(index)
+          return region.isoCode ?? "\(region.countryCode).\(region.code)"
+        }
+      }
+      seas = TunnelAnswers.boxes(of: marine.polygons) { marine.name($0) }
+    }
   }
 
   func countryBox(at coordinate: Coordinate, code: String?) -> GeocodedPlace.Box? {
-    Self.box(of: countries.polygons, at: coordinate) { countries.country($0).isoAlpha2 == code }
+    code.flatMap { areaBoxes.countries[$0] }
   }
 
-  func regionBox(at coordinate: Coordinate, countryCode: String?) -> GeocodedPlace.Box? {
-    Self.box(of: regions.polygons, at: coordinate) { regions.countryCode($0) == countryCode }
+  func regionBox(at coordinate: Coordinate, code: String?) -> GeocodedPlace.Box? {
+    code.flatMap { areaBoxes.regions[$0] }
   }
 
   func seaBox(at coordinate: Coordinate, name: String) -> GeocodedPlace.Box? {
-    Self.box(of: marine.polygons, at: coordinate) { marine.name($0) == name }
+    areaBoxes.seas[name]
   }
 
   /// A stable id for an area (none of the data's areas has one of its own): FNV-1a of its kind and name,

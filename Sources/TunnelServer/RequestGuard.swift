@@ -4,12 +4,14 @@ import NIOHTTPTypes
 
 /// Limits every request on a connection, below the routes:
 /// - a body declared larger than the limit: the request is marked `Connection: close`, so that the route's
-///   413 ends the connection instead of the server reading the rest of the upload;
+///   413 ends the connection instead of the server reading the rest of the upload; a body within it that
+///   the client waits to send (`Expect: 100-continue`) is asked for at once;
 /// - a body that grows past the limit, or a request whose body has not ended by the upload deadline: the
 ///   connection is closed (an idle timeout alone restarts with every byte a slow client sends).
 final class RequestGuard: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
+  typealias OutboundOut = HTTPResponsePart
 
   private let maximumBody: Int
   private let deadline: TimeAmount
@@ -30,6 +32,9 @@ final class RequestGuard: ChannelInboundHandler, RemovableChannelHandler {
       if let length = head.headerFields[.contentLength].flatMap(Int.init), length > maximumBody {
         refusing = true
         head.headerFields[.connection] = "close"
+      } else if head.headerFields[.expect]?.lowercased() == "100-continue" {
+        // The client waits for this before it sends the body (curl for a second, then sends anyway).
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
       }
       deadlineTask?.cancel()
       let channel = context.channel

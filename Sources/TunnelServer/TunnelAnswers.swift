@@ -43,6 +43,11 @@ public final class TunnelAnswers: Sendable {
   let countries: CountryLayer
   let regions: RegionLayer
   let marine: MarineLayer
+  /// The areas' boxes, made once.
+  let areaBoxes: AreaBoxes
+  /// `/status`'s answers, made once.
+  let statusText: Answer
+  let statusJSON: Answer
 
   /// Opens every layer of `data` and builds the indexes that the answers use, so that the first request is
   /// answered as fast as the rest.
@@ -54,6 +59,14 @@ public final class TunnelAnswers: Sendable {
     countries = try data.countries()
     regions = try data.regions()
     marine = try data.marine()
+    areaBoxes = AreaBoxes(countries: countries, regions: regions, marine: marine, places: places)
+    let updated = Self.dataUpdated(data)
+    func status(_ format: String) -> Answer {
+      let status = Nominatim.status(format: format, dataUpdated: updated, softwareVersion: TunnelVersion.text)
+      return Answer(contentType: status.contentType, body: Array(status.body.utf8))
+    }
+    statusText = status("text")
+    statusJSON = status("json")
     try geocoder.prepareForBatch()
     _ = try geocoder.nearestPlaceIndex()
     // Every layer read once: its checksums verified and its pages in memory before the first request.
@@ -104,9 +117,13 @@ public final class TunnelAnswers: Sendable {
   /// `lat` and `lon` as numbers on the Earth.
   static func coordinate(latitude: String, longitude: String) throws(AnswerError) -> Coordinate {
     func number(_ text: String, _ name: String) throws(AnswerError) -> Double {
-      let trimmed = text.trimmingCharacters(in: .whitespaces)
-      guard let value = Double(trimmed), value.isFinite, !trimmed.isEmpty,
-        trimmed.allSatisfy({ "0123456789.+-eE".contains($0) })
+      // Decimal digits, a sign, a point and an exponent only (no "nan", "inf" or hexadecimal), spaces around.
+      let bytes = text.utf8.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed()
+      let allowed = bytes.allSatisfy {
+        (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2B || $0 == 0x2D || $0 == 0x65 || $0 == 0x45
+      }
+      guard !bytes.isEmpty, allowed, let value = Double(String(decoding: bytes, as: UTF8.self)),
+        value.isFinite
       else {
         throw AnswerError.badRequest("'\(name)' must be a number in degrees, not \(EchoedText.quoted(text))")
       }
