@@ -110,11 +110,17 @@ class Connection:
         self.host, self.port = host, port
         self.reader = self.writer = None
         self.opened = 0
+        self.answered = 0
+        self.last_answer = None
 
     async def request(self, raw):
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port, limit=1 << 22)
             self.opened += 1
+            self.answered = 0
+            self.last_answer = time.monotonic()
+        where = " (answer %d on this connection, %.2f s after the last)" % (self.answered + 1,
+                                                                         time.monotonic() - self.last_answer)
         try:
             self.writer.write(raw)
             await self.writer.drain()
@@ -124,10 +130,12 @@ class Connection:
             answer = await read_response(self.reader)
         except (ConnectionResetError, BrokenPipeError) as error:
             await self.close()
-            raise Dropped(str(error))
-        except Dropped:
+            raise Dropped(str(error) + where)
+        except Dropped as error:
             await self.close()
-            raise
+            raise Dropped(str(error) + where)
+        self.answered += 1
+        self.last_answer = time.monotonic()
         if answer[1].get("connection", "").lower() == "close":
             await self.close()
         return answer
@@ -154,6 +162,7 @@ class Load:
         self.generator = random.Random(seed)
         self.next_index = 0
         self.completed = 0
+        self.early = min(10_000, total // 10)
         self.rss_at = {}
         self.statuses = {}
         self.server_errors = []
@@ -201,8 +210,8 @@ class Load:
                 await asyncio.sleep(0.1)
                 continue
             self.completed += 1
-            if self.completed == 10_000:
-                self.rss_at[10_000] = self.server.rss_kib()
+            if self.completed == self.early:
+                self.rss_at[self.early] = self.server.rss_kib()
             self.statuses[status] = self.statuses.get(status, 0) + 1
             if status >= 500:
                 self.server_errors.append("%s %r -> %d %r" % (kind, raw[:120], status, body[:200]))
@@ -254,15 +263,15 @@ def check_load(arguments):
         alive = server.process.poll() is None
         check(alive, "load: the server is still running", "exit %s; stderr:\n%s" % (server.process.returncode,
                                                                                     server.tail()))
-        rss_10k, rss_end = load.rss_at.get(10_000), load.rss_at.get(arguments.requests)
-        print("     VmRSS: %s KiB at start, %s KiB after 10,000, %s KiB after %d" % (rss_start, rss_10k, rss_end,
-                                                                                   arguments.requests))
-        if rss_10k and rss_end:
-            growth = (rss_end - rss_10k) / rss_10k
-            check(growth <= 0.30, "load: resident memory grew %.1f %% from 10,000 to %d requests (at most 30 %%)"
-                  % (growth * 100, arguments.requests))
+        rss_early, rss_end = load.rss_at.get(load.early), load.rss_at.get(arguments.requests)
+        print("     VmRSS: %s KiB at start, %s KiB after %d, %s KiB after %d"
+              % (rss_start, rss_early, load.early, rss_end, arguments.requests))
+        if rss_early and rss_end:
+            growth = (rss_end - rss_early) / rss_early
+            check(growth <= 0.30, "load: resident memory grew %.1f %% from %d to %d requests (at most 30 %%)"
+                  % (growth * 100, load.early, arguments.requests))
         else:
-            check(False, "load: resident memory measured after 10,000 and %d requests" % arguments.requests)
+            check(False, "load: resident memory measured after %d and %d requests" % (load.early, arguments.requests))
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             expected = list(pool.map(lambda sample: cli_where(arguments.tunnel, arguments.data, sample[0]),
@@ -382,9 +391,9 @@ async def shutdown_run(server, batch_body, expected_batch, seconds_before_signal
             except Dropped as error:
                 in_flight = signalled_at[0] is None or sent_at < signalled_at[0] - 0.1
                 if in_flight:
-                    problems.append("%s request sent %.2f s before SIGTERM: %s"
-                                    % ("batch" if batch else "where", signalled_at[0] - sent_at
-                                       if signalled_at[0] else float("nan"), error))
+                    problems.append("%s request sent %s: %s" % (
+                        "batch" if batch else "where", "%.2f s before SIGTERM" % (signalled_at[0] - sent_at)
+                        if signalled_at[0] else "while no SIGTERM had been sent", error))
                 else:
                     results["closed before answering"] += 1
                 return
