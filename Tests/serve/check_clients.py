@@ -10,12 +10,16 @@ It starts its own server on a free port and checks, against it:
 3. The exact requests that Leaflet Control Geocoder's Nominatim and Photon providers and Traccar's Nominatim and Photon
    geocoders send, replayed byte for byte: status 200 and the fields those clients read.
 4. schemathesis against /openapi.json with every check and a bounded number of examples: no 5xx, answers as documented.
+5. The contract itself: /v1/where, /v1/antipode, /v1/find, /v1/dig and /v1/batch (every format) answer with the
+   bytes the command line prints; errors are {"error": {"code", "message"}}; every Nominatim format parses; /status,
+   /openapi.json (OpenAPI 3.0 or 3.1) and /metrics (Prometheus text) are there.
 It needs geopy, schemathesis (in the same Python) and ogrinfo (Debian's gdal-bin); Scripts/test --serve installs them.
 """
 
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -291,6 +295,100 @@ def check_replays(server):
     replay(server, "Traccar Photon", "/photon/reverse?lat=56.000000&lon=8.500000", accept, photon_features("Denmark"))
 
 
+# 5. The contract
+
+
+def cli(tunnel, data, arguments, stdin=None):
+    finished = subprocess.run([tunnel] + arguments + ["--data", data], input=stdin, capture_output=True, timeout=120)
+    return finished.stdout
+
+
+def post(server, path, body, content_type):
+    request = urllib.request.Request(server.url + path, data=body, headers={"Content-Type": content_type})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+BATCH_INPUT = {
+    "csv": ("text/csv", b"id,lat,lon\n1,56,8.5\n2,-56,-171.5\n3,55.6761,12.5683\n4,abc,1\n5,-33.9,18.4\n"),
+    "tsv": ("text/tab-separated-values", b"id\tlat\tlon\n1\t56\t8.5\n2\t-56\t-171.5\n"),
+    "jsonl": ("application/x-ndjson", b'{"id":1,"lat":56,"lon":8.5}\n{"id":2,"lat":-56,"lon":-171.5}\n'),
+    "geojson": ("application/geo+json", b'{"type":"FeatureCollection","features":[{"type":"Feature","properties":'
+                                        b'{"id":1},"geometry":{"type":"Point","coordinates":[8.5,56]}}]}'),
+}
+
+
+def check_contract(server, tunnel, data, work):
+    def same(path, arguments):
+        status, _, body = get(server, path)
+        expected = cli(tunnel, data, arguments)
+        check(status == 200 and body == expected, "GET %s is `tunnel %s` byte for byte" % (path, " ".join(arguments)),
+              "%d %r\n  command line: %r" % (status, body[:300], expected[:300]))
+
+    same("/v1/where?q=56+8.5", ["where", "56", "8.5", "--format", "json"])
+    same("/v1/where?lat=-56&lon=-171.5", ["where", "-56", "-171.5", "--format", "json"])
+    same("/v1/antipode?q=56+8.5", ["antipode", "56", "8.5", "--format", "json"])
+    same("/v1/find?q=K%C3%B8benhavn&limit=3", ["find", "København", "--limit", "3", "--format", "json"])
+    same("/v1/dig?from=Skjern&to=K%C3%B8benhavn", ["dig", "Skjern", "København", "--format", "json"])
+    for input_format, (content_type, body) in BATCH_INPUT.items():
+        for output_format, extra in [(input_format, ""), ("jsonl", "&fields=country,nearestPlace&antipode=true")]:
+            path = "/v1/batch?format=%s%s" % (output_format, extra)
+            source = os.path.join(work, "points." + input_format)
+            with open(source, "wb") as handle:
+                handle.write(body)
+            arguments = ["batch", "--format", output_format] + (
+                ["--fields", "country,nearestPlace", "--antipode"] if extra else []) + [source]
+            expected = cli(tunnel, data, arguments)
+            status, answer = post(server, path, body, content_type)
+            check(status == 200 and answer == expected, "POST %s (%s) is `tunnel %s` byte for byte"
+                  % (path, input_format, " ".join(arguments[:-1])),
+                  "%d %r\n  command line: %r" % (status, answer[:300], expected[:300]))
+    for path in ["/v1/where?lat=91&lon=0", "/v1/where?q=abc+def", "/reverse?lat=abc&lon=1&format=json", "/v1/nowhere"]:
+        status, content_type, body = get(server, path)
+        try:
+            error = json.loads(body).get("error", {})
+        except (ValueError, AttributeError):
+            error = {}
+        check(400 <= status < 500 and error.get("code") == status and isinstance(error.get("message"), str),
+              "GET %s is a 4xx with {\"error\": {\"code\", \"message\"}}" % path, "%d %r" % (status, body[:300]))
+    for format_name in ["json", "jsonv2", "geojson", "geocodejson", "xml"]:
+        for endpoint in ["/reverse?lat=56&lon=8.5", "/search?q=K%C3%B8benhavn"]:
+            path = "%s&format=%s" % (endpoint, format_name)
+            status, content_type, body = get(server, path)
+            try:
+                if format_name == "xml":
+                    import xml.etree.ElementTree as ElementTree
+                    ElementTree.fromstring(body)
+                else:
+                    json.loads(body)
+                parsed = True
+            except Exception:
+                parsed = False
+            named = ("Denmark" if endpoint.startswith("/reverse") else "Copenhagen").encode()
+            check(status == 200 and parsed and named in body, "GET %s parses and names %s" % (path, named.decode()),
+                  "%d %s %r" % (status, content_type, body[:300]))
+    for path in ["/reverse.php?lat=56&lon=8.5&format=json", "/search.php?q=K%C3%B8benhavn&format=json",
+                 "/status", "/status.php", "/status?format=json"]:
+        status, _, body = get(server, path)
+        check(status == 200, "GET %s is 200" % path, "%d %r" % (status, body[:300]))
+    status, _, body = get(server, "/openapi.json")
+    try:
+        version = json.loads(body).get("openapi", "")
+    except (ValueError, AttributeError):
+        version = ""
+    check(status == 200 and version[:4] in ("3.0.", "3.1."), "GET /openapi.json is an OpenAPI 3.0 or 3.1 document",
+          "%d, openapi %r" % (status, version))
+    status, content_type, body = get(server, "/metrics")
+    lines = [line for line in body.decode(errors="replace").splitlines() if line and not line.startswith("#")]
+    sample = r"^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? -?[0-9.eE+-]+|[+-]Inf|NaN( [0-9]+)?$"
+    bad = [line for line in lines if not re.match(sample, line)]
+    check(status == 200 and content_type.startswith("text/plain") and lines and not bad,
+          "GET /metrics is Prometheus text", "%d %s; lines not in the format: %r" % (status, content_type, bad[:5]))
+
+
 # 4. schemathesis
 
 
@@ -319,7 +417,7 @@ def main():
     parser.add_argument("--tunnel", required=True, help="the tunnel executable to serve with")
     parser.add_argument("--data", default=os.path.join(ROOT, "Data"), help="the place data folder")
     parser.add_argument("--max-examples", type=int, default=25, help="schemathesis examples per operation")
-    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: geopy,gdal,replay,schemathesis")
+    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: geopy,gdal,replay,contract,schemathesis")
     arguments = parser.parse_args()
     skip = set(filter(None, arguments.skip.split(",")))
     started = time.monotonic()
@@ -331,6 +429,8 @@ def main():
             check_gdal(server)
         if "replay" not in skip:
             check_replays(server)
+        if "contract" not in skip:
+            attempt("the contract", lambda: check_contract(server, arguments.tunnel, arguments.data, work))
         if "schemathesis" not in skip:
             check_schemathesis(server, arguments.max_examples, work)
         check(server.process.poll() is None, "the server is still running after every client",
