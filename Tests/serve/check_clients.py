@@ -29,7 +29,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tunnel_server import TunnelServer  # noqa: E402
+from tunnel_server import ServerError, TunnelServer  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 LAND = (56.0, 8.5)
@@ -417,10 +417,23 @@ def main():
     parser.add_argument("--tunnel", required=True, help="the tunnel executable to serve with")
     parser.add_argument("--data", default=os.path.join(ROOT, "Data"), help="the place data folder")
     parser.add_argument("--max-examples", type=int, default=25, help="schemathesis examples per operation")
-    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: geopy,gdal,replay,contract,schemathesis")
+    parser.add_argument("--skip", default="",
+                        help="comma-separated parts to leave out: geopy,gdal,replay,contract,schemathesis")
     arguments = parser.parse_args()
     skip = set(filter(None, arguments.skip.split(",")))
     started = time.monotonic()
+    try:
+        run_all(arguments, skip)
+    except ServerError as error:
+        check(False, "the server starts and stays up", str(error))
+    print("check_clients: %.1f s" % (time.monotonic() - started))
+    for label in failed:
+        print("failed: " + label)
+    print("%d passed, %d failed" % (len(passed), len(failed)))
+    sys.exit(1 if failed else 0)
+
+
+def run_all(arguments, skip):
     with tempfile.TemporaryDirectory() as work, TunnelServer(arguments.tunnel, arguments.data, "--quiet") as server:
         print("serving at %s (pid %d)" % (server.url, server.pid), flush=True)
         if "geopy" not in skip:
@@ -437,11 +450,6 @@ def main():
               "exit %s; stderr:\n%s" % (server.process.returncode, server.tail()))
         status = server.stop()
         check(status == 0, "the server exits 0 on SIGTERM", "exit %s" % status)
-    print("check_clients: %.1f s" % (time.monotonic() - started))
-    for label in failed:
-        print("failed: " + label)
-    print("%d passed, %d failed" % (len(passed), len(failed)))
-    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":
