@@ -229,7 +229,8 @@ def photon_features(expected_name, position=None):
                 return "extent %r is not four numbers" % (extent,)
             for key in ["name", "street", "city", "state", "country", "countrycode", "postcode", "housenumber"]:
                 if key in properties and not isinstance(properties[key], str):
-                    return "properties.%s is %r, not a string (Traccar reads it with getString)" % (key, properties[key])
+                    return "properties.%s is %r, not a string (Traccar reads it with getString)" % (
+                        key, properties[key])
         properties = features[0]["properties"]
         name = ", ".join(str(properties[key]) for key in ["name", "street", "suburb", "hamlet", "town", "city",
                                                           "state", "country"] if properties.get(key))
