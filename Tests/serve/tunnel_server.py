@@ -41,7 +41,7 @@ class TunnelServer:
         self.startup_seconds = startup_seconds
         self.process = None
         self.url = None
-        self.lines = collections.deque(maxlen=200)
+        self.lines = collections.deque(maxlen=2000)
         self.line_count = 0
         self._reader = None
 
@@ -132,4 +132,12 @@ class TunnelServer:
         return status
 
     def tail(self, count=20):
-        return "\n".join(list(self.lines)[-count:])
+        """The last lines of standard error; from a crash, the access log lines before it and the crashed thread."""
+        lines = list(self.lines)
+        crash = next((index for index, line in enumerate(lines) if "*** Signal" in line or "Fatal error" in line),
+                     None)
+        if crash is None:
+            return "\n".join(lines[-count:])
+        thread = next((index for index, line in enumerate(lines) if line.startswith("Thread") and "crashed:" in line),
+                      crash)
+        return "\n".join(lines[max(0, crash - 8):crash + 4] + ["…"] + lines[thread:thread + 14])
