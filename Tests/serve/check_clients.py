@@ -406,8 +406,11 @@ def check_schemathesis(server, max_examples, work):
     except subprocess.TimeoutExpired:
         check(False, "schemathesis", "did not finish within 300 s")
         return
-    output = finished.stdout + finished.stderr
-    print("\n".join(output.splitlines()[-60:]))
+    lines = (finished.stdout + finished.stderr).splitlines()
+    # Everything from the first failure or error on (--max-failures bounds it), else the summary.
+    first = next((index for index, line in enumerate(lines) if " FAILURES " in line or " ERRORS " in line),
+                 max(0, len(lines) - 30))
+    print("\n".join(line for line in lines[first:] if line.strip()))
     print("     (schemathesis: %.1f s)" % (time.monotonic() - started))
     check(finished.returncode == 0, "schemathesis --checks all on /openapi.json finds nothing",
           "exit %d; the failures are above" % finished.returncode)
