@@ -244,7 +244,8 @@ def cli_where(tunnel, data, point):
 
 def check_load(arguments):
     print("== load: %d requests over %d connections" % (arguments.requests, arguments.connections), flush=True)
-    with TunnelServer(arguments.tunnel, arguments.data, "--quiet", "--idle-timeout", str(IDLE_TIMEOUT)) as server:
+    with TunnelServer(arguments.tunnel, arguments.data, "--quiet", "--idle-timeout", str(IDLE_TIMEOUT),
+                      log=arguments.server_log) as server:
         rss_start = server.rss_kib()
         load = Load(server, arguments.requests, arguments.connections)
         started = time.monotonic()
@@ -305,7 +306,7 @@ def check_slow_clients(arguments):
     print("== slow clients and large uploads (--idle-timeout %d, --max-upload %d)" % (IDLE_TIMEOUT, MAX_UPLOAD),
           flush=True)
     with TunnelServer(arguments.tunnel, arguments.data, "--quiet", "--idle-timeout", str(IDLE_TIMEOUT),
-                      "--max-upload", str(MAX_UPLOAD)) as server:
+                      "--max-upload", str(MAX_UPLOAD), log=arguments.server_log) as server:
         host, port = server.host_port
         with socket.create_connection((host, port)) as sock:
             sock.sendall(b"GET /status HTTP/1.1\r\nHost: t\r\n")
@@ -428,7 +429,7 @@ def check_shutdown(arguments):
             batch_body = handle.read()
         expected = subprocess.run([arguments.tunnel, "batch", "--format", "csv", "--data", arguments.data, source],
                                   capture_output=True, timeout=120).stdout
-        with TunnelServer(arguments.tunnel, arguments.data, "--quiet") as server:
+        with TunnelServer(arguments.tunnel, arguments.data, "--quiet", log=arguments.server_log) as server:
             signalled_at, results, problems = asyncio.run(shutdown_run(server, batch_body, expected, 2.0))
             status = server.stop(timeout=30)
             exited_after = time.monotonic() - signalled_at
@@ -446,6 +447,7 @@ def main():
     parser.add_argument("--data", default=os.path.join(ROOT, "Data"), help="the place data folder")
     parser.add_argument("--requests", type=int, default=100_000)
     parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--server-log", help="append the servers' whole standard error to this file")
     parser.add_argument("--skip", default="", help="comma-separated parts to leave out: load,slow,shutdown")
     arguments = parser.parse_args()
     skip = set(filter(None, arguments.skip.split(",")))

@@ -36,8 +36,10 @@ def wait_for_binary(path, seconds=180):
 
 
 class TunnelServer:
-    def __init__(self, tunnel, data, *options, startup_seconds=60):
+    def __init__(self, tunnel, data, *options, startup_seconds=60, log=None):
+        """`log`: a file to which the whole of standard error is appended as well (a crash's every thread)."""
         self.tunnel, self.data, self.options = tunnel, data, list(options)
+        self.log = log
         self.startup_seconds = startup_seconds
         self.process = None
         self.url = None
@@ -91,20 +93,26 @@ class TunnelServer:
             *complete, pending = pending.split(b"\n")
             for raw in complete:
                 line = raw.decode(errors="replace")
-                self.lines.append(line)
+                self._keep(line)
                 match = LISTENING.search(line)
                 if match and self.url is None:
                     self.url = match.group(1).rstrip("/")
         if pending:
-            self.lines.append(pending.decode(errors="replace"))
+            self._keep(pending.decode(errors="replace"))
         self._reader = threading.Thread(target=self._drain, daemon=True)
         self._reader.start()
         return self
 
     def _drain(self):
         for raw in self.process.stderr:
-            self.lines.append(raw.decode(errors="replace").rstrip("\n"))
+            self._keep(raw.decode(errors="replace").rstrip("\n"))
             self.line_count += 1
+
+    def _keep(self, line):
+        self.lines.append(line)
+        if self.log:
+            with open(self.log, "a") as handle:
+                handle.write(line + "\n")
 
     def rss_kib(self):
         """The server's resident memory in KiB (VmRSS), or None once it has exited."""
