@@ -401,7 +401,8 @@ def check_schemathesis(server, max_examples, work):
     print("$ " + " ".join(command), flush=True)
     started = time.monotonic()
     try:
-        finished = subprocess.run(command, capture_output=True, text=True, timeout=300,
+        # In the scratch folder: schemathesis keeps a .schemathesis folder wherever it runs.
+        finished = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=work,
                                   env=dict(os.environ, NO_COLOR="1", SCHEMATHESIS_TELEMETRY="false"))
     except subprocess.TimeoutExpired:
         check(False, "schemathesis", "did not finish within 300 s")
