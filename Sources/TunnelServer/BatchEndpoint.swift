@@ -80,8 +80,11 @@ struct BatchEndpoint: Sendable {
         }
         places = value
       }
+      // An empty name is no name (a form's empty field).
+      func column(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
       columns = CoordinateColumns.Names(
-        latitude: query["lat_column"], longitude: query["lon_column"], coordinate: query["coordinate_column"])
+        latitude: column("lat_column"), longitude: column("lon_column"),
+        coordinate: column("coordinate_column"))
       if columns.coordinate != nil, columns.latitude != nil || columns.longitude != nil {
         throw .badRequest("give either 'coordinate_column' or 'lat_column' and 'lon_column', not both")
       }
@@ -131,6 +134,13 @@ struct BatchEndpoint: Sendable {
       return TunnelRoutes.response(error.answer)
     } catch {
       return TunnelRoutes.response(.error(400, "\(error)"))
+    }
+    // No body, or an empty one: nothing to answer, and most likely a client that forgot to send the file.
+    if request.headers[.transferEncoding] == nil,
+      (request.headers[.contentLength].flatMap(Int.init) ?? 0) == 0
+    {
+      return TunnelRoutes.response(
+        .error(400, "the request has no body: send the rows (CSV, TSV, JSON Lines or GeoJSON) as its body"))
     }
     if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maximumUpload {
       return TunnelRoutes.response(

@@ -85,7 +85,7 @@ extension TunnelAnswers {
         let parts = ["city", "county", "state", "country"].compactMap { query[$0] }.filter { !$0.isEmpty }
         if !parts.isEmpty { text = parts.joined(separator: ", ") }
       }
-      guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+      guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw .badRequest("Nothing to search for.")
       }
       let limit = try Self.limit(query, default: 10, maximum: 40)
@@ -99,7 +99,19 @@ extension TunnelAnswers {
 
   /// `/status`: `OK`, or Nominatim's JSON status with `format=json`.
   public func nominatimStatus(_ query: QueryParameters) -> Answer {
-    query["format"] == "json" ? statusJSON : statusText
+    switch query["format"] {
+    case nil, "text": statusText
+    case "json": statusJSON
+    case let format?:
+      Answer(
+        status: 400, contentType: NominatimFormat.json.contentType,
+        body: Array(
+          Nominatim.error(
+            code: 400,
+            message: "Parameter 'format' must be one of: text, json (not \(EchoedText.quoted(format)))",
+            format: .json
+          ).utf8))
+    }
   }
 
   /// Photon's answer, or its error.
@@ -115,7 +127,7 @@ extension TunnelAnswers {
   /// `/photon/api`: the places `q` names.
   public func photonSearch(_ query: QueryParameters) -> Answer {
     photon { () throws(AnswerError) in
-      guard let text = query["q"], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+      guard let text = query["q"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw .badRequest("missing search term 'q': /api?q=berlin")
       }
       return try searchPlaces(text, limit: try Self.limit(query, default: 10, maximum: 50))

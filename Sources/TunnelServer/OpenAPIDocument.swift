@@ -48,7 +48,7 @@ enum OpenAPIDocument {
             "summary": "The places with a name, best first",
             "operationId": "find",
             "parameters": [
-              {"name": "q", "in": "query", "required": true, "description": "A name in any script, with optional qualifiers after commas ('Springfield, IL')", "schema": {"type": "string", "minLength": 1}},
+              {"name": "q", "in": "query", "required": true, "description": "A name in any script, with optional qualifiers after commas ('Springfield, IL')", "schema": {"type": "string", "minLength": 1, "pattern": "\\\\S"}},
               {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10}},
               {"$ref": "#/components/parameters/precision"}
             ],
@@ -65,8 +65,8 @@ enum OpenAPIDocument {
             "summary": "A straight tunnel between two places",
             "operationId": "dig",
             "parameters": [
-              {"name": "from", "in": "query", "required": true, "description": "One end: a coordinate or a place", "schema": {"type": "string"}},
-              {"name": "to", "in": "query", "required": true, "description": "The other end", "schema": {"type": "string"}},
+              {"name": "from", "in": "query", "required": true, "description": "One end: a coordinate or a place", "schema": {"type": "string", "minLength": 1, "pattern": "\\\\S"}},
+              {"name": "to", "in": "query", "required": true, "description": "The other end", "schema": {"type": "string", "minLength": 1, "pattern": "\\\\S"}},
               {"$ref": "#/components/parameters/precision"}
             ],
             "responses": {
@@ -83,7 +83,7 @@ enum OpenAPIDocument {
             "parameters": [
               {"name": "input", "in": "query", "description": "The body's format; by default from Content-Type, else from its first bytes", "schema": {"type": "string", "enum": ["csv", "tsv", "jsonl", "geojson"]}},
               {"name": "format", "in": "query", "description": "The output's format; by default the input's", "schema": {"type": "string", "enum": ["csv", "tsv", "jsonl", "geojson"]}},
-              {"name": "fields", "in": "query", "description": "Comma-separated fields to add (as tunnel batch --fields)", "schema": {"type": "string"}},
+              {"name": "fields", "in": "query", "description": "Comma-separated fields to add (as tunnel batch --fields): land, country, region, sea, nearestPlace, nearestLand, timeZone", "schema": {"type": "string", "pattern": "^(land|country|region|sea|nearestPlace|nearestLand|timeZone)(,(land|country|region|sea|nearestPlace|nearestLand|timeZone))*$"}},
               {"name": "antipode", "in": "query", "schema": {"type": "boolean", "default": false}},
               {"name": "skip_invalid", "in": "query", "schema": {"type": "boolean", "default": false}},
               {"name": "precision", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 15, "default": 9}},
@@ -122,21 +122,23 @@ enum OpenAPIDocument {
           {"$ref": "#/components/parameters/nominatimFormat"}
         ], "responses": {"200": {"$ref": "#/components/responses/Nominatim"}, "400": {"$ref": "#/components/responses/NominatimError"}}}},
         "/search": {"get": {"summary": "Nominatim's search, by name", "operationId": "nominatimSearch", "parameters": [
-          {"name": "q", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1}},
+          {"name": "q", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1, "pattern": "\\\\S"}},
           {"$ref": "#/components/parameters/nominatimFormat"},
           {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 40, "default": 10}},
           {"name": "addressdetails", "in": "query", "schema": {"type": "integer", "enum": [0, 1], "default": 0}}
         ], "responses": {"200": {"$ref": "#/components/responses/Nominatim"}, "400": {"$ref": "#/components/responses/NominatimError"}}}},
         "/search.php": {"get": {"summary": "/search under its older name", "operationId": "nominatimSearchPHP", "parameters": [
-          {"name": "q", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1}},
+          {"name": "q", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1, "pattern": "\\\\S"}},
           {"$ref": "#/components/parameters/nominatimFormat"}
         ], "responses": {"200": {"$ref": "#/components/responses/Nominatim"}, "400": {"$ref": "#/components/responses/NominatimError"}}}},
         "/status": {"get": {"summary": "Nominatim's status: OK, or JSON with format=json", "operationId": "nominatimStatus", "parameters": [
           {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["text", "json"]}}
-        ], "responses": {"200": {"description": "OK", "content": {"text/plain": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}}}}},
-        "/status.php": {"get": {"summary": "/status under its older name", "operationId": "nominatimStatusPHP", "responses": {"200": {"description": "OK", "content": {"text/plain": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}}}}},
+        ], "responses": {"200": {"description": "OK", "content": {"text/plain": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}}, "400": {"$ref": "#/components/responses/NominatimError"}}}},
+        "/status.php": {"get": {"summary": "/status under its older name", "operationId": "nominatimStatusPHP", "parameters": [
+          {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["text", "json"]}}
+        ], "responses": {"200": {"description": "OK", "content": {"text/plain": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}}, "400": {"$ref": "#/components/responses/NominatimError"}}}},
         "/photon/api": {"get": {"summary": "Photon's search", "operationId": "photonSearch", "parameters": [
-          {"name": "q", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1}},
+          {"name": "q", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1, "pattern": "\\\\S"}},
           {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}}
         ], "responses": {"200": {"$ref": "#/components/responses/Photon"}, "400": {"$ref": "#/components/responses/PhotonError"}}}},
         "/photon/reverse": {"get": {"summary": "Photon's reverse geocoding", "operationId": "photonReverse", "parameters": [
@@ -148,7 +150,7 @@ enum OpenAPIDocument {
       },
       "components": {
         "parameters": {
-          "q": {"name": "q", "in": "query", "description": "A coordinate ('56.55 8.32', '56°33′N 8°19′E') or a place ('Skjern'); or give lat and lon", "schema": {"type": "string"}},
+          "q": {"name": "q", "in": "query", "description": "A coordinate ('56.55 8.32', '56°33′N 8°19′E') or a place ('Skjern'); or give lat and lon", "schema": {"type": "string", "minLength": 1, "pattern": "\\\\S"}},
           "lat": {"name": "lat", "in": "query", "description": "Latitude in degrees, with lon instead of q", "schema": {"type": "number", "minimum": -90, "maximum": 90}},
           "lon": {"name": "lon", "in": "query", "description": "Longitude in degrees, with lat instead of q", "schema": {"type": "number", "minimum": -180, "maximum": 180}},
           "precision": {"name": "precision", "in": "query", "description": "Decimals of degrees (kilometres get three fewer)", "schema": {"type": "integer", "minimum": 0, "maximum": 15, "default": 9}},

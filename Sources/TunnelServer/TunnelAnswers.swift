@@ -101,7 +101,7 @@ public final class TunnelAnswers: Sendable {
         "give '\(name)', a place or a coordinate (e.g. \(name)=Skjern or \(name)=56.55,8.32), or 'lat' and 'lon'"
       )
     }
-    guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw AnswerError.badRequest("'\(name)' is empty: give a place or a coordinate, e.g. \(name)=Skjern")
     }
     do {
@@ -196,7 +196,7 @@ public final class TunnelAnswers: Sendable {
   public func findAnswer(_ query: QueryParameters) -> Answer {
     answering {
       let places = try Self.decimals(query)
-      guard let text = query["q"], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+      guard let text = query["q"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw AnswerError.badRequest("give 'q', the name to look for, e.g. q=Copenhagen")
       }
       let limit = try Self.limit(query, default: 10, maximum: 1000)

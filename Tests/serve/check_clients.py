@@ -393,9 +393,26 @@ def check_contract(server, tunnel, data, work):
 # 4. schemathesis
 
 
+# Every check on every operation, but one: "a request the schema allows is accepted" cannot hold for /v1/where,
+# /v1/antipode and /v1/dig, whose q, from and to are a coordinate or a place name, a grammar and a gazetteer no
+# schema can hold ('0' is a string, and names no point: 400 says why), nor for /v1/batch, whose body is any text
+# and must hold coordinate columns. That check runs on every other operation.
+FREE_TEXT_OPERATIONS = "^/v1/(where|antipode|dig|batch)$"
+
+
 def check_schemathesis(server, max_examples, work):
+    for label, selection in [
+        ("every check but positive_data_acceptance, every operation",
+         ["--checks", "all", "--exclude-checks", "positive_data_acceptance"]),
+        ("positive_data_acceptance, the operations without free-text places",
+         ["--checks", "positive_data_acceptance", "--exclude-path-regex", FREE_TEXT_OPERATIONS]),
+    ]:
+        run_schemathesis(server, max_examples, work, label, selection)
+
+
+def run_schemathesis(server, max_examples, work, label, selection):
     command = [os.path.join(os.path.dirname(sys.executable), "schemathesis"), "run", server.url + "/openapi.json",
-               "--url", server.url, "--checks", "all", "--max-examples", str(max_examples), "--seed", "1",
+               "--url", server.url] + selection + ["--max-examples", str(max_examples), "--seed", "1",
                "--workers", "2", "--request-timeout", "10", "--max-failures", "50", "--no-shrink",
                "--report", "junit", "--report-dir", work]
     print("$ " + " ".join(command), flush=True)
@@ -413,7 +430,7 @@ def check_schemathesis(server, max_examples, work):
                  max(0, len(lines) - 30))
     print("\n".join(line for line in lines[first:] if line.strip()))
     print("     (schemathesis: %.1f s)" % (time.monotonic() - started))
-    check(finished.returncode == 0, "schemathesis --checks all on /openapi.json finds nothing",
+    check(finished.returncode == 0, "schemathesis (%s) on /openapi.json finds nothing" % label,
           "exit %d; the failures are above" % finished.returncode)
 
 
