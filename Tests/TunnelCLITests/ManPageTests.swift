@@ -71,9 +71,14 @@ struct ManPageTests {
     }
   }
 
-  @Test("Every example but play's runs and exits 0")
+  /// Examples that start a server, or ask one: run by ``serveExamplesRun()``.
+  static func isServeExample(_ example: String) -> Bool {
+    example.contains("tunnel serve") || example.hasPrefix("curl ")
+  }
+
+  @Test("Every example but play's and serve's runs and exits 0")
   func examplesRun() throws {
-    let examples = try Self.examples().filter { !$0.contains("tunnel play") }
+    let examples = try Self.examples().filter { !$0.contains("tunnel play") && !Self.isServeExample($0) }
     #expect(examples.count > 20)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tunnel-man-\(UUID().uuidString)")
@@ -112,6 +117,31 @@ struct ManPageTests {
       process.waitUntilExit()
       #expect(
         process.terminationStatus == 0, "\(example): \(String(decoding: message, as: UTF8.self))")
+    }
+  }
+
+  @Test("Every example of serve starts a server that the curl examples ask, and SIGTERM ends it with 0")
+  func serveExamplesRun() throws {
+    let examples = try Self.examples().filter(Self.isServeExample)
+    let servers = examples.filter { $0.hasPrefix("tunnel serve") }
+    let requests = examples.filter { $0.hasPrefix("curl ") }
+    #expect(servers.count >= 2 && !requests.isEmpty)
+    for example in servers {
+      // On a free port whatever the example says, so that a busy 8080 does not fail the test.
+      var words = example.split(separator: " ").dropFirst().map(String.init)
+      if let port = words.firstIndex(of: "--port") {
+        words.removeSubrange(port...(port + 1))
+      }
+      let server = try ServerProcess(
+        Array(words.dropFirst()) + (words.contains("--quiet") ? [] : ["--quiet"]))
+      for request in requests {
+        // curl 'http://127.0.0.1:8080/path?query' asked of this server.
+        let url = try #require(request.split(separator: "'").dropFirst().first)
+        let path = String(url.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" })
+        let response = try server.get(path)
+        #expect(response.status == 200, "\(request): \(response.text)")
+      }
+      #expect(server.stop() == 0, "\(example): \(server.errorText)")
     }
   }
 

@@ -313,7 +313,9 @@ final class ServeTests: XCTestCase {
   // MARK: Limits and stopping
 
   func testLargeUploadsAreRefusedEarlyAndSlowOnesCut() throws {
-    let server = try ServerProcess(["--max-upload", "1K", "--upload-deadline", "1", "--idle-timeout", "1"])
+    let server = try ServerProcess([
+      "--quiet", "--max-upload", "1K", "--upload-deadline", "1", "--idle-timeout", "1",
+    ])
     defer {
       let status = server.stop()
       usleep(500_000)

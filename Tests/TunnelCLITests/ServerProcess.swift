@@ -13,11 +13,11 @@ final class ServerProcess: @unchecked Sendable {
   private(set) var port: UInt16 = 0
   private let standardError = SharedValue(Data())
 
-  /// Starts `tunnel serve --port 0 --quiet` with `arguments` added, and waits (60 s at most) for its
-  /// readiness line.
-  init(_ arguments: [String] = []) throws {
+  /// Starts `tunnel serve --port 0` with `arguments` added (by default `--quiet`), and waits (60 s at most)
+  /// for its readiness line.
+  init(_ arguments: [String] = ["--quiet"]) throws {
     process.executableURL = TunnelProcess.executable
-    process.arguments = ["serve", "--port", "0", "--quiet"] + arguments
+    process.arguments = ["serve", "--port", "0"] + arguments
     let error = Pipe()
     process.standardError = error
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
