@@ -19,39 +19,55 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
   public static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
   /// The compact JSON text.
-  public var text: String {
-    var out = ""
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// The UTF-8 bytes of ``text``.
+  public var bytes: [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(512)
     write(to: &out)
     return out
   }
 
-  /// The UTF-8 bytes of ``text``.
-  public var bytes: [UInt8] { Array(text.utf8) }
-
-  public func write(to out: inout String) {
+  /// Appends the compact JSON text's bytes to `out`.
+  public func write(to out: inout [UInt8]) {
     switch self {
-    case .string(let value): out += OutputRow.string(value)
-    case .number(let value, let places): out += OutputRow.number(value, places: places)
-    case .integer(let value): out += String(value)
-    case .bool(let value): out += value ? "true" : "false"
-    case .null: out += "null"
+    case .string(let value): Self.write(string: value, to: &out)
+    case .number(let value, let places): out += OutputRow.number(value, places: places).utf8
+    case .integer(let value): out += String(value).utf8
+    case .bool(let value): out += (value ? "true" : "false").utf8
+    case .null: out += "null".utf8
     case .array(let values):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (index, value) in values.enumerated() {
-        if index > 0 { out += "," }
+        if index > 0 { out.append(UInt8(ascii: ",")) }
         value.write(to: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let members):
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (index, (name, value)) in members.enumerated() {
-        if index > 0 { out += "," }
-        out += OutputRow.string(name)
-        out += ":"
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        Self.write(string: name, to: &out)
+        out.append(UInt8(ascii: ":"))
         value.write(to: &out)
       }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
+  }
+
+  /// A JSON string: quotes, backslashes and control characters escaped (as ``OutputRow/string(_:)`` writes
+  /// them), everything else as its UTF-8.
+  static func write(string: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    let plain = string.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    if plain {
+      out += string.utf8
+    } else {
+      let escaped = OutputRow.string(string).utf8
+      out += escaped.dropFirst().dropLast()
+    }
+    out.append(UInt8(ascii: "\""))
   }
 
   public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text == rhs.text }

@@ -37,8 +37,13 @@ final class RequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
       }
       deadlineTask?.cancel()
-      let channel = context.channel
-      deadlineTask = context.eventLoop.scheduleTask(in: deadline) { channel.close(promise: nil) }
+      deadlineTask = nil
+      // Only a request with a body can take long to arrive once its head has.
+      let length = head.headerFields[.contentLength].flatMap(Int.init) ?? 0
+      if length > 0 || head.headerFields[.transferEncoding] != nil {
+        let channel = context.channel
+        deadlineTask = context.eventLoop.scheduleTask(in: deadline) { channel.close(promise: nil) }
+      }
       context.fireChannelRead(wrapInboundOut(.head(head)))
     case .body(let buffer):
       // A refused body is not passed on: it is never read into memory.
