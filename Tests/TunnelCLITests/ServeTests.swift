@@ -221,6 +221,25 @@ final class ServeTests: XCTestCase {
     XCTAssertTrue(metrics.contains("tunnel_http_request_duration_seconds_bucket"), metrics)
   }
 
+  func testRequestsThatAreNotHTTPGetA400SayingWhy() throws {
+    let server = try server
+    let cases: [(request: String, words: String)] = [
+      ("GET /v1/where?q=\(String(repeating: "a", count: 70_000)) HTTP/1.1\r\nHost: x\r\n\r\n", "too long"),
+      ("NONSENSE\r\n\r\n", "method"),
+      ("GET /status HTTP/9.9\r\n\r\n", "HTTP/1.0 or HTTP/1.1"),
+      ("GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", "Content-Length"),
+      ("POST /v1/batch HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "chunk"),
+    ]
+    for (request, words) in cases {
+      let response = try server.send(Data(request.utf8), seconds: 10)
+      XCTAssertEqual(response.status, 400, String(request.prefix(40)))
+      XCTAssertEqual(response.headers["connection"], "close")
+      let message =
+        ((response.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String ?? ""
+      XCTAssertTrue(message.contains(words), "\(request.prefix(40)): \(message)")
+    }
+  }
+
   func testMalformedRequestsNeverGetAnEmpty500() throws {
     let server = try server
     let requests = [
