@@ -92,6 +92,45 @@ import Testing
   }
 
   @Test(
+    "A ring whose vertices span the whole 32-bit range, in a file whose checksums hold, is tested for a point without overflow (found by the place-data fuzzer)"
+  )
+  func ringsAcrossTheWholeRange() throws {
+    let source = try PlaceDataLocation.find() + "/marine.tunnel"
+    let original = try DataFile(path: source, expectedKind: "POLY")
+    let rings = try original.section("RING", itemSize: 32)
+    let stream = try original.section("VSTR", itemSize: 1)
+    let single = try #require(
+      (0..<rings.count).first { original.u32(rings.offset + 32 * $0 + 24) == UInt32.max })
+    let streamOffset = Int(original.u32(rings.offset + 32 * single + 16))
+    // The first vertex at (−2³¹ + 1, −2³¹ + 1), the second 2³² − 2 further on each axis: an edge across
+    // every latitude, whose crossing test multiplies differences of about 2³² by each other.
+    func varint(_ value: Int64) -> [UInt8] {
+      var zigzag = UInt64(bitPattern: (value << 1) ^ (value >> 63))
+      var bytes: [UInt8] = []
+      repeat {
+        bytes.append(UInt8(zigzag & 0x7F) | (zigzag > 0x7F ? 0x80 : 0))
+        zigzag >>= 7
+      } while zigzag > 0
+      return bytes
+    }
+    let low = -Int64(Int32.max)
+    let span = 2 * Int64(Int32.max)
+    let vertices = varint(low) + varint(low) + varint(span) + varint(span) + varint(-span) + varint(-span)
+    let data = try data(damaging: "marine.tunnel") { bytes in
+      bytes.replaceSubrange(
+        (stream.offset + streamOffset)..<(stream.offset + streamOffset + vertices.count), with: vertices)
+      Self.seal(&bytes)
+    }
+    let polygons = try data.marine().polygons
+    let box = polygons.ringBox(single)
+    let inside = FixedPoint(
+      latitude: Int32((Int64(box.minLatitude) + Int64(box.maxLatitude)) / 2), longitude: box.minLongitude)
+    // Before, the crossing test trapped on arithmetic overflow; now it answers, right or wrong for damage.
+    _ = polygons.ringCrossings(inside, ring: single)
+    _ = polygons.features(containing: inside)
+  }
+
+  @Test(
     "A misspelt name is found by the query that reads it",
     arguments: [
       ("marine.tunnel", "North Sea", 56.0, 7.5),  // a sea's name

@@ -281,11 +281,12 @@ public final class PolygonLayer: Sendable {
         let ay = Int64(a.latitude)
         let by = Int64(current.latitude)
         guard (ay > y) != (by > y) else { return }
-        // x-coordinate of the crossing compared with x, exactly in integers.
+        // x-coordinate of the crossing compared with x, exactly in integers: 128 bits, since differences of
+        // any two 32-bit coordinates (a damaged file's are any) multiply past 64.
         let ax = Int64(a.longitude)
         let bx = Int64(current.longitude)
-        let lhs = (x - ax) * (by - ay)
-        let rhs = (bx - ax) * (y - ay)
+        let lhs = Int128(x - ax) * Int128(by - ay)
+        let rhs = Int128(bx - ax) * Int128(y - ay)
         if by > ay ? lhs < rhs : lhs > rhs { odd.toggle() }
       }
     }
