@@ -37,7 +37,7 @@ struct BatchEndpoint: Sendable {
   let limits: BatchLimits
 
   /// The options a request gives in its query string.
-  struct Request: Sendable {
+  struct Query: Sendable {
     var input: BatchInputFormat?
     var options: BatchRun.Options
     var columns: CoordinateColumns.Names
@@ -124,10 +124,10 @@ struct BatchEndpoint: Sendable {
   }
 
   func respond(to request: Hummingbird.Request) async -> Response {
-    let parsed: Request
+    let parsed: Query
     do {
       let query = try QueryParameters(request.uri.query.map { Substring($0) })
-      parsed = try Request(query, contentType: request.headers[.contentType], threads: limits.threads)
+      parsed = try Query(query, contentType: request.headers[.contentType], threads: limits.threads)
     } catch let error as QueryParameters.Problem {
       return TunnelRoutes.response(.error(400, error.description))
     } catch let error as AnswerError {
@@ -245,7 +245,7 @@ final class BatchJob: @unchecked Sendable {
   private let writes = DispatchQueue(label: "tunnel.batch.input")
   private let reads = DispatchQueue(label: "tunnel.batch.output")
 
-  init(answers: TunnelAnswers, request: BatchEndpoint.Request) throws {
+  init(answers: TunnelAnswers, request: BatchEndpoint.Query) throws {
     var inputPipe: [Int32] = [0, 0]
     var outputPipe: [Int32] = [0, 0]
     guard Self.makePipe(&inputPipe) else { throw Failure(description: String(cString: strerror(errno))) }
@@ -268,7 +268,7 @@ final class BatchJob: @unchecked Sendable {
     return true
   }
 
-  private func run(answers: TunnelAnswers, request: BatchEndpoint.Request) {
+  private func run(answers: TunnelAnswers, request: BatchEndpoint.Query) {
     let batchInput: BatchInput
     do {
       batchInput = try BatchInput(

@@ -41,14 +41,15 @@ extension TunnelAnswers {
     _ query: QueryParameters, default format: NominatimFormat,
     _ body: (NominatimFormat) throws(AnswerError) -> String
   ) -> Answer {
-    let format = (try? nominatimFormat(query, default: format)) ?? .json
+    // An unknown format's error is written in JSON, as Nominatim writes it.
+    var chosen = NominatimFormat.json
     do {
-      let chosen = try nominatimFormat(query, default: format)
+      chosen = try nominatimFormat(query, default: format)
       return Answer(contentType: chosen.contentType, body: Array(try body(chosen).utf8))
     } catch {
       return Answer(
-        status: error.status, contentType: format.contentType,
-        body: Array(Nominatim.error(code: error.status, message: error.message, format: format).utf8))
+        status: error.status, contentType: chosen.contentType,
+        body: Array(Nominatim.error(code: error.status, message: error.message, format: chosen).utf8))
     }
   }
 

@@ -36,7 +36,7 @@ extension TunnelAnswers {
       if detail >= .region, let regionName {
         return GeocodedPlace(
           kind: .state, name: regionName, latitude: latitude, longitude: longitude,
-          boundingBox: regionBox(at: coordinate, code: regionCode)
+          boundingBox: regionBox(code: regionCode)
             ?? Self.box(around: coordinate, km: 100),
           regionName: regionName, regionCode: regionCode, countryName: countryName, countryCode: countryCode,
           id: Self.areaID(kind: .state, text: (countryCode ?? "") + (regionCode ?? regionName)),
@@ -45,7 +45,7 @@ extension TunnelAnswers {
       if let countryName {
         return GeocodedPlace(
           kind: .country, name: countryName, latitude: latitude, longitude: longitude,
-          boundingBox: countryBox(at: coordinate, code: countryCode) ?? Self.box(around: coordinate, km: 300),
+          boundingBox: countryBox(code: countryCode) ?? Self.box(around: coordinate, km: 300),
           countryName: countryName, countryCode: countryCode,
           id: Self.areaID(kind: .country, text: countryCode ?? countryName), importance: 0.8)
       }
@@ -62,7 +62,7 @@ extension TunnelAnswers {
     let kind: GeocodedPlace.Kind = sea.hasSuffix("Ocean") ? .ocean : .sea
     return GeocodedPlace(
       kind: kind, name: sea, latitude: latitude, longitude: longitude,
-      boundingBox: seaBox(at: coordinate, name: sea) ?? Self.box(around: coordinate, km: 500),
+      boundingBox: seaBox(name: sea) ?? Self.box(around: coordinate, km: 500),
       seaName: sea, id: Self.areaID(kind: kind, text: sea), importance: 0.7)
   }
 
@@ -159,15 +159,15 @@ extension TunnelAnswers {
     }
   }
 
-  func countryBox(at coordinate: Coordinate, code: String?) -> GeocodedPlace.Box? {
+  func countryBox(code: String?) -> GeocodedPlace.Box? {
     code.flatMap { areaBoxes.countries[$0] }
   }
 
-  func regionBox(at coordinate: Coordinate, code: String?) -> GeocodedPlace.Box? {
+  func regionBox(code: String?) -> GeocodedPlace.Box? {
     code.flatMap { areaBoxes.regions[$0] }
   }
 
-  func seaBox(at coordinate: Coordinate, name: String) -> GeocodedPlace.Box? {
+  func seaBox(name: String) -> GeocodedPlace.Box? {
     areaBoxes.seas[name]
   }
 
