@@ -200,6 +200,19 @@ final class Connection {
 
   /// Whether the server has closed the connection within `seconds` (reading and dropping what it sends).
   func isClosed(within seconds: Double) -> Bool {
+    read(seconds: seconds) { _ in }
+  }
+
+  /// Everything the server sends until it closes the connection, or `seconds` pass.
+  func readAll(seconds: Double) -> Data {
+    var data = Data()
+    read(seconds: seconds) { data.append(contentsOf: $0) }
+    return data
+  }
+
+  /// Hands `body` what the server sends until it closes the connection (then true) or `seconds` pass.
+  @discardableResult
+  private func read(seconds: Double, _ body: (ArraySlice<UInt8>) -> Void) -> Bool {
     let deadline = Date(timeIntervalSinceNow: seconds)
     var buffer = [UInt8](repeating: 0, count: 65536)
     while Date() < deadline {
@@ -208,23 +221,8 @@ final class Connection {
       guard poll(&descriptor, 1, remaining) > 0 else { continue }
       let count = recv(socket, &buffer, buffer.count, 0)
       if count <= 0 { return true }
+      body(buffer[0..<count])
     }
     return false
-  }
-
-  /// Everything the server sends until it closes the connection, or `seconds` pass.
-  func readAll(seconds: Double) -> Data {
-    let deadline = Date(timeIntervalSinceNow: seconds)
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while Date() < deadline {
-      var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-      let remaining = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
-      guard poll(&descriptor, 1, remaining) > 0 else { continue }
-      let count = recv(socket, &buffer, buffer.count, 0)
-      if count <= 0 { break }
-      data.append(contentsOf: buffer[0..<count])
-    }
-    return data
   }
 }
