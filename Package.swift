@@ -89,7 +89,9 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
-      ]),
+      ],
+      // The browser page, built into the binary so that `tunnel serve` needs no files beside it.
+      resources: [.embedInCode("Web")]),
     .executableTarget(
       name: "tunnel",
       dependencies: [

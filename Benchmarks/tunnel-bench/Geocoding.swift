@@ -12,6 +12,7 @@ struct BenchOptions {
   var placemarkPoints: Int? = nil
   var coldStartBinary: String? = nil
   var mapFrame = false
+  var tiles = false
   var projOverhead = false
 
   static let usage = """
@@ -23,6 +24,7 @@ struct BenchOptions {
       --placemarks N       N indexed placemarks on one core: as a batch, then one call at a time
       --cold-start BINARY  whole `BINARY where 56 8.5` processes: their wall time
       --map-frame          one frame of both maps of `tunnel play` at 200×60 cells
+      --tiles              map tiles of `tunnel serve`, zooms 0–10: median and p99 (target p99 ≤ 20 ms)
       --proj               PROJ's geodesics and projections through TunnelGeo against PROJ called directly
     """
 
@@ -43,6 +45,7 @@ struct BenchOptions {
       switch argument {
       case "--geocoding": geocodingOnly = true
       case "--map-frame": mapFrame = true
+      case "--tiles": tiles = true
       case "--proj": projOverhead = true
       case "--batch-memory": batchMemoryPoints = value(of: argument, "a number of points", positive)
       case "--whole": batchWhole = true

@@ -14,6 +14,7 @@ import TunnelGeo
 ///     tunnel-bench --placemarks N             N indexed placemarks on one core: as a batch, then one at a time
 ///     tunnel-bench --cold-start BINARY        whole `BINARY where 56 8.5` processes: their wall time
 ///     tunnel-bench --map-frame                one frame of both maps of `tunnel play` at 200×60 cells
+///     tunnel-bench --tiles                    map tiles of `tunnel serve`, zooms 0–10: median and p99
 ///     tunnel-bench --proj                     PROJ through TunnelGeo against PROJ called directly
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
@@ -40,6 +41,10 @@ do {
 }
 if let count = options.batchMemoryPoints {
   try benchmarkBatchMemory(directory: directory, count: count, whole: options.batchWhole)
+  exit(0)
+}
+if options.tiles {
+  try benchmarkTiles(directory: directory)
   exit(0)
 }
 if options.mapFrame {

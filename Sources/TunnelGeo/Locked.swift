@@ -13,12 +13,12 @@ import Darwin
 /// sanitizer cannot see, so it took every value handed from one thread to another under a `Mutex` for a
 /// data race (`Scripts/test --sanitize thread`). A POSIX mutex is one it knows, and costs the same when
 /// uncontended.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   // @unchecked: `value` is only touched with `mutex` held.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var value: Value
 
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -32,7 +32,7 @@ final class Locked<Value>: @unchecked Sendable {
   }
 
   /// Runs `body` on the value with the lock held.
-  func withLock<Result, Failure: Error>(
+  package func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     pthread_mutex_lock(mutex)

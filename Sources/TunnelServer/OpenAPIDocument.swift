@@ -76,6 +76,53 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/v1/map.svg": {
+          "get": {
+            "summary": "Both ends on Tunnel's own azimuthal maps, as `tunnel map --svg` draws them (they reach the poles)",
+            "operationId": "mapPicture",
+            "parameters": [
+              {"$ref": "#/components/parameters/q"}, {"$ref": "#/components/parameters/lat"},
+              {"$ref": "#/components/parameters/lon"},
+              {"name": "width", "in": "query", "description": "The picture's width", "schema": {"type": "integer", "minimum": 200, "maximum": 2000, "default": 720}},
+              {"name": "height", "in": "query", "description": "Each map's height", "schema": {"type": "integer", "minimum": 100, "maximum": 2000, "default": 300}}
+            ],
+            "responses": {
+              "200": {"description": "An SVG picture", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+              "400": {"$ref": "#/components/responses/Error"},
+              "500": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
+        "/tiles/{z}/{x}/{y}.svg": {
+          "get": {
+            "summary": "A 256-pixel Web Mercator map tile drawn from the bundled data: sea, land, shores, borders, places",
+            "operationId": "tile",
+            "parameters": [
+              {"name": "z", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 0, "maximum": 12}},
+              {"name": "x", "in": "path", "required": true, "description": "From 0 to 2^z − 1", "schema": {"type": "integer", "minimum": 0}},
+              {"name": "y", "in": "path", "required": true, "description": "From 0 (north) to 2^z − 1", "schema": {"type": "integer", "minimum": 0}}
+            ],
+            "responses": {
+              "200": {"description": "An SVG tile, with an ETag (If-None-Match gets a 304) and Cache-Control", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
+        "/": {
+          "get": {
+            "summary": "The Tunnel in a browser: two maps, the digger and the red X at its antipode, and the radar",
+            "operationId": "page",
+            "responses": {"200": {"description": "The page", "content": {"text/html": {"schema": {"type": "string"}}}}}
+          }
+        },
+        "/index.html": {
+          "get": {
+            "summary": "The page, under its file name",
+            "operationId": "pageFile",
+            "responses": {"200": {"description": "The page", "content": {"text/html": {"schema": {"type": "string"}}}}}
+          }
+        },
         "/v1/batch": {
           "post": {
             "summary": "tunnel batch over HTTP: rows in, the same rows with placemarks out, streamed",
@@ -164,7 +211,7 @@ enum OpenAPIDocument {
           "PhotonError": {"description": "Photon's error", "content": {"application/json": {"schema": {"type": "object", "required": ["message"], "properties": {"message": {"type": "string"}}}}}}
         },
         "schemas": {
-          "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}}}},
+          "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": {"type": "string"}, "suggestions": {"type": "array", "description": "Names a misspelt one may have meant (/v1/find)", "items": {"type": "string"}}}}}},
           "Placemark": {"type": "object", "required": ["latitude", "longitude", "land", "nearestPlace", "timeZone"], "properties": {
             "latitude": {"type": "number"}, "longitude": {"type": "number"}, "land": {"type": "boolean"},
             "country": {"type": "object", "nullable": true}, "region": {"type": "object", "nullable": true},

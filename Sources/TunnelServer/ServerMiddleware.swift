@@ -46,7 +46,7 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
     if let error = error as? any HTTPResponseError {
       status = error.status.code
       switch error.status.code {
-      case 404 where TunnelRoutes.servedPaths.contains(request.uri.path):
+      case 404 where TunnelRoutes.isServed(request.uri.path):
         // The router says 404 for a method a path does not take.
         return methodNotAllowed(request)
       case 404:

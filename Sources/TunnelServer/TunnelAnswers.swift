@@ -13,11 +13,16 @@ public final class TunnelAnswers: Sendable {
     public var status: Int
     public var contentType: String
     public var body: [UInt8]
+    /// Further header fields: a tile's ETag, a page's Content-Security-Policy.
+    public var headers: [(name: String, value: String)]
 
-    public init(status: Int = 200, contentType: String, body: [UInt8]) {
+    public init(
+      status: Int = 200, contentType: String, body: [UInt8], headers: [(name: String, value: String)] = []
+    ) {
       self.status = status
       self.contentType = contentType
       self.body = body
+      self.headers = headers
     }
 
     public static let jsonType = "application/json; charset=utf-8"
@@ -28,11 +33,12 @@ public final class TunnelAnswers: Sendable {
     }
 
     /// Tunnel's error body: `{"error":{"code":400,"message":"…"}}`, as Nominatim writes its own.
-    public static func error(_ status: Int, _ message: String) -> Answer {
-      json(
-        JSONValue.object([("error", .object([("code", .integer(status)), ("message", .string(message))]))])
-          .text,
-        status: status)
+    ///
+    /// Suggestions, when given, follow as `"suggestions":[…]`: the names a misspelt one may have meant.
+    public static func error(_ status: Int, _ message: String, suggestions: [String] = []) -> Answer {
+      var fields: [(String, JSONValue)] = [("code", .integer(status)), ("message", .string(message))]
+      if !suggestions.isEmpty { fields.append(("suggestions", .array(suggestions.map { .string($0) }))) }
+      return json(JSONValue.object([("error", .object(fields))]).text, status: status)
     }
   }
 
@@ -45,6 +51,8 @@ public final class TunnelAnswers: Sendable {
   let marine: MarineLayer
   /// The areas' boxes, made once.
   let areaBoxes: AreaBoxes
+  /// The map tiles, drawn from the same data.
+  public let tiles: MapTiles
   /// `/status`'s answers, made once.
   let statusText: Answer
   let statusJSON: Answer
@@ -60,6 +68,7 @@ public final class TunnelAnswers: Sendable {
     regions = try data.regions()
     marine = try data.marine()
     areaBoxes = AreaBoxes(countries: countries, regions: regions, marine: marine, places: places)
+    tiles = try MapTiles(data: MapData(data: data))
     let updated = Self.dataUpdated(data)
     func status(_ format: String) -> Answer {
       let status = Nominatim.status(format: format, dataUpdated: updated, softwareVersion: TunnelVersion.text)
@@ -202,7 +211,9 @@ public final class TunnelAnswers: Sendable {
       let limit = try Self.limit(query, default: 10, maximum: 1000)
       let search = gazetteer.search(text, limit: limit)
       try checkIntact()
-      guard !search.matches.isEmpty else { throw AnswerError.notFound(search.explanation ?? "nothing found") }
+      guard !search.matches.isEmpty else {
+        throw AnswerError.notFound(search.explanation ?? "nothing found", suggestions: search.suggestions)
+      }
       return try OutputRounding.$degreePlaces.withValue(places) {
         try ReportJSON.string(search.matches.map(FoundPlace.init))
       }
@@ -252,7 +263,7 @@ public final class TunnelAnswers: Sendable {
 /// Why a request gets no answer: said to the client in plain words.
 enum AnswerError: Error {
   case badRequest(String)
-  case notFound(String)
+  case notFound(String, suggestions: [String] = [])
   case data(PlaceDataError)
 
   var status: Int {
@@ -265,12 +276,15 @@ enum AnswerError: Error {
 
   var message: String {
     switch self {
-    case .badRequest(let message), .notFound(let message): message
+    case .badRequest(let message), .notFound(let message, _): message
     case .data(let error): "the place data cannot be read: \(error)"
     }
   }
 
-  var answer: TunnelAnswers.Answer { .error(status, message) }
+  var answer: TunnelAnswers.Answer {
+    if case .notFound(_, let suggestions) = self { return .error(status, message, suggestions: suggestions) }
+    return .error(status, message)
+  }
 }
 
 extension QueryParameters {

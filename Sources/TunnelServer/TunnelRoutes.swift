@@ -14,13 +14,17 @@ import NIOCore
 /// - `/reverse`, `/search`, `/status` (and `.php`): Nominatim's dialect. `/photon/api`, `/photon/reverse`:
 ///   Photon's.
 /// - `/openapi.json`: the API's description.
+/// - `/`: the Tunnel in a browser (``WebApp``), with `/app/…` its files, `/leaflet/…` Debian's Leaflet,
+///   `/tiles/{z}/{x}/{y}.svg` the map tiles and `/v1/map.svg` both ends on Tunnel's own maps.
 public struct TunnelRoutes: Sendable {
   public let answers: TunnelAnswers
   public let batch: BatchLimits
+  public let web: WebApp
 
-  public init(answers: TunnelAnswers, batch: BatchLimits = BatchLimits()) {
+  public init(answers: TunnelAnswers, batch: BatchLimits = BatchLimits(), web: WebApp = WebApp()) {
     self.answers = answers
     self.batch = batch
+    self.web = web
   }
 
   /// The GET routes: path, and the answer to a request's parameters.
@@ -31,6 +35,7 @@ public struct TunnelRoutes: Sendable {
       ("/v1/antipode", answers.antipodeAnswer),
       ("/v1/find", answers.findAnswer),
       ("/v1/dig", answers.digAnswer),
+      ("/v1/map.svg", answers.mapPictureAnswer),
       ("/openapi.json", { _ in OpenAPIDocument.answer }),
     ]
     for name in ["reverse", "search", "status"] {
@@ -52,12 +57,20 @@ public struct TunnelRoutes: Sendable {
   /// Every path served (without the trailing slash the router also takes), `/metrics` included.
   static let servedPaths: Set<String> = {
     var paths: Set<String> = [
-      "/v1/where", "/v1/antipode", "/v1/find", "/v1/dig", "/v1/batch", "/openapi.json", "/metrics",
+      "/v1/where", "/v1/antipode", "/v1/find", "/v1/dig", "/v1/batch", "/v1/map.svg", "/openapi.json",
+      "/metrics",
+      "/", "/index.html",
     ]
     for name in ["reverse", "search", "status"] { paths.formUnion(["/" + name, "/" + name + ".php"]) }
     paths.formUnion(["/photon/api", "/photon/reverse", "/photon/api/", "/photon/reverse/"])
     return paths
   }()
+
+  /// Whether a path is served (by some method): one of ``servedPaths``, or under `/app/`, `/leaflet/` or
+  /// `/tiles/`.
+  static func isServed(_ path: String) -> Bool {
+    servedPaths.contains(path) || ["/app/", "/leaflet/", "/tiles/"].contains { path.hasPrefix($0) }
+  }
 
   /// Adds the routes to `router`.
   public func add<Context: RequestContext>(to router: Router<Context>) {
@@ -71,10 +84,65 @@ public struct TunnelRoutes: Sendable {
         return response
       }
     }
+    addPage(to: router)
     let batch = BatchEndpoint(answers: answers, limits: batch)
     router.on("/v1/batch", method: .post) { request, _ in
       await batch.respond(to: request)
     }
+  }
+
+  /// The page, its files, Leaflet and the tiles, for GET and HEAD.
+  func addPage<Context: RequestContext>(to router: Router<Context>) {
+    let web = web
+    let answers = answers
+    var routes: [(RouterPath, @Sendable (Request, Context) -> TunnelAnswers.Answer)] = [
+      ("/", { _, _ in web.pageFile("index.html") }),
+      ("/index.html", { _, _ in web.pageFile("index.html") }),
+      ("/app/:name", { _, context in web.pageFile(context.parameters.get("name") ?? "") }),
+      ("/leaflet/:name", { _, context in web.leafletFile(context.parameters.get("name") ?? "") }),
+      (
+        "/leaflet/images/:name",
+        { _, context in web.leafletFile("images/" + (context.parameters.get("name") ?? "")) }
+      ),
+    ]
+    routes.append(
+      (
+        "/tiles/:z/:x/:file",
+        { _, context in
+          answers.tileAnswer(
+            zoom: context.parameters.get("z") ?? "", x: context.parameters.get("x") ?? "",
+            file: context.parameters.get("file") ?? "")
+        }
+      ))
+    for (path, answer) in routes {
+      router.on(path, method: .get) { request, context in
+        Self.conditionalResponse(request, answer(request, context))
+      }
+      router.on(path, method: .head) { request, context in
+        var response = Self.conditionalResponse(request, answer(request, context))
+        response.body = ResponseBody()
+        return response
+      }
+    }
+  }
+
+  /// The answer as a response, or a 304 when the request's `If-None-Match` names its ETag.
+  static func conditionalResponse(_ request: Request, _ answer: TunnelAnswers.Answer) -> Response {
+    if answer.status == 200, let tag = answer.headers.first(where: { $0.name == "ETag" })?.value,
+      let wanted = request.headers[.ifNoneMatch],
+      wanted.split(separator: ",").contains(where: {
+        let candidate = $0.trimmingCharacters(in: .whitespaces)
+        return candidate == tag || candidate == "W/" + tag || candidate == "*"
+      })
+    {
+      var response = Response(status: .notModified)
+      response.headers[.eTag] = tag
+      for (name, value) in answer.headers where name == "Cache-Control" {
+        if let field = HTTPField.Name(name) { response.headers[field] = value }
+      }
+      return response
+    }
+    return response(answer)
   }
 
   /// The answer to `request` as a response; a query string that cannot be read is a 400 naming the parameter.
@@ -115,6 +183,9 @@ public struct TunnelRoutes: Sendable {
     var headers = HTTPFields()
     headers[.contentType] = answer.contentType
     headers[.contentLength] = String(answer.body.count)
+    for (name, value) in answer.headers {
+      if let field = HTTPField.Name(name) { headers[field] = value }
+    }
     return Response(
       status: HTTPResponse.Status(code: answer.status), headers: headers,
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
@@ -127,7 +198,10 @@ public struct TunnelRoutes: Sendable {
     init(path: String) {
       if path.hasPrefix("/photon") {
         self = .photon
-      } else if path.hasPrefix("/v1") || path.hasPrefix("/openapi") || path.hasPrefix("/metrics") {
+      } else if path.hasPrefix("/v1") || path.hasPrefix("/openapi") || path.hasPrefix("/metrics")
+        || path == "/" || path == "/index.html" || path.hasPrefix("/app/") || path.hasPrefix("/tiles/")
+        || path.hasPrefix("/leaflet/")
+      {
         self = .tunnel
       } else {
         self = .nominatim

@@ -1,0 +1,855 @@
+/*
+ * Tunnel in a browser: the page's behaviour.
+ *
+ * Two Leaflet maps: the digger on the top one, the red X at his antipode on the bottom one. Dragging either
+ * marker, panning or zooming either map, a search, "Where am I?", the arrow keys on a focused marker and the URL
+ * hash (#lat,lon/zoom) all move the digger; the other end follows. The radar button (or the r key) flips the top
+ * map over to its geocode view and the bottom one 0.2 s later. Every word about a place comes from the server's
+ * /v1/antipode and /v1/find; the only geography done here is the antipode of a coordinate, to place the X.
+ */
+(function () {
+  "use strict";
+
+  const MERCATOR_EDGE = 85.0511287798;
+  const DEFAULT = { lat: 56.55, lon: 8.32, zoom: 5 };
+  const MAX_ZOOM = 12;
+  const FLIP_STAGGER_MS = 200;
+  const FETCH_DELAY_MS = 250;
+  const ATTRIBUTION = "Natural Earth, GSHHG, GeoNames";
+
+  const $ = (id) => document.getElementById(id);
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Coordinates
+
+  /** A longitude wrapped into [-180, 180). */
+  function wrapLon(lon) {
+    const wrapped = ((((lon + 180) % 360) + 360) % 360) - 180;
+    return wrapped === 180 ? -180 : wrapped;
+  }
+
+  function clampLat(lat) {
+    return Math.max(-90, Math.min(90, lat));
+  }
+
+  function antipode(point) {
+    return { lat: -point.lat, lon: wrapLon(point.lon + 180) };
+  }
+
+  /** `lon` shifted by whole turns to lie nearest `near`, so a map never jumps round the world. */
+  function lonNear(lon, near) {
+    return lon + 360 * Math.round((near - lon) / 360);
+  }
+
+  function formatCoordinate(point) {
+    const lat = Math.abs(point.lat).toFixed(6) + "° " + (point.lat < 0 ? "S" : "N");
+    const lon = Math.abs(point.lon).toFixed(6) + "° " + (point.lon < 0 ? "W" : "E");
+    return lat + ", " + lon;
+  }
+
+  /** Short decimal text for the permalink: at most 5 decimals, no trailing zeros. */
+  function short(value) {
+    return String(Number(value.toFixed(5)));
+  }
+
+  function parseHash(hash) {
+    let text = hash || "";
+    try {
+      text = decodeURIComponent(text);
+    } catch (error) {
+      return null;
+    }
+    const match = /^#?\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?))?\s*$/.exec(text);
+    if (!match) {
+      return null;
+    }
+    const lat = Number(match[1]);
+    const lon = Number(match[2]);
+    if (!(Math.abs(lat) <= 90) || !Number.isFinite(lon)) {
+      return null;
+    }
+    const zoom = match[3] === undefined ? null : Math.max(0, Math.min(MAX_ZOOM, Math.round(Number(match[3]))));
+    return { lat: lat, lon: wrapLon(lon), zoom: zoom };
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Words and numbers
+
+  const numbers = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+  const oneDecimal = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+  function km(value) {
+    return (value < 1000 ? oneDecimal.format(value) : numbers.format(value)) + " km";
+  }
+
+  function minutesSeconds(seconds) {
+    const total = Math.round(seconds);
+    return Math.floor(total / 60) + " min " + (total % 60) + " s";
+  }
+
+  function localTime(zone) {
+    try {
+      return new Intl.DateTimeFormat(undefined, {
+        timeZone: zone, weekday: "short", hour: "2-digit", minute: "2-digit"
+      }).format(new Date());
+    } catch (error) {
+      return null;
+    }
+  }
+
+  /** The name for an end in a few words: the sea, the lake or the nearest place and its country. */
+  function headline(placemark) {
+    if (!placemark.land && placemark.sea) {
+      return placemark.sea;
+    }
+    if (placemark.inLake && placemark.lake) {
+      return typeof placemark.lake === "string" ? placemark.lake : (placemark.lake.name || "a lake");
+    }
+    const parts = [];
+    if (placemark.nearestPlace && placemark.nearestPlace.name) {
+      parts.push(placemark.nearestPlace.name);
+    }
+    if (placemark.country && placemark.country.name) {
+      parts.push(placemark.country.name);
+    }
+    return parts.length ? parts.join(", ") : (placemark.land ? "Land" : "Open water");
+  }
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) {
+      node.className = className;
+    }
+    if (text !== undefined && text !== null) {
+      node.textContent = text;
+    }
+    return node;
+  }
+
+  function placeText(place) {
+    let text = place.name + ", " + km(place.distanceKm) + " away";
+    if (place.population) {
+      text += " (population " + numbers.format(place.population) + ")";
+    }
+    return text;
+  }
+
+  /** Fills a geocode view (the back of a map) with what the server said about one end. */
+  function renderPlacemark(view, placemark, answer, role) {
+    view.replaceChildren();
+    view.appendChild(element("h3", null, headline(placemark)));
+    view.appendChild(element("p", "sub", (role === "top" ? "Where you dig: " : "Where you come out: ")
+      + formatCoordinate({ lat: placemark.latitude, lon: placemark.longitude })));
+
+    const list = element("dl");
+    const row = (term, value) => {
+      if (value) {
+        list.appendChild(element("dt", null, term));
+        list.appendChild(element("dd", null, value));
+      }
+    };
+    if (placemark.land) {
+      row("Place", placemark.nearestPlace ? placeText(placemark.nearestPlace) : "on land, far from any named place");
+    } else if (placemark.inLake) {
+      row("Place", "in a lake" + (typeof placemark.lake === "string" ? ": " + placemark.lake : ""));
+      if (placemark.nearestPlace) {
+        row("Nearest place", placeText(placemark.nearestPlace));
+      }
+    } else {
+      row("Place", "at sea: " + (placemark.sea || "open water"));
+      const land = placemark.nearestLand;
+      if (land) {
+        const where = [land.name || land.island, land.country && land.country.name].filter(Boolean).join(", ");
+        row("Nearest land", where + ", " + km(land.distanceKm) + " away");
+      }
+      if (placemark.nearestPlace) {
+        row("Nearest place", placeText(placemark.nearestPlace));
+      }
+    }
+    if (placemark.region) {
+      row("Region", placemark.region.name + (placemark.region.code ? " (" + placemark.region.code + ")" : ""));
+    }
+    if (placemark.country) {
+      row("Country", placemark.country.name + (placemark.country.code ? " (" + placemark.country.code + ")" : ""));
+    }
+    if (placemark.timeZone && placemark.timeZone.identifier) {
+      const zone = placemark.timeZone.identifier;
+      const time = localTime(zone);
+      row("Time zone", zone + (time ? ", " + time + " there now" : ""));
+    }
+    view.appendChild(list);
+
+    const tunnel = element("p", "tunnel");
+    tunnel.textContent = "The tunnel is " + km(answer.throughEarthKm) + " long through the Earth ("
+      + km(answer.surfaceDistanceKm) + " along the surface)"
+      + (answer.tunnel && answer.tunnel.fallSeconds
+        ? "; a fall through it takes " + minutesSeconds(answer.tunnel.fallSeconds.prem) + "."
+        : ".");
+    view.appendChild(tunnel);
+  }
+
+  function renderMessage(view, className, text) {
+    view.replaceChildren(element("p", className, text));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Talking to the server
+
+  /** GETs JSON from the server; a 4xx/5xx answer becomes an Error carrying the server's message and body. */
+  async function getJSON(path, signal) {
+    let response;
+    try {
+      response = await fetch(path, { signal: signal, headers: { Accept: "application/json" } });
+    } catch (error) {
+      if (error.name === "AbortError") {
+        throw error;
+      }
+      throw new Error("The server did not answer (" + error.message + ").");
+    }
+    let body = null;
+    try {
+      body = await response.json();
+    } catch (error) {
+      body = null;
+    }
+    if (!response.ok) {
+      const message = body && body.error && body.error.message
+        ? body.error.message : "The server answered " + response.status + ".";
+      const failure = new Error(message);
+      failure.status = response.status;
+      failure.body = body;
+      throw failure;
+    }
+    return body;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // The page
+
+  function start() {
+    if (!window.L || !window.L.map) {
+      const notice = $("notice");
+      notice.textContent = "The maps need Leaflet: install Debian's libjs-leaflet (Scripts/setup does) and reload.";
+      notice.hidden = false;
+      document.body.classList.add("no-leaflet");
+      window.tunnel = {
+        digger: () => null, target: () => null, zoom: () => null, flipped: () => false, ready: () => false
+      };
+      return;
+    }
+
+    const initial = parseHash(location.hash) || DEFAULT;
+    const state = {
+      digger: { lat: clampLat(initial.lat), lon: wrapLon(initial.lon) },
+      zoom: initial.zoom === null ? DEFAULT.zoom : initial.zoom,
+      flipped: false,
+      flipping: false,
+      answer: null,
+      answerFor: null,
+      loading: false,
+      error: null
+    };
+
+    // Set while the page itself moves a map, so that the map's events are not taken for the user's.
+    let applying = 0;
+
+    function makeEnd(role) {
+      const isTop = role === "top";
+      const first = isTop ? state.digger : antipode(state.digger);
+      const map = L.map(role + "-map", {
+        center: [first.lat, first.lon],
+        zoom: state.zoom,
+        minZoom: 0,
+        maxZoom: MAX_ZOOM,
+        keyboard: false,
+        inertia: false,
+        scrollWheelZoom: "center",
+        doubleClickZoom: "center",
+        touchZoom: "center",
+        maxBounds: [[-MERCATOR_EDGE, -1e6], [MERCATOR_EDGE, 1e6]],
+        maxBoundsViscosity: 1.0,
+        worldCopyJump: false
+      });
+      map.attributionControl.setPrefix("Leaflet");
+      L.tileLayer("/tiles/{z}/{x}/{y}.svg", {
+        maxZoom: MAX_ZOOM,
+        tileSize: 256,
+        attribution: ATTRIBUTION
+      }).addTo(map);
+      const size = isTop ? [40, 40] : [32, 32];
+      const anchor = isTop ? [17, 36] : [16, 16];
+      const icon = L.icon({
+        iconUrl: isTop ? "/app/digger.svg" : "/app/target.svg",
+        iconSize: size,
+        iconAnchor: anchor,
+        className: isTop ? "marker digger" : "marker target"
+      });
+      const marker = L.marker([first.lat, first.lon], {
+        icon: icon,
+        draggable: true,
+        autoPan: true,
+        keyboard: true,
+        alt: isTop ? "The digger" : "The red X",
+        title: isTop
+          ? "The digger: drag him, or use the arrow keys"
+          : "Where the tunnel comes out: drag it, or use the arrow keys"
+      }).addTo(map);
+      const markerElement = marker.getElement();
+      markerElement.setAttribute("role", "button");
+      markerElement.id = isTop ? "digger" : "target";
+      return {
+        role: role,
+        size: size,
+        anchor: anchor,
+        map: map,
+        marker: marker,
+        markerElement: markerElement,
+        card: $(role + "-card"),
+        geo: $(role + "-geo"),
+        readout: $(role + "-readout")
+      };
+    }
+
+    const top = makeEnd("top");
+    const bottom = makeEnd("bottom");
+    const ends = [top, bottom];
+    const other = (end) => (end === top ? bottom : top);
+    /** The point an end's marker stands for: the digger on top, his antipode below. */
+    const pointOf = (end) => (end === top ? state.digger : antipode(state.digger));
+
+    // -- Moving ----------------------------------------------------------------------------------------------
+
+    /**
+     * Puts the digger at `point` and the X at its antipode. `source` is the end the user is moving (its marker
+     * or its map is already where the user put it); `settled` is false for the steps of a drag.
+     */
+    function moveTo(point, source, settled = true) {
+      state.digger = { lat: clampLat(point.lat), lon: wrapLon(point.lon) };
+      for (const end of ends) {
+        if (end !== source) {
+          place(end);
+        }
+      }
+      afterMove(settled);
+    }
+
+    /** Moves an end's marker and centres its map on it, staying near the map's current view (no jump round). */
+    function place(end) {
+      const point = pointOf(end);
+      const latLng = L.latLng(point.lat, lonNear(point.lon, end.map.getCenter().lng));
+      applying += 1;
+      try {
+        end.marker.setLatLng(latLng);
+        end.map.setView(latLng, state.zoom, { animate: false });
+      } finally {
+        applying -= 1;
+      }
+    }
+
+    /** `settled`: the move is over (not a step of a drag), so the permalink follows and the server is asked. */
+    function afterMove(settled) {
+      updateEdgeMarkers();
+      updateReadouts();
+      updateLabels();
+      updatePolar(settled);
+      if (settled) {
+        updatePermalink();
+        scheduleFetch();
+      }
+    }
+
+    /** Where the user put an end's marker (or map centre), as the digger's point. */
+    function diggerFrom(end, latLng) {
+      const point = { lat: clampLat(latLng.lat), lon: wrapLon(latLng.lng) };
+      return end === top ? point : antipode(point);
+    }
+
+    for (const end of ends) {
+      // Dragging a marker: the other end follows as it goes; when it is let go its own map centres on it.
+      end.marker.on("drag", () => {
+        moveTo(diggerFrom(end, end.marker.getLatLng()), end, false);
+      });
+      end.marker.on("dragend", () => {
+        moveTo(diggerFrom(end, end.marker.getLatLng()), end);
+        applying += 1;
+        try {
+          end.map.panTo(end.marker.getLatLng(), { animate: true, duration: 0.3 });
+        } finally {
+          applying -= 1;
+        }
+      });
+
+      // Panning a map: its marker stays at the centre, the other end follows.
+      end.map.on("drag", () => {
+        const centre = end.map.getCenter();
+        end.marker.setLatLng(centre);
+        moveTo(diggerFrom(end, centre), end, false);
+      });
+      end.map.on("dragend", () => {
+        const centre = end.map.getCenter();
+        end.marker.setLatLng(centre);
+        moveTo(diggerFrom(end, centre), end);
+      });
+
+      // Zooming either map zooms both; the maps zoom about their centres, where the markers are.
+      end.map.on("zoomend", () => {
+        if (applying) {
+          return;
+        }
+        state.zoom = end.map.getZoom();
+        place(other(end));
+        updatePermalink();
+      });
+
+      end.markerElement.addEventListener("keydown", (event) => onMarkerKey(end, event));
+    }
+
+    // A map whose box changes size (the layout reflowing) keeps its centre, where its marker is.
+    if (window.ResizeObserver) {
+      const observer = new ResizeObserver(() => {
+        for (const end of ends) {
+          end.map.invalidateSize({ pan: false });
+          place(end);
+        }
+      });
+      for (const end of ends) {
+        observer.observe(end.map.getContainer());
+      }
+    }
+
+    // -- Keyboard --------------------------------------------------------------------------------------------
+
+    function onMarkerKey(end, event) {
+      if (event.altKey || event.ctrlKey || event.metaKey) {
+        return;
+      }
+      const bounds = end.map.getBounds();
+      const stepLat = Math.max(1e-4, (bounds.getNorth() - bounds.getSouth()) / 10);
+      const stepLon = Math.max(1e-4, (bounds.getEast() - bounds.getWest()) / 10);
+      const moves = {
+        ArrowUp: [stepLat, 0], ArrowDown: [-stepLat, 0], ArrowLeft: [0, -stepLon], ArrowRight: [0, stepLon]
+      };
+      if (event.key in moves) {
+        event.preventDefault();
+        event.stopPropagation();
+        const here = pointOf(end);
+        const [dLat, dLon] = moves[event.key];
+        const moved = { lat: clampLat(here.lat + dLat), lon: here.lon + dLon };
+        moveTo(end === top ? moved : antipode(moved), null);
+      } else if (event.key === "+" || event.key === "=" || event.key === "-") {
+        event.preventDefault();
+        event.stopPropagation();
+        state.zoom = Math.max(0, Math.min(MAX_ZOOM, state.zoom + (event.key === "-" ? -1 : 1)));
+        for (const each of ends) {
+          place(each);
+        }
+        updatePermalink();
+      }
+    }
+
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "r" && event.key !== "R") {
+        return;
+      }
+      if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) {
+        return;
+      }
+      const target = event.target;
+      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) {
+        return;
+      }
+      event.preventDefault();
+      toggleRadar();
+    });
+
+    // -- Readouts, labels, permalink, poles -------------------------------------------------------------------
+
+    function updateReadouts() {
+      const fresh = state.answer && state.answerFor && samePoint(state.answerFor, state.digger);
+      for (const end of ends) {
+        const point = pointOf(end);
+        end.readout.replaceChildren();
+        end.readout.appendChild(element("span", "coordinate", formatCoordinate(point)));
+        let words;
+        if (state.error) {
+          words = state.error;
+        } else if (fresh) {
+          words = headline(end === top ? state.answer.from : state.answer.to);
+        } else {
+          words = "Thinking…";
+        }
+        end.readout.appendChild(element("span", "where", words));
+      }
+      const facts = $("tunnel-facts");
+      if (fresh) {
+        const answer = state.answer;
+        facts.textContent = km(answer.throughEarthKm) + " through the Earth"
+          + (answer.tunnel && answer.tunnel.fallSeconds
+            ? "; a fall takes " + minutesSeconds(answer.tunnel.fallSeconds.prem) : "");
+      } else {
+        facts.textContent = "";
+      }
+    }
+
+    function updateLabels() {
+      top.markerElement.setAttribute("aria-label", "The digger at " + formatCoordinate(state.digger)
+        + ". Drag it, or use the arrow keys, to dig elsewhere.");
+      bottom.markerElement.setAttribute("aria-label", "The red X, where the tunnel comes out, at "
+        + formatCoordinate(antipode(state.digger)) + ". Drag it, or use the arrow keys, to move it.");
+    }
+
+    function hashText() {
+      return "#" + short(state.digger.lat) + "," + short(state.digger.lon) + "/" + state.zoom;
+    }
+
+    function updatePermalink() {
+      const hash = hashText();
+      $("permalink").setAttribute("href", hash);
+      if (location.hash !== hash) {
+        history.replaceState(null, "", hash);
+      }
+    }
+
+    /**
+     * Leaflet draws a point beyond 85.05° on the map's edge; there a marker hangs inside the map rather than
+     * across its edge, so that it stays in sight.
+     */
+    function updateEdgeMarkers() {
+      for (const end of ends) {
+        const lat = pointOf(end).lat;
+        let offset = -end.anchor[1];
+        if (lat > MERCATOR_EDGE) {
+          offset = 2;
+        } else if (lat < -MERCATOR_EDGE) {
+          offset = -end.size[1] - 2;
+        }
+        end.markerElement.style.marginTop = offset + "px";
+        end.markerElement.classList.toggle("beyond-edge", offset !== -end.anchor[1]);
+      }
+    }
+
+    /** The polar panel, when the digger is beyond the map's edge; its map is asked for once a move is over. */
+    function updatePolar(settled) {
+      const panel = $("polar");
+      const lat = state.digger.lat;
+      if (Math.abs(lat) <= MERCATOR_EDGE) {
+        panel.hidden = true;
+        return;
+      }
+      const diggerPole = lat > 0 ? "North Pole" : "South Pole";
+      const targetPole = lat > 0 ? "South Pole" : "North Pole";
+      $("polar-text").textContent = "The digger, at " + formatCoordinate(state.digger) + ", is near the "
+        + diggerPole + ", and the X near the " + targetPole + ": both are beyond this map's edge at 85.05°. "
+        + "The markers wait at the edge; Tunnel's polar map shows them:";
+      const source = "/v1/map.svg?lat=" + encodeURIComponent(short(state.digger.lat))
+        + "&lon=" + encodeURIComponent(short(state.digger.lon));
+      const image = $("polar-map");
+      if (settled && image.getAttribute("src") !== source) {
+        image.setAttribute("src", source);
+      }
+      panel.hidden = false;
+    }
+
+    function samePoint(a, b) {
+      return Math.abs(a.lat - b.lat) < 1e-9 && Math.abs(a.lon - b.lon) < 1e-9;
+    }
+
+    // -- The answer from /v1/antipode --------------------------------------------------------------------------
+
+    let fetchTimer = null;
+    let inFlight = null;
+    let sequence = 0;
+
+    function scheduleFetch() {
+      state.loading = true;
+      state.error = null;
+      if (!(state.answerFor && samePoint(state.answerFor, state.digger))) {
+        for (const end of ends) {
+          renderMessage(end.geo, "thinking", "Thinking…");
+        }
+      }
+      updateReadouts();
+      for (const end of ends) {
+        end.geo.setAttribute("aria-busy", "true");
+      }
+      clearTimeout(fetchTimer);
+      fetchTimer = setTimeout(fetchAnswer, FETCH_DELAY_MS);
+    }
+
+    async function fetchAnswer() {
+      fetchTimer = null;
+      if (inFlight) {
+        inFlight.abort();
+      }
+      const controller = new AbortController();
+      inFlight = controller;
+      const mine = ++sequence;
+      const point = Object.assign({}, state.digger);
+      const path = "/v1/antipode?lat=" + encodeURIComponent(point.lat) + "&lon=" + encodeURIComponent(point.lon)
+        + "&precision=6";
+      try {
+        const answer = await getJSON(path, controller.signal);
+        if (mine !== sequence) {
+          return;
+        }
+        state.answer = answer;
+        state.answerFor = point;
+        state.error = null;
+        renderPlacemark(top.geo, answer.from, answer, "top");
+        renderPlacemark(bottom.geo, answer.to, answer, "bottom");
+      } catch (error) {
+        if (error.name === "AbortError" || mine !== sequence) {
+          return;
+        }
+        state.error = "Could not say where this is: " + error.message;
+        for (const end of ends) {
+          renderMessage(end.geo, "error", state.error);
+        }
+      } finally {
+        if (mine === sequence) {
+          inFlight = null;
+          state.loading = false;
+          for (const end of ends) {
+            end.geo.removeAttribute("aria-busy");
+          }
+          updateReadouts();
+        }
+      }
+    }
+
+    // Keep the local times current on the geocode views.
+    setInterval(() => {
+      if (state.answer && !state.loading && state.answerFor && samePoint(state.answerFor, state.digger)) {
+        renderPlacemark(top.geo, state.answer.from, state.answer, "top");
+        renderPlacemark(bottom.geo, state.answer.to, state.answer, "bottom");
+      }
+    }, 30000);
+
+    // -- The radar: flip the top map, then the bottom one 0.2 s later ----------------------------------------
+
+    const radar = $("radar");
+
+    function flipDuration() {
+      const value = getComputedStyle(document.documentElement).getPropertyValue("--flip").trim();
+      const seconds = parseFloat(value);
+      return Number.isFinite(seconds) ? (value.endsWith("ms") ? seconds : seconds * 1000) : 500;
+    }
+
+    function toggleRadar() {
+      // A second press while the maps are turning would start a flip on a half-turned card: refuse it.
+      if (state.flipping) {
+        return;
+      }
+      state.flipping = true;
+      state.flipped = !state.flipped;
+      radar.setAttribute("aria-pressed", String(state.flipped));
+      radar.setAttribute("aria-disabled", "true");
+      const flip = (end) => {
+        end.card.classList.toggle("flipped", state.flipped);
+        end.card.querySelector(".front").setAttribute("aria-hidden", String(state.flipped));
+        end.card.querySelector(".back").setAttribute("aria-hidden", String(!state.flipped));
+      };
+      flip(top);
+      setTimeout(() => {
+        flip(bottom);
+        setTimeout(() => {
+          state.flipping = false;
+          radar.removeAttribute("aria-disabled");
+          if (!state.flipped) {
+            for (const end of ends) {
+              end.map.invalidateSize();
+            }
+          }
+        }, flipDuration());
+      }, FLIP_STAGGER_MS);
+    }
+
+    radar.addEventListener("click", toggleRadar);
+    for (const end of ends) {
+      end.card.querySelector(".back").setAttribute("aria-hidden", "true");
+    }
+
+    // -- Search ------------------------------------------------------------------------------------------------
+
+    const searchPanel = $("search-panel");
+    const searchMessage = $("search-message");
+    const searchResults = $("search-results");
+    const searchText = $("search-text");
+    let searchController = null;
+
+    function showSearch(message) {
+      searchPanel.hidden = false;
+      searchMessage.replaceChildren();
+      if (message !== undefined) {
+        searchMessage.textContent = message;
+      }
+      searchResults.replaceChildren();
+    }
+
+    async function search(text) {
+      const query = text.trim();
+      if (!query) {
+        return;
+      }
+      if (searchController) {
+        searchController.abort();
+      }
+      const controller = new AbortController();
+      searchController = controller;
+      showSearch("Looking for " + query + "…");
+      if (/\d/.test(query)) {
+        // Coordinate text ("55.95, 8.5", "55°57′N 8°30′E"): the server reads it, as it reads a place's name.
+        try {
+          const answer = await getJSON("/v1/antipode?q=" + encodeURIComponent(query) + "&precision=6",
+            controller.signal);
+          if (controller !== searchController) {
+            return;
+          }
+          searchPanel.hidden = true;
+          moveTo({ lat: answer.from.latitude, lon: answer.from.longitude }, null);
+          return;
+        } catch (error) {
+          if (error.name === "AbortError" || controller !== searchController) {
+            return;
+          }
+        }
+      }
+      try {
+        const places = await getJSON("/v1/find?q=" + encodeURIComponent(query) + "&limit=8", controller.signal);
+        if (controller !== searchController) {
+          return;
+        }
+        if (!Array.isArray(places) || places.length === 0) {
+          showSearch("No place is called " + query + ".");
+          return;
+        }
+        showSearch(places.length === 1 ? "One place found:" : places.length + " places found; choose one:");
+        for (const found of places) {
+          const item = element("li");
+          const button = element("button", "result");
+          button.type = "button";
+          button.appendChild(element("span", "name", found.name));
+          const details = [found.region, found.countryCode].filter(Boolean);
+          if (found.population) {
+            details.push("population " + numbers.format(found.population));
+          }
+          details.push(formatCoordinate({ lat: found.latitude, lon: found.longitude }));
+          button.appendChild(element("span", "detail", details.join(" · ")));
+          button.setAttribute("aria-label", "Dig from " + found.name + ", " + details.join(", "));
+          button.dataset.lat = String(found.latitude);
+          button.dataset.lon = String(found.longitude);
+          button.addEventListener("click", () => {
+            moveTo({ lat: found.latitude, lon: found.longitude }, null);
+            searchPanel.hidden = true;
+            top.markerElement.focus({ preventScroll: true });
+          });
+          item.appendChild(button);
+          searchResults.appendChild(item);
+        }
+      } catch (error) {
+        if (error.name === "AbortError" || controller !== searchController) {
+          return;
+        }
+        const suggestions = error.body && error.body.error && Array.isArray(error.body.error.suggestions)
+          ? error.body.error.suggestions.filter((name) => typeof name === "string" && name) : [];
+        if (suggestions.length) {
+          showSearch();
+          searchMessage.appendChild(document.createTextNode("No place is called " + query + ". Did you mean: "));
+          suggestions.slice(0, 8).forEach((name) => {
+            const button = element("button", "suggestion", name);
+            button.type = "button";
+            button.setAttribute("aria-label", "Search for " + name);
+            button.addEventListener("click", () => {
+              searchText.value = name;
+              search(name);
+            });
+            searchMessage.appendChild(button);
+          });
+        } else {
+          showSearch(error.message);
+        }
+      }
+    }
+
+    $("search-close").addEventListener("click", () => {
+      searchPanel.hidden = true;
+      searchText.focus();
+    });
+    searchText.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        searchPanel.hidden = true;
+      }
+    });
+
+    $("search").addEventListener("submit", (event) => {
+      event.preventDefault();
+      search(searchText.value);
+    });
+
+    // -- Where am I? ---------------------------------------------------------------------------------------------
+
+    $("locate").addEventListener("click", () => {
+      if (!("geolocation" in navigator)) {
+        showSearch("This browser cannot tell where you are.");
+        return;
+      }
+      showSearch("Asking the browser where you are…");
+      navigator.geolocation.getCurrentPosition(
+        (position) => {
+          searchPanel.hidden = true;
+          moveTo({ lat: position.coords.latitude, lon: position.coords.longitude }, null);
+        },
+        (error) => {
+          const reasons = {
+            1: "The browser was not allowed to say where you are.",
+            2: "The browser could not find out where you are.",
+            3: "The browser took too long to say where you are."
+          };
+          showSearch(reasons[error.code] || "The browser could not say where you are: " + error.message);
+        },
+        { enableHighAccuracy: false, timeout: 15000, maximumAge: 600000 }
+      );
+    });
+
+    // -- The permalink ---------------------------------------------------------------------------------------------
+
+    function applyHash() {
+      const parsed = parseHash(location.hash);
+      if (!parsed) {
+        return false;
+      }
+      if (parsed.zoom !== null) {
+        state.zoom = parsed.zoom;
+      }
+      moveTo(parsed, null);
+      return true;
+    }
+
+    window.addEventListener("hashchange", () => {
+      if (location.hash !== hashText()) {
+        applyHash();
+      }
+    });
+
+    // -- A read-only view for tests and the curious -------------------------------------------------------------
+
+    const markerPoint = (end) => {
+      const latLng = end.marker.getLatLng();
+      return { lat: latLng.lat, lon: wrapLon(latLng.lng) };
+    };
+    window.tunnel = Object.freeze({
+      digger: () => markerPoint(top),
+      target: () => markerPoint(bottom),
+      zoom: () => state.zoom,
+      mapZooms: () => ({ top: top.map.getZoom(), bottom: bottom.map.getZoom() }),
+      flipped: () => state.flipped,
+      flipping: () => state.flipping,
+      ready: () => !state.loading && !state.flipping && state.answerFor !== null
+        && samePoint(state.answerFor, state.digger)
+    });
+
+    moveTo(state.digger, null);
+  }
+
+  start();
+})();

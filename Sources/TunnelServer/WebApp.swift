@@ -1,0 +1,174 @@
+import Foundation
+import TunnelApp
+import TunnelGeo
+
+/// The Tunnel in a browser: its page and scripts (built into the binary), Leaflet (from Debian's
+/// `libjs-leaflet`), and the map tiles and pictures drawn from the place data.
+///
+/// Every page answer carries a Content-Security-Policy that lets the page load nothing from any host but
+/// this server.
+public struct WebApp: Sendable {
+  /// The folder Leaflet's files are read from: where Debian's `libjs-leaflet` puts them.
+  public var leafletDirectory: String
+  /// When set, the page's files are read from this folder on every request instead of from the binary
+  /// (`TUNNEL_WEB`, for working on the page without rebuilding).
+  public var pageDirectory: String?
+
+  public init(
+    leafletDirectory: String = "/usr/share/javascript/leaflet",
+    pageDirectory: String? = ProcessInfo.processInfo.environment["TUNNEL_WEB"].flatMap {
+      $0.isEmpty ? nil : $0
+    }
+  ) {
+    self.leafletDirectory = leafletDirectory
+    self.pageDirectory = pageDirectory
+  }
+
+  /// The policy sent with every page file: nothing from another host, no inline script or style.
+  public static let contentSecurityPolicy =
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+  /// The page's files, as built into the binary.
+  static let pageFiles: [String: [UInt8]] = [
+    "index.html": PackageResources.index_html,
+    "tunnel.js": PackageResources.tunnel_js,
+    "tunnel.css": PackageResources.tunnel_css,
+    "icon.svg": PackageResources.icon_svg,
+    "digger.svg": PackageResources.digger_svg,
+    "target.svg": PackageResources.target_svg,
+    "radar.svg": PackageResources.radar_svg,
+  ]
+
+  /// The names of the page's files.
+  public static var pageFileNames: [String] { pageFiles.keys.sorted() }
+
+  /// `GET /` and `GET /app/<name>`: one of the page's files, or a 404.
+  func pageFile(_ name: String) -> TunnelAnswers.Answer {
+    guard Self.isPlainName(name), let type = Self.contentType(of: name) else {
+      return .error(
+        404, "no file '\(name)' in the page; its files are \(Self.pageFileNames.joined(separator: ", "))")
+    }
+    let body: [UInt8]?
+    if let directory = pageDirectory {
+      body = FileManager.default.contents(atPath: directory + "/" + name).map { Array($0) }
+    } else {
+      body = Self.pageFiles[name]
+    }
+    guard let body else {
+      return .error(
+        404, "no file '\(name)' in the page; its files are \(Self.pageFileNames.joined(separator: ", "))")
+    }
+    var answer = TunnelAnswers.Answer(contentType: type, body: body)
+    answer.headers = [
+      ("Content-Security-Policy", Self.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+      ("Cache-Control", "no-cache"),
+    ]
+    return answer
+  }
+
+  /// `GET /leaflet/<path>`: a file of Debian's Leaflet, or a 404 that says which package to install.
+  func leafletFile(_ path: String) -> TunnelAnswers.Answer {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard !parts.isEmpty, parts.count <= 2, parts.allSatisfy({ Self.isPlainName(String($0)) }),
+      let type = Self.contentType(of: path)
+    else {
+      return .error(404, "no Leaflet file '\(path)'")
+    }
+    guard let data = FileManager.default.contents(atPath: leafletDirectory + "/" + path) else {
+      return .error(
+        404,
+        "Leaflet's '\(path)' is not in \(leafletDirectory): install Debian's libjs-leaflet (Scripts/setup does)"
+      )
+    }
+    var answer = TunnelAnswers.Answer(contentType: type, body: Array(data))
+    answer.headers = [("X-Content-Type-Options", "nosniff"), ("Cache-Control", "public, max-age=86400")]
+    return answer
+  }
+
+  /// A file name of letters, digits, '.', '-' and '_', not starting with a dot.
+  static func isPlainName(_ name: String) -> Bool {
+    guard let first = name.utf8.first, first != UInt8(ascii: "."), name.utf8.count <= 100 else {
+      return false
+    }
+    return name.utf8.allSatisfy {
+      (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2E
+        || $0 == 0x2D || $0 == 0x5F
+    }
+  }
+
+  static func contentType(of name: String) -> String? {
+    switch name.split(separator: ".").last {
+    case "html": "text/html; charset=utf-8"
+    case "js": "text/javascript; charset=utf-8"
+    case "css": "text/css; charset=utf-8"
+    case "svg": "image/svg+xml"
+    case "png": "image/png"
+    case "map", "json": "application/json"
+    default: nil
+    }
+  }
+}
+
+extension TunnelAnswers {
+  /// `GET /tiles/{z}/{x}/{y}.svg`: a map tile, with an ETag from its bytes.
+  func tileAnswer(zoom: String, x: String, file: String) -> Answer {
+    guard file.hasSuffix(".svg"), let z = Int(zoom), let x = Int(x), let y = Int(file.dropLast(4)),
+      MapTiles.isTile(zoom: z, x: x, y: y)
+    else {
+      return .error(
+        404,
+        "no tile '\(zoom)/\(x)/\(file)': tiles are /tiles/{z}/{x}/{y}.svg with z from 0 to \(MapTiles.maximumZoom) "
+          + "and x, y from 0 to 2^z − 1")
+    }
+    tiles.prepareLabelsInBackground()
+    let body = tiles.svg(zoom: z, x: x, y: y)
+    var answer = Answer(contentType: "image/svg+xml", body: body)
+    answer.headers = [("ETag", Self.entityTag(body)), ("Cache-Control", "public, max-age=86400")]
+    return answer
+  }
+
+  /// `GET /v1/map.svg`: both ends on Tunnel's own azimuthal maps, as `tunnel map --svg` draws them (they
+  /// reach the poles, which Web Mercator tiles do not).
+  public func mapPictureAnswer(_ query: QueryParameters) -> Answer {
+    do {
+      let location = try location(query)
+      let start = location.coordinate
+      let placemarks = (try placemark(start), try placemark(start.antipode))
+      let renderer = try MapRenderer(data: tiles.data)
+      let width = try Self.size(query, "width", default: 720, range: 200...2000)
+      let height = try Self.size(query, "height", default: 300, range: 100...2000)
+      let svg = try SVGMap(
+        renderer: renderer, start: start, placemarks: placemarks, width: width, mapHeight: height
+      ).document()
+      return Answer(contentType: "image/svg+xml", body: Array(svg.utf8))
+    } catch let error as AnswerError {
+      return error.answer
+    } catch {
+      return .error(500, "cannot draw the map: \(error)")
+    }
+  }
+
+  static func size(
+    _ query: QueryParameters, _ name: String, default value: Int, range: ClosedRange<Int>
+  ) throws(AnswerError) -> Int {
+    guard let text = query[name] else { return value }
+    guard let size = Int(text), range.contains(size) else {
+      throw AnswerError.badRequest(
+        "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not "
+          + EchoedText.quoted(text))
+    }
+    return size
+  }
+
+  /// A strong entity tag: 64 bits of FNV-1a over the body.
+  static func entityTag(_ body: [UInt8]) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in body {
+      hash ^= UInt64(byte)
+      hash &*= 0x100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+  }
+}
