@@ -30,6 +30,101 @@ final class ServeTests: XCTestCase {
     super.tearDown()
   }
 
+  // MARK: The page, its files and the tiles
+
+  static let webFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Sources/TunnelServer/Web")
+
+  /// The page and every one of its files come from the binary, byte for byte the files in the package, with
+  /// a Content-Security-Policy that allows nothing from another host.
+  func testPageFilesAreServed() throws {
+    let server = try server
+    let names = try FileManager.default.contentsOfDirectory(atPath: Self.webFolder.path).filter {
+      !$0.hasPrefix(".")
+    }
+    XCTAssertTrue(names.contains("index.html"))
+    for name in names {
+      let response = try server.get("/app/" + name)
+      XCTAssertEqual(response.status, 200, "\(name): \(response.text)")
+      XCTAssertEqual(
+        response.body, try Data(contentsOf: Self.webFolder.appendingPathComponent(name)),
+        "\(name) is not built into the binary as it is in the package")
+    }
+    for path in ["/", "/index.html"] {
+      let page = try server.get(path)
+      XCTAssertEqual(page.status, 200)
+      XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
+      let policy = try XCTUnwrap(page.headers["content-security-policy"])
+      XCTAssertTrue(policy.contains("default-src 'self'"), policy)
+      XCTAssertFalse(policy.contains("http"), "the policy names another host: \(policy)")
+      XCTAssertEqual(page.body, try Data(contentsOf: Self.webFolder.appendingPathComponent("index.html")))
+    }
+    for path in ["/app/nothing.js", "/app/..%2FPackage.swift", "/app/.hidden.js", "/app/tunnel.exe", "/leaflet/x.js"] {
+      let response = try server.get(path)
+      XCTAssertEqual(response.status, 404, path)
+      XCTAssertNotNil(response.json, "\(path): \(response.text)")
+    }
+  }
+
+  /// Leaflet comes from Debian's libjs-leaflet, which Scripts/setup installs.
+  func testLeafletFromDebian() throws {
+    let installed = "/usr/share/javascript/leaflet/leaflet.js"
+    let response = try server.get("/leaflet/leaflet.js")
+    guard FileManager.default.fileExists(atPath: installed) else {
+      XCTAssertEqual(response.status, 404)
+      XCTAssertTrue(response.text.contains("libjs-leaflet"), response.text)
+      return
+    }
+    XCTAssertEqual(response.status, 200)
+    XCTAssertEqual(response.body, try Data(contentsOf: URL(fileURLWithPath: installed)))
+    XCTAssertEqual(response.headers["content-type"], "text/javascript; charset=utf-8")
+    XCTAssertEqual(try server.get("/leaflet/leaflet.css").status, 200)
+    XCTAssertEqual(try server.get("/leaflet/images/marker-icon.png").headers["content-type"], "image/png")
+  }
+
+  /// Tiles: SVG with an ETag that a second request can name to get a 304; tiles that do not exist are a
+  /// JSON 404 that says which do.
+  func testTilesAreCached() throws {
+    let server = try server
+    let tile = try server.get("/tiles/3/4/2.svg")
+    XCTAssertEqual(tile.status, 200, tile.text)
+    XCTAssertEqual(tile.headers["content-type"], "image/svg+xml")
+    XCTAssertTrue(tile.text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+    XCTAssertEqual(tile.headers["cache-control"], "public, max-age=86400")
+    let tag = try XCTUnwrap(tile.headers["etag"])
+    let again = try server.get("/tiles/3/4/2.svg", headers: ["If-None-Match: \(tag)"])
+    XCTAssertEqual(again.status, 304)
+    XCTAssertEqual(again.headers["etag"], tag)
+    XCTAssertTrue(again.body.isEmpty)
+    XCTAssertEqual(try server.get("/tiles/3/4/2.svg", headers: ["If-None-Match: \"other\""]).status, 200)
+    XCTAssertNotEqual(try server.get("/tiles/3/5/2.svg").headers["etag"], tag)
+    for path in ["/tiles/13/0/0.svg", "/tiles/2/4/0.svg", "/tiles/2/0/-1.svg", "/tiles/a/0/0.svg", "/tiles/1/0/0.png"] {
+      let response = try server.get(path)
+      XCTAssertEqual(response.status, 404, path)
+      XCTAssertTrue(response.text.contains("/tiles/{z}/{x}/{y}.svg"), "\(path): \(response.text)")
+    }
+  }
+
+  /// Both ends on Tunnel's own maps, which reach the poles where the tiles end.
+  func testMapPictureAtThePole() throws {
+    let response = try server.get("/v1/map.svg?lat=89.5&lon=0")
+    XCTAssertEqual(response.status, 200, response.text)
+    XCTAssertEqual(response.headers["content-type"], "image/svg+xml")
+    XCTAssertTrue(response.text.contains("<svg"))
+    XCTAssertEqual(try server.get("/v1/map.svg?lat=91&lon=0").status, 400)
+    XCTAssertEqual(try server.get("/v1/map.svg?q=Skjern&width=5").status, 400)
+  }
+
+  /// A name nothing has gets suggestions as a list, for the page's search box.
+  func testFindSuggestsNames() throws {
+    let response = try server.get("/v1/find?q=Skjren")
+    XCTAssertEqual(response.status, 404)
+    let error = try XCTUnwrap((response.json as? [String: Any])?["error"] as? [String: Any])
+    let suggestions = try XCTUnwrap(error["suggestions"] as? [String])
+    XCTAssertFalse(suggestions.isEmpty)
+    XCTAssertTrue((error["message"] as? String)?.contains(suggestions[0]) ?? false)
+  }
+
   // MARK: Tunnel's own API
 
   func testOwnAnswersAreTheCommandsBytes() throws {
