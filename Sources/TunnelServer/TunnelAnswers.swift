@@ -53,6 +53,8 @@ public final class TunnelAnswers: Sendable {
   let areaBoxes: AreaBoxes
   /// The map tiles, drawn from the same data.
   public let tiles: MapTiles
+  /// The tiles of the lowest zooms once drawn, with their ETags, by zoom, x and y.
+  let tileCache = Locked<[Int: (body: [UInt8], tag: String)]>([:])
   /// `/status`'s answers, made once.
   let statusText: Answer
   let statusJSON: Answer

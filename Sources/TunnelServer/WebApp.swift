@@ -122,11 +122,23 @@ extension TunnelAnswers {
           + "and x, y from 0 to 2^z − 1")
     }
     tiles.prepareLabelsInBackground()
-    let body = tiles.svg(zoom: z, x: x, y: y)
-    var answer = Answer(contentType: "image/svg+xml", body: body)
-    answer.headers = [("ETag", Self.entityTag(body)), ("Cache-Control", "public, max-age=86400")]
+    let key = (z << 48) | (x << 24) | y
+    let drawn: (body: [UInt8], tag: String)
+    if let kept = tileCache.withLock({ $0[key] }) {
+      drawn = kept
+    } else {
+      let body = tiles.svg(zoom: z, x: x, y: y)
+      drawn = (body, Self.entityTag(body))
+      // Every visitor starts at the lowest zooms: their 341 tiles (about 12 MB) are kept once drawn.
+      if z <= Self.keptZoom { tileCache.withLock { $0[key] = drawn } }
+    }
+    var answer = Answer(contentType: "image/svg+xml", body: drawn.body)
+    answer.headers = [("ETag", drawn.tag), ("Cache-Control", "public, max-age=86400")]
     return answer
   }
+
+  /// Tiles up to this zoom are kept once drawn.
+  static let keptZoom = 4
 
   /// `GET /v1/map.svg`: both ends on Tunnel's own azimuthal maps, as `tunnel map --svg` draws them (they
   /// reach the poles, which Web Mercator tiles do not).

@@ -17,6 +17,11 @@ extension Tunnel {
         geocodejson, xml); /photon/api and /photon/reverse Photon's. /openapi.json describes them all, \
         /metrics counts requests for Prometheus.
 
+        / is the Tunnel in a browser: two maps, the digger and the red X at the antipode, a search box and \
+        the radar that flips both maps to say where each end is. Its maps are drawn by Leaflet from \
+        Debian's libjs-leaflet (Scripts/setup installs it) over tiles Tunnel draws from its own data \
+        (/tiles/{z}/{x}/{y}.svg); the page asks no other host for anything.
+
         It listens on loopback unless --host says otherwise, and says on standard error where once it \
         accepts connections ('listening on http://127.0.0.1:8080'; with --port 0, on a free port). Each \
         request is a line on standard error unless --quiet. SIGTERM or Ctrl-C lets the requests in flight \
@@ -123,7 +128,8 @@ extension Tunnel {
       signal(SIGPIPE, SIG_IGN)
       do {
         try await server.run { address in
-          StandardError.write("tunnel: listening on \(address)\n")
+          StandardError.write(
+            "tunnel: listening on \(address)\ntunnel: the Tunnel in a browser: \(address)/\n")
         }
       } catch {
         throw CommandFailure(message: "cannot serve on \(host):\(port): \(Self.reason(error))", exitCode: 69)

@@ -32,7 +32,8 @@ final class ServeTests: XCTestCase {
 
   // MARK: The page, its files and the tiles
 
-  static let webFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let webFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Sources/TunnelServer/Web")
 
   /// The page and every one of its files come from the binary, byte for byte the files in the package, with
@@ -59,7 +60,9 @@ final class ServeTests: XCTestCase {
       XCTAssertFalse(policy.contains("http"), "the policy names another host: \(policy)")
       XCTAssertEqual(page.body, try Data(contentsOf: Self.webFolder.appendingPathComponent("index.html")))
     }
-    for path in ["/app/nothing.js", "/app/..%2FPackage.swift", "/app/.hidden.js", "/app/tunnel.exe", "/leaflet/x.js"] {
+    for path in [
+      "/app/nothing.js", "/app/..%2FPackage.swift", "/app/.hidden.js", "/app/tunnel.exe", "/leaflet/x.js",
+    ] {
       let response = try server.get(path)
       XCTAssertEqual(response.status, 404, path)
       XCTAssertNotNil(response.json, "\(path): \(response.text)")
@@ -98,7 +101,9 @@ final class ServeTests: XCTestCase {
     XCTAssertTrue(again.body.isEmpty)
     XCTAssertEqual(try server.get("/tiles/3/4/2.svg", headers: ["If-None-Match: \"other\""]).status, 200)
     XCTAssertNotEqual(try server.get("/tiles/3/5/2.svg").headers["etag"], tag)
-    for path in ["/tiles/13/0/0.svg", "/tiles/2/4/0.svg", "/tiles/2/0/-1.svg", "/tiles/a/0/0.svg", "/tiles/1/0/0.png"] {
+    for path in [
+      "/tiles/13/0/0.svg", "/tiles/2/4/0.svg", "/tiles/2/0/-1.svg", "/tiles/a/0/0.svg", "/tiles/1/0/0.png",
+    ] {
       let response = try server.get(path)
       XCTAssertEqual(response.status, 404, path)
       XCTAssertTrue(response.text.contains("/tiles/{z}/{x}/{y}.svg"), "\(path): \(response.text)")
