@@ -106,15 +106,18 @@ let package = Package(
     ),
     // A seeded random number generator for the test suites and the benchmarks.
     .target(name: "SeededRandom", path: "Tests/SeededRandom"),
+    // Random points on the sphere and near a layer's vertices, for the suites that compare answers.
+    .target(name: "RandomPoints", dependencies: ["TunnelGeo", "SeededRandom"], path: "Tests/RandomPoints"),
     // The projection tests also call PROJ directly.
     .testTarget(
-      name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ", "SeededRandom"],
+      name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ", "SeededRandom", "RandomPoints"],
       linkerSettings: [.linkedLibrary("proj")]),
     .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment", "SeededRandom"]),
     .testTarget(
       name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment", "SeededRandom"],
       resources: [.copy("Snapshots")]),
-    .testTarget(name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo", "SeededRandom"]),
+    .testTarget(
+      name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo", "SeededRandom", "RandomPoints"]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
     .testTarget(name: "TunnelServerTests", dependencies: ["TunnelServer", "TunnelGeo", "TunnelApp"]),
   ] + containmentExamples + benchmarkTargets + fuzzTargets

@@ -44,6 +44,9 @@ public final class BatchRun {
 
     /// Whether only the nearest place is asked for: answered from the nearest-place grid alone.
     var nearestPlaceOnly: Bool { fields == [.nearestPlace] }
+
+    /// The placemark's fields the rows need: only these are computed.
+    var placemarkFields: Placemark.Fields { PlacemarkField.placemarkFields(fields) }
   }
 
   /// How a batch ended.
@@ -134,7 +137,7 @@ public final class BatchRun {
     if options.nearestPlaceOnly {
       if chunk.count >= options.chunkSize { _ = try geocoder.nearestPlaceIndex() }
     } else if chunk.count > Self.indexThreshold {
-      try geocoder.prepareForBatch()
+      try geocoder.prepareForBatch(fields: options.placemarkFields)
     }
     guard try writer.write(formatter.header()) else {
       summary.outputClosed = true
@@ -224,7 +227,12 @@ public final class BatchRun {
       placeColumns?.add(found, of: places)
       return (Answers(places: places, nearestPlaces: found, placeColumns: placeColumns), slots)
     }
-    return (Answers(placemarks: try geocoder.placemarks(for: points, threads: options.threads)), slots)
+    return (
+      Answers(
+        placemarks: try geocoder.placemarks(
+          for: points, fields: options.placemarkFields, threads: options.threads)),
+      slots
+    )
   }
 
   /// The chunk's rows as bytes, in parts formatted on every core.

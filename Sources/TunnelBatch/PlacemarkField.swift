@@ -29,6 +29,23 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
     return fields
   }
 
+  /// The fields of ``Placemark/Fields`` that give these.
+  public static func placemarkFields(_ fields: [PlacemarkField]) -> Placemark.Fields {
+    var result: Placemark.Fields = []
+    for field in fields {
+      switch field {
+      case .land: result.insert(.land)
+      case .country: result.insert(.country)
+      case .region: result.insert(.region)
+      case .sea: result.insert(.sea)
+      case .nearestPlace: result.insert(.nearestPlace)
+      case .nearestLand: result.insert(.nearestLand)
+      case .timeZone: result.insert(.timeZone)
+      }
+    }
+    return result
+  }
+
   /// The JSON members the field writes (``writeJSON(_:_:to:precision:)``), in order.
   var keys: [String] {
     switch self {

@@ -33,7 +33,7 @@ public struct Coordinate: Sendable, Hashable {
   /// Creates a coordinate from numbers already known to be finite, with the latitude in -90…90.
   ///
   /// The longitude is still normalised.
-  init(uncheckedLatitude latitude: Double, longitude: Double) {
+  package init(uncheckedLatitude latitude: Double, longitude: Double) {
     self.latitude = latitude + 0  // turns -0.0 into 0.0
     self.longitude = Coordinate.normalizedLongitude(longitude)
   }

@@ -1,4 +1,6 @@
 import Foundation
+import RandomPoints
+import SeededRandom
 import Testing
 import TunnelGeo
 
@@ -244,6 +246,49 @@ import Glibc
     for (one, other) in zip(fastRows, wholeRows) {
       try #require(one.count == 18 && other.count == 20)
       #expect(one[0..<9] == other[0..<9] && one[9..<17] == other[10..<18] && one[17] == other[19], "\(one)")
+    }
+  }
+
+  /// Points uniform on the sphere, just off coasts and just off country borders, and the batch of every
+  /// field with their antipodes, as CSV.
+  static let wholeBatch: (text: String, output: String) = {
+    let data = try! PlaceData()
+    var generator = SplitMix64(seed: 28)
+    var coordinates = (0..<600).map { _ in Coordinate.random(using: &generator) }
+    let coast = try! data.coastline(.high).polygons
+    let borders = try! data.countries().polygons
+    for _ in 0..<200 { coordinates.append(coast.pointNearAVertex(within: 0.05, using: &generator)) }
+    for _ in 0..<200 { coordinates.append(borders.pointNearAVertex(within: 0.05, using: &generator)) }
+    let text = "lat,lon\n" + coordinates.map { "\($0.latitude),\($0.longitude)\n" }.joined()
+    let whole = try! BatchRunTests().run(
+      text, options: BatchRun.Options(antipode: true, format: .csv, chunkSize: 4_000))
+    return (text, whole.output)
+  }()
+
+  /// A batch of some fields writes, in each of its columns, the bytes the batch of every field writes
+  /// there: on uniform points, points just off coasts and just off country borders (where the tolerances
+  /// decide), with the antipodes, across several chunks.
+  @Test(arguments: [
+    [PlacemarkField.land], [.country], [.region], [.sea], [.nearestLand], [.timeZone], [.timeZone, .country],
+    [.nearestLand, .sea], [.region, .land, .nearestPlace],
+  ])
+  func fieldsCostWhatTheyAsk(_ fields: [PlacemarkField]) throws {
+    let (text, whole) = try Self.wholeBatch
+    let some = try run(
+      text, options: BatchRun.Options(fields: fields, antipode: true, format: .csv, chunkSize: 4_000)
+    )
+    .output
+    let wholeRows = Self.fields(whole, separator: ",")
+    let someRows = Self.fields(some, separator: ",")
+    try #require(wholeRows.count == 1_001 && someRows.count == wholeRows.count)
+    let header = wholeRows[0]
+    for (column, name) in someRows[0].enumerated() {
+      let wholeColumn = try #require(header.firstIndex(of: name), "no column \(name) in the whole batch")
+      for row in 1..<someRows.count where someRows[row][column] != wholeRows[row][wholeColumn] {
+        Issue.record(
+          "\(name) of \(someRows[row][0]), \(someRows[row][1]): \(someRows[row][column]) against \(wholeRows[row][wholeColumn])"
+        )
+      }
     }
   }
 

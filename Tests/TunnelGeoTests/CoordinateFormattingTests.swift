@@ -1,4 +1,5 @@
 import Foundation
+import RandomPoints
 import SeededRandom
 import Testing
 

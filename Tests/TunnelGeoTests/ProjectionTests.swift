@@ -1,5 +1,6 @@
 import CPROJ
 import Foundation
+import RandomPoints
 import SeededRandom
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import RandomPoints
 import SeededRandom
 import Testing
 
@@ -162,6 +163,54 @@ import Testing
     #expect(differences == 0)
   }
 
+  /// A placemark of some fields holds the whole placemark's values in them and empty values elsewhere,
+  /// one-off and from indexes built for those fields alone (whose other lookups go to the mapped layers).
+  @Test(arguments: [Placemark.Fields.country, .region, .sea, .timeZone, [.land, .nearestPlace]])
+  func fieldsAloneEqualTheWholePlacemark(_ fields: Placemark.Fields) throws {
+    var points = try Self.points()
+    var generator = SplitMix64(seed: 47)
+    let borders = try Self.data.countries().polygons
+    for _ in 0..<40 { points.append(borders.pointNearAVertex(within: 0.05, using: &generator)) }
+    let partial = ReverseGeocoder(data: Self.data)
+    try partial.prepareForBatch(fields: fields)
+    let parts = try partial.preparedIndexes(BatchIndexes.Parts(fields)).parts
+    #expect(parts == BatchIndexes.Parts(fields))
+    for point in points {
+      let whole = try Self.plain.placemark(for: point, indexes: nil)
+      for found in [
+        try Self.plain.placemark(for: point, indexes: nil, fields: fields),
+        try partial.placemark(for: point, fields: fields),
+      ] {
+        #expect(found.land == (fields.contains(.land) && whole.land), "\(point)")
+        #expect(found.country == (fields.contains(.country) ? whole.country : nil), "\(point)")
+        #expect(found.region == (fields.contains(.region) ? whole.region : nil), "\(point)")
+        #expect(found.sea == (fields.contains(.sea) ? whole.sea : nil), "\(point)")
+        #expect(found.lake == (fields.contains(.sea) ? whole.lake : nil), "\(point)")
+        #expect(found.inLake == (fields.contains(.sea) && whole.inLake), "\(point)")
+        #expect(
+          found.nearestPlace == (fields.contains(.nearestPlace) ? whole.nearestPlace : NearestPlace.unasked))
+        #expect(found.nearestLand == (fields.contains(.nearestLand) ? whole.nearestLand : nil), "\(point)")
+        #expect(
+          found.timeZone.identifier == (fields.contains(.timeZone) ? whole.timeZone.identifier : ""),
+          "\(point)")
+      }
+    }
+  }
+
+  /// Indexes built for some fields grow to more when a batch asks for more, keeping what they had.
+  @Test func indexesGrowWithTheFieldsAsked() throws {
+    let geocoder = ReverseGeocoder(data: Self.data)
+    try geocoder.prepareForBatch(fields: .country)
+    let first = try geocoder.preparedIndexes(.countries)
+    #expect(first.parts == .countries && first.coast == nil && first.shores == nil && first.marine == nil)
+    try geocoder.prepareForBatch(fields: .sea)
+    let second = try geocoder.preparedIndexes()
+    #expect(second.parts == .all)
+    #expect(second.countries === first.countries)
+    let point = try Coordinate(latitude: -56, longitude: -171.5)
+    #expect(try geocoder.placemark(for: point) == Self.plain.placemark(for: point, indexes: nil))
+  }
+
   /// Pairs of sea points a few kilometres apart mostly share their nearest shore point, so the second of
   /// each pair reuses what was found for the first: both must still equal the one-off answers.
   @Test func rememberedShorePointsGiveTheOneOffAnswers() throws {
@@ -240,7 +289,7 @@ import Testing
       let limit = [1.0, 5.0, 25.0, 80.0][round % 4] / SphereGeometry.radiusKm
       guard indexes.countryBorders(fartherThan: limit, from: point, vector) else { continue }
       cleared += 1
-      let nearest = try #require(indexes.countryBorders.nearest(to: vector))
+      let nearest = try #require(indexes.countryBorders?.nearest(to: vector))
       #expect(nearest.angle > limit, "\(point): border at \(nearest.angle), not farther than \(limit)")
     }
     #expect(cleared > 500)

@@ -1,3 +1,4 @@
+import RandomPoints
 import SeededRandom
 import Testing
 

@@ -2,99 +2,192 @@ import Dispatch
 import Foundation
 
 /// The in-memory indexes of a geocoder that answers many queries.
+///
+/// Only the parts a batch's fields need are built (``Parts``); a lookup whose index was not built
+/// searches the mapped layers instead (``LayerLookups``), with the same answer.
 final class BatchIndexes: Sendable {
+  /// Groups of indexes, built together.
+  struct Parts: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    /// The nearest-place grid and the places of each country.
+    static let places = Parts(rawValue: 1 << 0)
+    /// The coastline's grid.
+    static let coast = Parts(rawValue: 1 << 1)
+    /// The countries' grid, their borders and the clearance of the grid's leaves.
+    static let countries = Parts(rawValue: 1 << 2)
+    /// The regions' grid and borders.
+    static let regions = Parts(rawValue: 1 << 3)
+    /// The marine polygons' grid and named borders.
+    static let marine = Parts(rawValue: 1 << 4)
+    /// The time zones' grid.
+    static let timeZones = Parts(rawValue: 1 << 5)
+    /// The islands' grid and outlines.
+    static let islands = Parts(rawValue: 1 << 6)
+    /// The shorelines: every level's, and land's and ice's for points at sea.
+    static let shores = Parts(rawValue: 1 << 7)
+    static let all: Parts = [.places, .coast, .countries, .regions, .marine, .timeZones, .islands, .shores]
+
+    /// The indexes that answer `fields` fast. What they need only now and then (the nearest place of a
+    /// time zone that no polygon gives) is left to the mapped layers.
+    init(_ fields: Placemark.Fields) {
+      var parts: Parts = []
+      if fields.contains(.land) { parts.formUnion(.coast) }
+      if fields.contains(.country) { parts.formUnion(.countries) }
+      if fields.contains(.region) { parts.formUnion([.countries, .regions, .places]) }
+      if fields.contains(.sea) { parts.formUnion([.coast, .marine]) }
+      if fields.contains(.nearestPlace) { parts.formUnion(.places) }
+      if fields.contains(.nearestLand) { parts.formUnion([.coast, .shores, .countries, .islands, .places]) }
+      if fields.contains(.timeZone) { parts.formUnion(.timeZones) }
+      self = parts
+    }
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+  }
+
+  /// The parts built.
+  let parts: Parts
   /// The cube-map grid of nearest-place candidates.
-  let places: NearestPlaceGrid
+  let places: NearestPlaceGrid?
   /// The places of each country, for the nearest place of one country.
-  let countryPlaces: CountryPlaceIndex
+  let countryPlaces: CountryPlaceIndex?
   /// Point-in-polygon grids of the layers a placemark reads.
-  let coast: PolygonGrid
-  let countries: PolygonGrid
-  let marine: PolygonGrid
-  let timeZones: PolygonGrid
-  let islands: PolygonGrid
-  let regions: PolygonGrid
+  let coast: PolygonGrid?
+  let countries: PolygonGrid?
+  let marine: PolygonGrid?
+  let timeZones: PolygonGrid?
+  let islands: PolygonGrid?
+  let regions: PolygonGrid?
   /// The nearest shoreline at any distance (every GSHHG level), for points in lakes.
-  let shores: ShoreIndex
+  let shores: ShoreIndex?
   /// The nearest shoreline of land or ice (odd GSHHG levels), for points at sea.
-  let seaShores: NearestShoreGrid
+  let seaShores: NearestShoreGrid?
   /// The nearest country border (coastlines included), for the coastal tolerance.
-  let countryBorders: ShoreIndex
+  let countryBorders: ShoreIndex?
   /// The nearest named marine polygon, for sea points in none.
-  let namedSeaBorders: ShoreIndex
+  let namedSeaBorders: ShoreIndex?
   /// The nearest island outline, for shoreline points just off an island.
-  let islandShores: ShoreIndex
+  let islandShores: ShoreIndex?
   /// The nearest region border (of regions with a country), for the coastal tolerance.
-  let regionBorders: ShoreIndex
+  let regionBorders: ShoreIndex?
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
   let countryClearance: [SIMD2<Float>]
   /// The layers the indexes were built from.
   let layers: PlacemarkLayers
+  /// The lookups of the parts not built.
+  let unindexed: LayerLookups
   /// The names placemarks quote, decoded.
   let names: PlacemarkNames
   /// Shoreline points described lately: the nearest point of land from open sea is most often a vertex,
   /// the same for many queries.
   private let shoreDescriptions = Locked(ShoreDescriptionCache())
 
-  /// Builds every index (but the nearest-place grid when one is given) in two chains, one per core.
+  /// Builds the indexes of `parts` (taking those `existing` has, and the nearest-place grid from
+  /// `placeGrid`) in two chains, one per core.
   ///
   /// Each tree is built right after its grid, while few other indexes exist, and each layer's vertex
   /// stream is let go as soon as its grid holds the vertices: the scratch space of the largest builds
   /// never comes on top of all the finished indexes, which keeps the peak memory of a batch low.
-  init(layers: PlacemarkLayers, placeGrid makePlaceGrid: @escaping @Sendable (PlaceLayer) -> NearestPlaceGrid)
-  {
+  init(
+    layers: PlacemarkLayers, parts wanted: Parts = .all, existing: BatchIndexes? = nil,
+    placeGrid makePlaceGrid: @escaping @Sendable (PlaceLayer) -> NearestPlaceGrid
+  ) {
+    let parts = wanted.union(existing?.parts ?? [])
+    self.parts = parts
     self.layers = layers
-    names = PlacemarkNames(layers)
+    unindexed = existing?.unindexed ?? LayerLookups(layers: layers)
+    names = existing?.names ?? PlacemarkNames(layers)
     let places = layers.places
     let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer, regionLayer) = (
       layers.coast.polygons, layers.countries.polygons, layers.marine.polygons, layers.zones.polygons,
       layers.islands.polygons, layers.regions.polygons
     )
     let regionFeatureCountries = names.regionFeatureCountries
+    let old = existing
     @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
       let grid = PolygonGrid(layer: layer)
       layer.releaseVertexStream()
       return grid
     }
+    struct First: Sendable {
+      var coast: PolygonGrid?
+      var shores: ShoreIndex?
+      var seaShores: NearestShoreGrid?
+      var regions: PolygonGrid?
+      var regionBorders: ShoreIndex?
+    }
+    struct Second: Sendable {
+      var zones: PolygonGrid?
+      var countries: PolygonGrid?
+      var borders: ShoreIndex?
+      var clearance: [SIMD2<Float>] = []
+      var marine: PolygonGrid?
+      var namedSeas: ShoreIndex?
+      var islands: PolygonGrid?
+      var islandShores: ShoreIndex?
+      var placeGrid: NearestPlaceGrid?
+      var countryPlaces: CountryPlaceIndex?
+    }
     let (first, second) = Self.both(
-      { () -> (PolygonGrid, ShoreIndex, NearestShoreGrid, PolygonGrid, ShoreIndex) in
-        let coast = grid(coastLayer)
-        let shores = ShoreIndex(grid: coast) { _ in true }
-        let seaShores = NearestShoreGrid(shores: shores) { coastLayer.level(of: $0) % 2 == 1 }
-        let regions = grid(regionLayer)
-        let regionBorders = ShoreIndex(grid: regions) { regionFeatureCountries[$0] != nil }
-        return (coast, shores, seaShores, regions, regionBorders)
+      { () -> First in
+        var built = First()
+        // The shores are found through the coastline's grid.
+        if !parts.isDisjoint(with: [.coast, .shores]) { built.coast = old?.coast ?? grid(coastLayer) }
+        if parts.contains(.shores), let coast = built.coast {
+          let shores = old?.shores ?? ShoreIndex(grid: coast) { _ in true }
+          built.shores = shores
+          built.seaShores =
+            old?.seaShores ?? NearestShoreGrid(shores: shores) { coastLayer.level(of: $0) % 2 == 1 }
+        }
+        if parts.contains(.regions) {
+          let regions = old?.regions ?? grid(regionLayer)
+          built.regions = regions
+          built.regionBorders =
+            old?.regionBorders ?? ShoreIndex(grid: regions) { regionFeatureCountries[$0] != nil }
+        }
+        return built
       },
-      {
-        () -> (
-          PolygonGrid, PolygonGrid, ShoreIndex, [SIMD2<Float>], PolygonGrid, ShoreIndex, PolygonGrid,
-          ShoreIndex,
-          NearestPlaceGrid, CountryPlaceIndex
-        ) in
+      { () -> Second in
+        var built = Second()
         // The time zones first, while few indexes exist: after the coastline's, theirs is the build that
         // needs the most scratch space.
-        let zones = grid(zoneLayer)
-        let countries = grid(countryLayer)
-        let borders = ShoreIndex(grid: countries) { _ in true }
-        let clearance = Self.clearances(of: countries, borders: borders)
-        let marine = grid(marineLayer)
-        let namedSeas = ShoreIndex(grid: marine) { marineLayer.hasAttribute(0, of: $0) }
-        let islands = grid(islandLayer)
-        let islandShores = ShoreIndex(grid: islands) { _ in true }
-        let placeGrid = makePlaceGrid(places)
-        let countryPlaces = CountryPlaceIndex(places: places, vectors: placeGrid.vectors)
-        return (
-          zones, countries, borders, clearance, marine, namedSeas, islands, islandShores, placeGrid,
-          countryPlaces
-        )
+        if parts.contains(.timeZones) { built.zones = old?.timeZones ?? grid(zoneLayer) }
+        if parts.contains(.countries) {
+          let countries = old?.countries ?? grid(countryLayer)
+          let borders = old?.countryBorders ?? ShoreIndex(grid: countries) { _ in true }
+          built.countries = countries
+          built.borders = borders
+          built.clearance = old?.countryClearance ?? Self.clearances(of: countries, borders: borders)
+        }
+        if parts.contains(.marine) {
+          let marine = old?.marine ?? grid(marineLayer)
+          built.marine = marine
+          built.namedSeas =
+            old?.namedSeaBorders ?? ShoreIndex(grid: marine) { marineLayer.hasAttribute(0, of: $0) }
+        }
+        if parts.contains(.islands) {
+          let islands = old?.islands ?? grid(islandLayer)
+          built.islands = islands
+          built.islandShores = old?.islandShores ?? ShoreIndex(grid: islands) { _ in true }
+        }
+        if parts.contains(.places) {
+          let placeGrid = old?.places ?? makePlaceGrid(places)
+          built.placeGrid = placeGrid
+          built.countryPlaces =
+            old?.countryPlaces ?? CountryPlaceIndex(places: places, vectors: placeGrid.vectors)
+        }
+        return built
       })
-    (coast, shores, seaShores, regions, regionBorders) = first
-    (
-      timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores,
-      self.places, countryPlaces
-    ) = second
+    (coast, shores, seaShores, regions, regionBorders) = (
+      first.coast, first.shores, first.seaShores, first.regions, first.regionBorders
+    )
+    (timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores) =
+      (
+        second.zones, second.countries, second.borders, second.clearance, second.marine, second.namedSeas,
+        second.islands, second.islandShores
+      )
+    (self.places, countryPlaces) = (second.placeGrid, second.countryPlaces)
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
   }
@@ -132,6 +225,7 @@ final class BatchIndexes: Sendable {
   /// less the way from the coordinate to the middle. False means only that neither bound settles it.
   func countryBorders(fartherThan limit: Double, from coordinate: Coordinate, _ vector: SIMD3<Double>) -> Bool
   {
+    guard let countries, !countryClearance.isEmpty else { return false }
     let (node, box) = countries.leafDegreeBox(countries.layer.fixedPoint(coordinate))
     let clearance = countryClearance[node]
     if Double(clearance.x) > limit { return true }
@@ -176,47 +270,63 @@ final class BatchIndexes: Sendable {
 /// The lookups of a batch: the same answers as ``LayerLookups``, from the in-memory indexes.
 extension BatchIndexes: PlacemarkLookups {
   func nearestPlace(to vector: SIMD3<Double>) -> (index: Int, chordSquared: Double)? {
-    places.nearest(to: vector)
+    guard let places else { return unindexed.nearestPlace(to: vector) }
+    return places.nearest(to: vector)
   }
 
   func nearestPlace(ofCountry value: UInt16, to vector: SIMD3<Double>, within limit: Double) -> Int? {
-    countryPlaces.nearest(to: vector, countryCode: value, within: limit)?.index
+    guard let countryPlaces else {
+      return unindexed.nearestPlace(ofCountry: value, to: vector, within: limit)
+    }
+    return countryPlaces.nearest(to: vector, countryCode: value, within: limit)?.index
   }
 
   func coastLevel(at coordinate: Coordinate) -> Int? {
-    FeatureChoice.highestLevel(of: coast.features(containing: coordinate), in: layers.coast)
+    guard let coast else { return unindexed.coastLevel(at: coordinate) }
+    return FeatureChoice.highestLevel(of: coast.features(containing: coordinate), in: layers.coast)
   }
 
   func countryFeature(containing coordinate: Coordinate) -> Int? {
-    FeatureChoice.country(of: countries.features(containing: coordinate), in: layers.countries)
+    guard let countries else { return unindexed.countryFeature(containing: coordinate) }
+    return FeatureChoice.country(of: countries.features(containing: coordinate), in: layers.countries)
   }
 
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {
-    FeatureChoice.first(of: regions.features(containing: coordinate)) { isRegion($0, of: country) }
+    guard let regions else { return unindexed.regionFeature(containing: coordinate, country: country) }
+    return FeatureChoice.first(of: regions.features(containing: coordinate)) { isRegion($0, of: country) }
   }
 
   func seaName(containing coordinate: Coordinate) -> String? {
-    FeatureChoice.firstName(of: marine.features(containing: coordinate)) { names.seas[$0] }
+    guard let marine else { return unindexed.seaName(containing: coordinate) }
+    return FeatureChoice.firstName(of: marine.features(containing: coordinate)) { names.seas[$0] }
   }
 
   func timeZoneFeature(containing coordinate: Coordinate) -> Int? {
-    timeZones.features(containing: coordinate).first
+    guard let timeZones else { return unindexed.timeZoneFeature(containing: coordinate) }
+    return timeZones.features(containing: coordinate).first
   }
 
   func islandFeature(containing coordinate: Coordinate) -> Int? {
-    islands.features(containing: coordinate).first
+    guard let islands else { return unindexed.islandFeature(containing: coordinate) }
+    return islands.features(containing: coordinate).first
   }
 
   func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   {
-    if countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
+    guard let countryBorders else {
+      return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit)
+    }
+    if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
     return countryBorders.nearest(to: vector, within: limit)?.feature
   }
 
   func regionBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double, country: UInt16
   ) -> Int? {
-    regionBorders.nearest(to: vector, within: limit) { isRegion($0, of: country) }?.feature
+    guard let regionBorders else {
+      return unindexed.regionBorder(nearestTo: coordinate, vector, within: limit, country: country)
+    }
+    return regionBorders.nearest(to: vector, within: limit) { isRegion($0, of: country) }?.feature
   }
 
   /// Whether a region feature is of a country.
@@ -227,16 +337,23 @@ extension BatchIndexes: PlacemarkLookups {
   func regionIndex(ofFeature feature: Int) -> Int? { names.regionFeatureRegions[feature] }
 
   func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String? {
-    namedSeaBorders.nearest(to: vector).flatMap { names.seas[$0.feature] }
+    guard let namedSeaBorders else { return unindexed.nearestSeaName(to: coordinate, vector) }
+    return namedSeaBorders.nearest(to: vector).flatMap { names.seas[$0.feature] }
   }
 
   func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit? {
-    inLake ? shores.nearest(to: vector) : seaShores.nearest(to: vector)
+    guard let shores, let seaShores else {
+      return unindexed.nearestShore(to: coordinate, vector, inLake: inLake)
+    }
+    return inLake ? shores.nearest(to: vector) : seaShores.nearest(to: vector)
   }
 
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   {
-    islandShores.nearest(to: vector, within: limit)?.feature
+    guard let islandShores else {
+      return unindexed.islandOutline(nearestTo: coordinate, vector, within: limit)
+    }
+    return islandShores.nearest(to: vector, within: limit)?.feature
   }
 
   func country(_ feature: Int) -> Placemark.Country { names.countries[feature] }

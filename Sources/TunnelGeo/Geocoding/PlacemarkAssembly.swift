@@ -4,30 +4,65 @@
 struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
   let lookups: Lookups
 
-  /// Everything the data says about a point.
-  func placemark(for coordinate: Coordinate) throws(PlaceDataError) -> Placemark {
+  /// What the data says about a point: every field, or those of `fields` (see ``Placemark/Fields``).
+  ///
+  /// Each lookup runs only when a field asked for needs it: the nearest place for itself, and for a
+  /// region or a time zone only when no polygon gives one; the coastline level for land, sea and nearest
+  /// land, and for a time zone only when no polygon gives one. So a placemark of some fields has the same
+  /// values in them as the whole placemark.
+  func placemark(
+    for coordinate: Coordinate, fields: Placemark.Fields = .all
+  ) throws(PlaceDataError) -> Placemark {
     let vector = SphereGeometry.unitVector(coordinate)
     let places = lookups.layers.places
-    guard let found = lookups.nearestPlace(to: vector), found.index >= 0 else {
-      throw .malformed(path: places.path, detail: "no places")
+    var found: (index: Int, chordSquared: Double)?
+    func nearest() throws(PlaceDataError) -> (index: Int, chordSquared: Double) {
+      if let found { return found }
+      guard let nearest = lookups.nearestPlace(to: vector), nearest.index >= 0 else {
+        throw .malformed(path: places.path, detail: "no places")
+      }
+      found = nearest
+      return nearest
     }
-    let nearest = ReverseGeocoder.nearestPlace(places, found.index, chordSquared: found.chordSquared)
-    let level = lookups.coastLevel(at: coordinate)
-    let land = level.map { $0 % 2 == 1 } ?? false
-    let inLake = level.map { $0 % 2 == 0 } ?? false
-    let countryFeature = country(
-      at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm)
-    let water = land ? nil : self.water(at: coordinate, vector, inLake: inLake)
+    var level: Int??
+    func coastLevel() -> Int? {
+      if let level { return level }
+      let found = lookups.coastLevel(at: coordinate)
+      level = .some(found)
+      return found
+    }
+    let nearestPlace =
+      fields.contains(.nearestPlace)
+      ? ReverseGeocoder.nearestPlace(places, try nearest().index, chordSquared: try nearest().chordSquared)
+      : NearestPlace.unasked
+    let usesLevel = !fields.isDisjoint(with: [.land, .sea, .nearestLand])
+    let land = usesLevel ? coastLevel().map { $0 % 2 == 1 } ?? false : false
+    let inLake = usesLevel ? coastLevel().map { $0 % 2 == 0 } ?? false : false
+    let countryFeature =
+      fields.isDisjoint(with: [.country, .region])
+      ? nil : country(at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm)
+    var region: Placemark.Region?
+    if fields.contains(.region), let countryFeature {
+      region = try self.region(at: coordinate, vector, country: countryFeature) { () throws(PlaceDataError) in
+        try nearest().index
+      }
+    }
+    let seaAndLake = fields.contains(.sea) && !land ? water(at: coordinate, vector, inLake: inLake) : nil
+    let shore =
+      fields.contains(.nearestLand) && !land
+      ? lookups.nearestShore(to: coordinate, vector, inLake: inLake) : nil
+    var timeZone = ""
+    if fields.contains(.timeZone) {
+      timeZone = try self.timeZone(
+        at: coordinate, land: { coastLevel().map { $0 % 2 == 1 } ?? false },
+        nearestPlace: { () throws(PlaceDataError) in try nearest().index })
+    }
     return Placemark(
-      latitude: coordinate.latitude, longitude: coordinate.longitude, land: land,
-      country: countryFeature.map(lookups.country),
-      region: countryFeature.flatMap {
-        region(at: coordinate, vector, country: $0, nearestPlace: nearest.index)
-      },
-      sea: water?.sea, lake: water?.lake, inLake: inLake, nearestPlace: nearest,
-      nearestLand: water?.nearestLand,
-      timeZone: Placemark.TimeZone(
-        identifier: timeZone(at: coordinate, land: land, nearestPlace: nearest.index)))
+      latitude: coordinate.latitude, longitude: coordinate.longitude, land: fields.contains(.land) && land,
+      country: fields.contains(.country) ? countryFeature.map(lookups.country) : nil, region: region,
+      sea: seaAndLake?.sea, lake: seaAndLake?.lake, inLake: fields.contains(.sea) && inLake,
+      nearestPlace: nearestPlace, nearestLand: shore.map(nearestLand),
+      timeZone: Placemark.TimeZone(identifier: timeZone))
   }
 
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
@@ -42,8 +77,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
   /// country (the nearest place of all when it is of the country), within
   /// ``ReverseGeocoder/regionSearchRadiusKm``.
   func region(
-    at coordinate: Coordinate, _ vector: SIMD3<Double>, country feature: Int, nearestPlace: Int
-  )
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, country feature: Int,
+    nearestPlace: () throws(PlaceDataError) -> Int
+  ) throws(PlaceDataError)
     -> Placemark.Region?
   {
     guard let value = lookups.countryCodeValue(feature) else { return nil }
@@ -57,6 +93,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
       return region
     }
     let places = lookups.layers.places
+    let nearestPlace = try nearestPlace()
     let regionPlace =
       places.countryCodeValue(at: nearestPlace) == value
       ? nearestPlace
@@ -69,27 +106,25 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     return region
   }
 
-  /// What a point off land is in: a lake or a sea, and the nearest land.
+  /// What a point off land is in: a lake or a sea.
   func water(
     at coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool
-  )
-    -> (sea: String?, lake: String?, nearestLand: Placemark.NearestLand?)
-  {
+  ) -> (sea: String?, lake: String?) {
     let containing = lookups.seaName(containing: coordinate)
-    let shore = lookups.nearestShore(to: coordinate, vector, inLake: inLake)
     return (
       sea: inLake ? nil : containing ?? lookups.nearestSeaName(to: coordinate, vector),
-      lake: inLake ? containing : nil,
-      nearestLand: shore.map(nearestLand)
+      lake: inLake ? containing : nil
     )
   }
 
   /// The time zone polygon's zone; where none holds the point (gaps between simplified polygons), the
   /// nautical zone at sea and the nearest place's zone on land.
-  func timeZone(at coordinate: Coordinate, land: Bool, nearestPlace: Int) -> String {
-    lookups.timeZoneFeature(containing: coordinate).map(lookups.timeZone)
-      ?? (land ? nil : ReverseGeocoder.oceanZone(longitude: coordinate.longitude))
-      ?? lookups.layers.places.timeZone(at: nearestPlace)
+  func timeZone(
+    at coordinate: Coordinate, land: () -> Bool, nearestPlace: () throws(PlaceDataError) -> Int
+  ) throws(PlaceDataError) -> String {
+    if let feature = lookups.timeZoneFeature(containing: coordinate) { return lookups.timeZone(feature) }
+    if !land() { return ReverseGeocoder.oceanZone(longitude: coordinate.longitude) }
+    return lookups.layers.places.timeZone(at: try nearestPlace())
   }
 
   // MARK: Nearest land

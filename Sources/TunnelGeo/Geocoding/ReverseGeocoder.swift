@@ -127,15 +127,27 @@ public final class ReverseGeocoder: Sendable {
   ///   the same answers (the benchmark measures both); fewer in a batch, which visits its points in
   ///   spatial order.
   public func placemark(for coordinate: Coordinate) throws(PlaceDataError) -> Placemark {
-    let answer = try placemark(for: coordinate, indexes: batchIndexes.withLock { $0 })
+    try placemark(for: coordinate, fields: .all)
+  }
+
+  /// What the data says about a point in `fields` (see ``Placemark/Fields``): the lookups the other
+  /// fields need are not made.
+  public func placemark(
+    for coordinate: Coordinate, fields: Placemark.Fields
+  ) throws(PlaceDataError) -> Placemark {
+    let answer = try placemark(for: coordinate, indexes: batchIndexes.withLock { $0 }, fields: fields)
     try data.checkIntact()
     return answer
   }
 
-  func placemark(for coordinate: Coordinate, indexes: BatchIndexes?) throws(PlaceDataError) -> Placemark {
-    if let indexes { return try PlacemarkAssembly(lookups: indexes).placemark(for: coordinate) }
+  func placemark(
+    for coordinate: Coordinate, indexes: BatchIndexes?, fields: Placemark.Fields = .all
+  ) throws(PlaceDataError) -> Placemark {
+    if let indexes {
+      return try PlacemarkAssembly(lookups: indexes).placemark(for: coordinate, fields: fields)
+    }
     return try PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers())).placemark(
-      for: coordinate)
+      for: coordinate, fields: fields)
   }
 
   /// The nautical time zone of a longitude: `Etc/GMT+11` for 165–180° W (the sign is POSIX's, inverted).
@@ -159,6 +171,12 @@ public final class ReverseGeocoder: Sendable {
     _ = try preparedIndexes()
   }
 
+  /// Builds the batch indexes that `fields` need (see ``prepareForBatch()``), and no others: a batch of
+  /// countries builds no index of seas, islands or shores.
+  public func prepareForBatch(fields: Placemark.Fields) throws(PlaceDataError) {
+    _ = try preparedIndexes(BatchIndexes.Parts(fields))
+  }
+
   /// Batches longer than this build the batch indexes first.
   public static let batchIndexThreshold = 2_000
 
@@ -166,36 +184,44 @@ public final class ReverseGeocoder: Sendable {
   /// ``prepareForBatch()``.
   public func batchIndexSizes() -> [(name: String, cells: Int, bytes: Int)] {
     guard let indexes = batchIndexes.withLock({ $0 }) else { return [] }
-    var sizes = [
-      ("places", indexes.places.nodeCount, indexes.places.byteCount + 24 * indexes.places.vectors.count)
-    ]
+    var sizes: [(name: String, cells: Int, bytes: Int)] = []
+    if let places = indexes.places {
+      sizes.append(("places", places.nodeCount, places.byteCount + 24 * places.vectors.count))
+    }
     for (name, grid) in [
       ("coastline-h", indexes.coast), ("countries", indexes.countries), ("marine", indexes.marine),
       ("timezones", indexes.timeZones), ("islands", indexes.islands), ("regions", indexes.regions),
     ] {
-      sizes.append((name, grid.size.nodes, grid.size.bytes))
+      if let grid { sizes.append((name, grid.size.nodes, grid.size.bytes)) }
     }
     for (name, tree) in [
       ("shores", indexes.shores), ("country borders", indexes.countryBorders),
       ("named sea borders", indexes.namedSeaBorders), ("island shores", indexes.islandShores),
       ("region borders", indexes.regionBorders),
     ] {
-      sizes.append((name, tree.size.nodes, tree.size.bytes))
+      if let tree { sizes.append((name, tree.size.nodes, tree.size.bytes)) }
     }
-    sizes.append(("sea shores", indexes.seaShores.size.nodes, indexes.seaShores.size.bytes))
-    sizes.append(("places by country", indexes.countryPlaces.count, indexes.countryPlaces.byteCount))
+    if let seaShores = indexes.seaShores {
+      sizes.append(("sea shores", seaShores.size.nodes, seaShores.size.bytes))
+    }
+    if let countryPlaces = indexes.countryPlaces {
+      sizes.append(("places by country", countryPlaces.count, countryPlaces.byteCount))
+    }
     return sizes
   }
 
-  func preparedIndexes() throws(PlaceDataError) -> BatchIndexes {
-    if let built = batchIndexes.withLock({ $0 }) { return built }
-    let existing = placeGrid.withLock { $0 }
-    let built = try BatchIndexes(layers: placemarkLayers()) { places in
-      existing ?? self.loadOrBuildPlaceGrid(places)
+  /// The batch indexes, with at least `parts` built: those already built are kept, and the others
+  /// built beside them.
+  func preparedIndexes(_ parts: BatchIndexes.Parts = .all) throws(PlaceDataError) -> BatchIndexes {
+    let current = batchIndexes.withLock { $0 }
+    if let current, current.parts.isSuperset(of: parts) { return current }
+    let existingGrid = placeGrid.withLock { $0 }
+    let built = try BatchIndexes(layers: placemarkLayers(), parts: parts, existing: current) { places in
+      existingGrid ?? self.loadOrBuildPlaceGrid(places)
     }
     try data.checkIntact()
     return batchIndexes.withLock { slot in
-      if let existing = slot { return existing }
+      if let existing = slot, existing.parts.isSuperset(of: built.parts) { return existing }
       slot = built
       return built
     }
@@ -208,14 +234,18 @@ public final class ReverseGeocoder: Sendable {
   /// The coordinates are answered in a spatial order (``SpatialOrder``), cut into one run per thread;
   /// each thread writes its own slots of the result, so the loop takes no locks. The batch indexes are
   /// built for inputs longer than ``batchIndexThreshold`` and used for any input once built.
+  ///
+  /// With `fields`, only those fields are computed (see ``Placemark/Fields``), and only the indexes they
+  /// need are built.
   public func placemarks(
-    for coordinates: [Coordinate], threads: Int? = nil
+    for coordinates: [Coordinate], fields: Placemark.Fields = .all, threads: Int? = nil
   ) throws(PlaceDataError) -> [Placemark] {
     _ = try placemarkLayers()
     let built = batchIndexes.withLock { $0 }
-    let indexes = coordinates.count > Self.batchIndexThreshold ? try preparedIndexes() : built
+    let indexes =
+      coordinates.count > Self.batchIndexThreshold ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
     let answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-      try self.placemark(for: coordinate, indexes: indexes)
+      try self.placemark(for: coordinate, indexes: indexes, fields: fields)
     }
     try data.checkIntact()
     return answers
@@ -228,7 +258,7 @@ public final class ReverseGeocoder: Sendable {
   /// batch indexes (built when the first chunk is longer than ``batchIndexThreshold``) however many
   /// coordinates there are. Errors from the data or from `body` stop the walk and are rethrown.
   public func forEachPlacemark<Coordinates: Sequence<Coordinate>>(
-    of coordinates: Coordinates, chunkSize: Int = 8_192, threads: Int? = nil,
+    of coordinates: Coordinates, fields: Placemark.Fields = .all, chunkSize: Int = 8_192, threads: Int? = nil,
     _ body: ([Placemark]) throws -> Void
   ) throws {
     precondition(chunkSize > 0, "chunkSize must be positive")
@@ -241,10 +271,12 @@ public final class ReverseGeocoder: Sendable {
       chunk.removeAll(keepingCapacity: true)
       while chunk.count < chunkSize, let next = iterator.next() { chunk.append(next) }
       if chunk.isEmpty { return }
-      if indexes == nil && chunk.count > Self.batchIndexThreshold { indexes = try preparedIndexes() }
+      if indexes == nil && chunk.count > Self.batchIndexThreshold {
+        indexes = try preparedIndexes(BatchIndexes.Parts(fields))
+      }
       let prepared = indexes
       let answers = try parallelMap(chunk, threads: threads) { coordinate throws(PlaceDataError) in
-        try self.placemark(for: coordinate, indexes: prepared)
+        try self.placemark(for: coordinate, indexes: prepared, fields: fields)
       }
       try data.checkIntact()
       try body(answers)

@@ -1,11 +1,11 @@
 import Foundation
 import SeededRandom
+import TunnelGeo
 
-@testable import TunnelGeo
-
+/// Random points for the test suites: uniform on the sphere, or near the vertices of a layer.
 extension Coordinate {
   /// A point drawn uniformly over the sphere.
-  static func random(using generator: inout SplitMix64) -> Coordinate {
+  public static func random(using generator: inout SplitMix64) -> Coordinate {
     let z = Double.random(in: -1...1, using: &generator)
     let latitude = asin(z) * 180 / .pi
     let longitude = Double.random(in: -180..<180, using: &generator)
@@ -15,7 +15,7 @@ extension Coordinate {
 
 extension PolygonLayer {
   /// A point within `degrees` of a random vertex of a random ring: where borders and tolerances decide.
-  func pointNearAVertex(within degrees: Double, using generator: inout SplitMix64) -> Coordinate {
+  public func pointNearAVertex(within degrees: Double, using generator: inout SplitMix64) -> Coordinate {
     let vertices = self.vertices(ofRing: Int.random(in: 0..<ringCount, using: &generator))
     let near = coordinate(vertices[Int.random(in: 0..<vertices.count, using: &generator)])
     return Coordinate(
