@@ -198,26 +198,35 @@ final class BatchIndexes: Sendable {
   private static func clearances(of grid: PolygonGrid, borders: ShoreIndex) -> [SIMD2<Float>] {
     // Far enough for the coastal tolerance, with room to spare.
     let horizon = 100 / SphereGeometry.radiusKm
-    var result = [SIMD2<Float>](repeating: .zero, count: grid.size.nodes)
-    for (node, box) in grid.emptyLeaves() {
-      let middle = box.middle
-      var reach = 0.0
-      for (latitude, longitude) in [
-        (box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east),
-      ] {
-        reach = max(
-          reach,
-          SphereGeometry.angle(middle, SphereGeometry.unitVector(latitude: latitude, longitude: longitude)))
+    let leaves = grid.emptyLeaves()
+    // Each leaf on its own: in slices over every core (a batch of countries alone has the other core
+    // free), each writing its own leaves' entries.
+    let result = UnsafeMutableBufferPointer<SIMD2<Float>>.allocate(capacity: grid.size.nodes)
+    result.initialize(repeating: .zero)
+    defer { result.deallocate() }
+    let slices = max(1, min(64, leaves.count / 256))
+    let output = SendableBuffer(result)
+    DispatchQueue.concurrentPerform(iterations: slices) { slice in
+      for (node, box) in leaves[(slice * leaves.count / slices)..<((slice + 1) * leaves.count / slices)] {
+        let middle = box.middle
+        var reach = 0.0
+        for (latitude, longitude) in [
+          (box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east),
+        ] {
+          reach = max(
+            reach,
+            SphereGeometry.angle(middle, SphereGeometry.unitVector(latitude: latitude, longitude: longitude)))
+        }
+        let nearest = borders.nearest(to: middle, within: reach + horizon)?.angle ?? (reach + horizon)
+        // Rounded down, and a little more, so that they stay lower bounds.
+        func lower(_ bound: Double) -> Float {
+          let lowered = bound * (1 - 1e-9) - 1e-12
+          return lowered > 0 ? Float(lowered).nextDown : 0
+        }
+        output.buffer[node] = SIMD2(lower(nearest - reach), lower(nearest))
       }
-      let nearest = borders.nearest(to: middle, within: reach + horizon)?.angle ?? (reach + horizon)
-      // Rounded down, and a little more, so that they stay lower bounds.
-      func lower(_ bound: Double) -> Float {
-        let lowered = bound * (1 - 1e-9) - 1e-12
-        return lowered > 0 ? Float(lowered).nextDown : 0
-      }
-      result[node] = SIMD2(lower(nearest - reach), lower(nearest))
     }
-    return result
+    return Array(result)
   }
 
   /// Whether every country border lies farther than `limit` radians from a coordinate (whose unit vector
@@ -265,6 +274,14 @@ final class BatchIndexes: Sendable {
     }
     return (firstResult.withLock { $0! }, secondResult.withLock { $0! })
   }
+}
+
+/// A buffer written from several threads, each at its own indices.
+private struct SendableBuffer<Element>: @unchecked Sendable {
+  // @unchecked: the threads write disjoint elements, and the buffer is read after they have all finished.
+  let buffer: UnsafeMutableBufferPointer<Element>
+
+  init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
 }
 
 /// The lookups of a batch: the same answers as ``LayerLookups``, from the in-memory indexes.
