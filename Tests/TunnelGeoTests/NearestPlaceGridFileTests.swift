@@ -1,4 +1,5 @@
 import Foundation
+import RandomPoints
 import SeededRandom
 import Testing
 
@@ -37,6 +38,65 @@ import Testing
     #expect(NearestPlaceGridFile.load(path, places: places, vectors: vectors, topSize: 64) == nil)
     // The next build replaces the bad file.
     _ = NearestPlaceGridFile.grid(places: places, vectors: vectors, directory: directory + "/a/b")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+  }
+}
+
+@Suite struct PolygonGridFileTests {
+  @Test(
+    "A saved polygon grid loads back to the same cells and answers; a damaged, cut or forged file is ignored and replaced"
+  )
+  func roundTrip() throws {
+    let layer = try PlaceData().countries().polygons
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "pgrid-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let built = PolygonGridFile.grid(layer: layer, directory: directory)
+    let path = directory + "/" + PolygonGridFile.name(for: layer)
+    #expect(path.hasSuffix(".bin") && path.contains("/countries-grid-v1-"))
+    let loaded = try #require(PolygonGridFile.load(path, layer: layer))
+    #expect(
+      loaded.savedNodes.map { [$0.link, $0.stateStart, $0.counts] }
+        == built.savedNodes.map { [$0.link, $0.stateStart, $0.counts] })
+    #expect(loaded.states == built.states && loaded.savedRuns == built.savedRuns)
+    var generator = SplitMix64(seed: 5)
+    for _ in 0..<2_000 {
+      let point = layer.fixedPoint(Coordinate.random(using: &generator))
+      #expect(Array(loaded.features(containing: point)) == Array(built.features(containing: point)))
+    }
+
+    let original = try Data(contentsOf: URL(fileURLWithPath: path))
+    for _ in 0..<20 {
+      var damaged = original
+      let position = Int(generator.next() % UInt64(damaged.count))
+      damaged[position] ^= UInt8(1 << (generator.next() % 8))
+      try damaged.write(to: URL(fileURLWithPath: path))
+      #expect(PolygonGridFile.load(path, layer: layer) == nil, "\(position)")
+    }
+    for cut in [0, 39, 40, original.count / 2, original.count - 1] {
+      try original.prefix(cut).write(to: URL(fileURLWithPath: path))
+      #expect(PolygonGridFile.load(path, layer: layer) == nil)
+    }
+    // Forged cells whose checksum holds: a node pointing back at itself (a query would never end), a run
+    // past its ring, a state that is no feature.
+    let rootCount = PolygonGrid.rows * PolygonGrid.columns
+    let inner = try #require(built.savedNodes.firstIndex { $0.counts == UInt32.max })
+    var loop = built.savedNodes
+    loop[inner].link = UInt32(inner)
+    #expect(PolygonGrid(layer: layer, nodes: loop, states: built.states, runs: built.savedRuns) == nil)
+    var runs = built.savedRuns
+    runs[0] = UInt32(layer.vertexCount) << 8 | 1
+    #expect(PolygonGrid(layer: layer, nodes: built.savedNodes, states: built.states, runs: runs) == nil)
+    var states = built.states
+    states[0] = Int32(layer.featureCount)
+    #expect(PolygonGrid(layer: layer, nodes: built.savedNodes, states: states, runs: built.savedRuns) == nil)
+    #expect(
+      PolygonGrid(
+        layer: layer, nodes: Array(built.savedNodes.prefix(rootCount - 1)), states: built.states,
+        runs: built.savedRuns) == nil)
+    // The next build replaces the bad file.
+    _ = PolygonGridFile.grid(layer: layer, directory: directory)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
   }
 }

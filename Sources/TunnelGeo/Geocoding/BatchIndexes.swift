@@ -84,13 +84,15 @@ final class BatchIndexes: Sendable {
   private let shoreDescriptions = Locked(ShoreDescriptionCache())
 
   /// Builds the indexes of `parts` (taking those `existing` has, and the nearest-place grid from
-  /// `placeGrid`) in two chains, one per core.
+  /// `placeGrid`) in two chains, one per core. With a `cacheDirectory`, the polygon grids are loaded from
+  /// there when saved before, and saved there when built (``PolygonGridFile``).
   ///
   /// Each tree is built right after its grid, while few other indexes exist, and each layer's vertex
   /// stream is let go as soon as its grid holds the vertices: the scratch space of the largest builds
   /// never comes on top of all the finished indexes, which keeps the peak memory of a batch low.
   init(
     layers: PlacemarkLayers, parts wanted: Parts = .all, existing: BatchIndexes? = nil,
+    cacheDirectory: String? = nil,
     placeGrid makePlaceGrid: @escaping @Sendable (PlaceLayer) -> NearestPlaceGrid
   ) {
     let parts = wanted.union(existing?.parts ?? [])
@@ -106,7 +108,7 @@ final class BatchIndexes: Sendable {
     let regionFeatureCountries = names.regionFeatureCountries
     let old = existing
     @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
-      let grid = PolygonGrid(layer: layer)
+      let grid = PolygonGridFile.grid(layer: layer, directory: cacheDirectory)
       layer.releaseVertexStream()
       return grid
     }

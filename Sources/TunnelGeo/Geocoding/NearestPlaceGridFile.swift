@@ -118,7 +118,7 @@ enum NearestPlaceGridFile {
     if !written || rename(temporary, path) != 0 { unlink(temporary) }
   }
 
-  private static func makeDirectories(_ path: String) {
+  static func makeDirectories(_ path: String) {
     var prefix = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {
       prefix += "/" + part
@@ -126,7 +126,7 @@ enum NearestPlaceGridFile {
     }
   }
 
-  private static func readAll<Element>(_ descriptor: Int32, _ array: inout [Element], count: Int) -> Bool {
+  static func readAll<Element>(_ descriptor: Int32, _ array: inout [Element], count: Int) -> Bool {
     array.withUnsafeMutableBytes { buffer in
       var offset = 0
       while offset < count {
@@ -139,7 +139,7 @@ enum NearestPlaceGridFile {
     }
   }
 
-  private static func writeAll<Element>(_ descriptor: Int32, _ array: [Element]) -> Bool {
+  static func writeAll<Element>(_ descriptor: Int32, _ array: [Element]) -> Bool {
     array.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {

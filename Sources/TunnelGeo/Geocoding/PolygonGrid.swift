@@ -56,6 +56,13 @@ final class PolygonGrid: @unchecked Sendable {
     private var counts: UInt32 = 0
     static let innerNode = UInt32.max
 
+    init() {}
+
+    init(link: UInt32, stateStart: UInt32, counts: UInt32) {
+      (self.link, self.stateStart, self.counts) = (link, stateStart, counts)
+    }
+
+    var rawCounts: UInt32 { counts }
     var isInner: Bool { counts == Self.innerNode }
     var runCount: Int { Int(counts & 0xFF_FFFF) }
     var stateCount: Int { Int(counts >> 24) }
@@ -86,6 +93,10 @@ final class PolygonGrid: @unchecked Sendable {
       startAndLength = start << 8 | 1
     }
 
+    init(raw: UInt32) { startAndLength = raw }
+
+    var raw: UInt32 { startAndLength }
+
     var start: Int { Int(startAndLength >> 8) }
     var length: Int { Int(startAndLength & 0xFF) }
     /// Whether the run can take the next edge.
@@ -104,6 +115,58 @@ final class PolygonGrid: @unchecked Sendable {
     buildCells()
     compact()
   }
+
+  /// The grid of `layer` from cells saved before (``PolygonGridFile``), or nil unless every node, run and
+  /// state is one the layer's grid could have: children after their parent and inside the grid, runs of
+  /// edges inside one ring, states that are features. Only the cells are read: the vertices are decoded
+  /// from the layer, as a build does.
+  init?(
+    layer: PolygonLayer, nodes: [(link: UInt32, stateStart: UInt32, counts: UInt32)], states: [Int32],
+    runs: [UInt32]
+  ) {
+    self.layer = layer
+    let units = Int64(layer.unitsPerDegree)
+    cellUnits = units
+    originLatitude = -90 * units
+    originLongitude = -180 * units
+    guard layer.vertexCount < Run.vertexLimit, nodes.count >= Self.rows * Self.columns, nodes.count < 1 << 28
+    else { return nil }
+    decode()
+    let featureCount = Int32(layer.featureCount)
+    guard states.allSatisfy({ $0 >= 0 && $0 < featureCount }) else { return nil }
+    var checkedRuns: [Run] = []
+    checkedRuns.reserveCapacity(runs.count)
+    for value in runs {
+      let run = Run(raw: value)
+      guard run.length > 0, run.start + run.length < vertices.count else { return nil }
+      // Every edge of the run starts before its ring's closing vertex.
+      let ring = ring(ofEdge: run.start)
+      guard run.start + run.length < Int(ringStart[ring + 1]) else { return nil }
+      checkedRuns.append(run)
+    }
+    var checkedNodes: [Node] = []
+    checkedNodes.reserveCapacity(nodes.count)
+    for (index, raw) in nodes.enumerated() {
+      let node = Node(link: raw.link, stateStart: raw.stateStart, counts: raw.counts)
+      if node.isInner {
+        guard Int(node.link) > index, Int(node.link) + 4 <= nodes.count else { return nil }
+      } else {
+        guard Int(node.link) + node.runCount <= runs.count,
+          Int(node.stateStart) + node.stateCount <= states.count
+        else { return nil }
+      }
+      checkedNodes.append(node)
+    }
+    self.nodes = checkedNodes
+    self.states = states
+    self.runs = checkedRuns
+  }
+
+  /// The cells as ``PolygonGridFile`` saves them.
+  var savedNodes: [(link: UInt32, stateStart: UInt32, counts: UInt32)] {
+    nodes.map { ($0.link, $0.stateStart, $0.rawCounts) }
+  }
+  var savedRuns: [UInt32] { runs.map(\.raw) }
 
   // MARK: Building
 

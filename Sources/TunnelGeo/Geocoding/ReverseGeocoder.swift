@@ -24,8 +24,9 @@ public final class ReverseGeocoder: Sendable {
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   ///
-  /// With a `cacheDirectory`, the nearest-place grid a batch builds is saved there, and later geocoders
-  /// load it instead of building it again (see the benchmark for both times); the answers are the same.
+  /// With a `cacheDirectory`, the nearest-place grid and the polygon grids a batch builds are saved there,
+  /// and later geocoders load them instead of building them again (see the benchmark for both times); the
+  /// answers are the same.
   public init(data: PlaceData, cacheDirectory: String? = nil) {
     self.data = data
     self.cacheDirectory = cacheDirectory
@@ -216,7 +217,9 @@ public final class ReverseGeocoder: Sendable {
     let current = batchIndexes.withLock { $0 }
     if let current, current.parts.isSuperset(of: parts) { return current }
     let existingGrid = placeGrid.withLock { $0 }
-    let built = try BatchIndexes(layers: placemarkLayers(), parts: parts, existing: current) { places in
+    let built = try BatchIndexes(
+      layers: placemarkLayers(), parts: parts, existing: current, cacheDirectory: cacheDirectory
+    ) { places in
       existingGrid ?? self.loadOrBuildPlaceGrid(places)
     }
     try data.checkIntact()
