@@ -56,10 +56,8 @@ import Testing
     let path = directory + "/" + PolygonGridFile.name(for: layer)
     #expect(path.hasSuffix(".bin") && path.contains("/countries-grid-v1-"))
     let loaded = try #require(PolygonGridFile.load(path, layer: layer))
-    #expect(
-      loaded.savedNodes.map { [$0.link, $0.stateStart, $0.counts] }
-        == built.savedNodes.map { [$0.link, $0.stateStart, $0.counts] })
-    #expect(loaded.states == built.states && loaded.savedRuns == built.savedRuns)
+    #expect(loaded.cells.nodes == built.cells.nodes)
+    #expect(loaded.cells.states == built.cells.states && loaded.cells.runs == built.cells.runs)
     var generator = SplitMix64(seed: 5)
     for _ in 0..<2_000 {
       let point = layer.fixedPoint(Coordinate.random(using: &generator))
@@ -81,20 +79,22 @@ import Testing
     // Forged cells whose checksum holds: a node pointing back at itself (a query would never end), a run
     // past its ring, a state that is no feature.
     let rootCount = PolygonGrid.rows * PolygonGrid.columns
-    let inner = try #require(built.savedNodes.firstIndex { $0.counts == UInt32.max })
-    var loop = built.savedNodes
-    loop[inner].link = UInt32(inner)
-    #expect(PolygonGrid(layer: layer, nodes: loop, states: built.states, runs: built.savedRuns) == nil)
-    var runs = built.savedRuns
-    runs[0] = UInt32(layer.vertexCount) << 8 | 1
-    #expect(PolygonGrid(layer: layer, nodes: built.savedNodes, states: built.states, runs: runs) == nil)
-    var states = built.states
+    let cells = built.cells
+    let inner = try #require(cells.nodes.firstIndex { $0.isInner })
+    var loop = cells.nodes
+    loop[inner] = PolygonGrid.Node(link: UInt32(inner), stateStart: 0, counts: UInt32.max)
+    #expect(PolygonGrid(layer: layer, nodes: loop, states: cells.states, runs: cells.runs) == nil)
+    var runs = cells.runs
+    runs[0] = PolygonGrid.Run(raw: UInt32(layer.vertexCount) << 8 | 1)
+    #expect(PolygonGrid(layer: layer, nodes: cells.nodes, states: cells.states, runs: runs) == nil)
+    var states = cells.states
     states[0] = Int32(layer.featureCount)
-    #expect(PolygonGrid(layer: layer, nodes: built.savedNodes, states: states, runs: built.savedRuns) == nil)
+    #expect(PolygonGrid(layer: layer, nodes: cells.nodes, states: states, runs: cells.runs) == nil)
     #expect(
       PolygonGrid(
-        layer: layer, nodes: Array(built.savedNodes.prefix(rootCount - 1)), states: built.states,
-        runs: built.savedRuns) == nil)
+        layer: layer, nodes: Array(cells.nodes.prefix(rootCount - 1)), states: cells.states, runs: cells.runs)
+        == nil)
+    #expect(PolygonGrid(layer: layer, nodes: cells.nodes, states: cells.states, runs: cells.runs) != nil)
     // The next build replaces the bad file.
     _ = PolygonGridFile.grid(layer: layer, directory: directory)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)

@@ -45,8 +45,8 @@ final class PolygonGrid: @unchecked Sendable {
   /// few runs of many edges). Runs never span two rings: a ring's closing vertex starts no edge.
   private(set) var runs: [Run] = []
 
-  /// A cell of the grid, in 12 bytes.
-  struct Node {
+  /// A cell of the grid, in 12 bytes (three `UInt32`s, as ``PolygonGridFile`` stores them).
+  struct Node: Equatable {
     /// The index of its first child (inner node) or of its first run of edges (leaf).
     var link: UInt32 = 0
     /// The offset of its reference features in ``PolygonGrid/states`` (leaf).
@@ -62,7 +62,6 @@ final class PolygonGrid: @unchecked Sendable {
       (self.link, self.stateStart, self.counts) = (link, stateStart, counts)
     }
 
-    var rawCounts: UInt32 { counts }
     var isInner: Bool { counts == Self.innerNode }
     var runCount: Int { Int(counts & 0xFF_FFFF) }
     var stateCount: Int { Int(counts >> 24) }
@@ -83,7 +82,7 @@ final class PolygonGrid: @unchecked Sendable {
 
   /// A run of edges: its first edge (the index of its first vertex, high 24 bits) and its length (low 8),
   /// in 4 bytes.
-  struct Run {
+  struct Run: Equatable {
     private var startAndLength: UInt32
 
     /// Layers of more vertices than this cannot be gridded.
@@ -120,10 +119,7 @@ final class PolygonGrid: @unchecked Sendable {
   /// state is one the layer's grid could have: children after their parent and inside the grid, runs of
   /// edges inside one ring, states that are features. Only the cells are read: the vertices are decoded
   /// from the layer, as a build does.
-  init?(
-    layer: PolygonLayer, nodes: [(link: UInt32, stateStart: UInt32, counts: UInt32)], states: [Int32],
-    runs: [UInt32]
-  ) {
+  init?(layer: PolygonLayer, nodes: [Node], states: [Int32], runs: [Run]) {
     self.layer = layer
     let units = Int64(layer.unitsPerDegree)
     cellUnits = units
@@ -134,20 +130,12 @@ final class PolygonGrid: @unchecked Sendable {
     decode()
     let featureCount = Int32(layer.featureCount)
     guard states.allSatisfy({ $0 >= 0 && $0 < featureCount }) else { return nil }
-    var checkedRuns: [Run] = []
-    checkedRuns.reserveCapacity(runs.count)
-    for value in runs {
-      let run = Run(raw: value)
+    for run in runs {
       guard run.length > 0, run.start + run.length < vertices.count else { return nil }
       // Every edge of the run starts before its ring's closing vertex.
-      let ring = ring(ofEdge: run.start)
-      guard run.start + run.length < Int(ringStart[ring + 1]) else { return nil }
-      checkedRuns.append(run)
+      guard run.start + run.length < Int(ringStart[ring(ofEdge: run.start) + 1]) else { return nil }
     }
-    var checkedNodes: [Node] = []
-    checkedNodes.reserveCapacity(nodes.count)
-    for (index, raw) in nodes.enumerated() {
-      let node = Node(link: raw.link, stateStart: raw.stateStart, counts: raw.counts)
+    for (index, node) in nodes.enumerated() {
       if node.isInner {
         guard Int(node.link) > index, Int(node.link) + 4 <= nodes.count else { return nil }
       } else {
@@ -155,18 +143,14 @@ final class PolygonGrid: @unchecked Sendable {
           Int(node.stateStart) + node.stateCount <= states.count
         else { return nil }
       }
-      checkedNodes.append(node)
     }
-    self.nodes = checkedNodes
+    self.nodes = nodes
     self.states = states
-    self.runs = checkedRuns
+    self.runs = runs
   }
 
-  /// The cells as ``PolygonGridFile`` saves them.
-  var savedNodes: [(link: UInt32, stateStart: UInt32, counts: UInt32)] {
-    nodes.map { ($0.link, $0.stateStart, $0.rawCounts) }
-  }
-  var savedRuns: [UInt32] { runs.map(\.raw) }
+  /// The cells, as ``PolygonGridFile`` saves them.
+  var cells: (nodes: [Node], states: [Int32], runs: [Run]) { (nodes, states, runs) }
 
   // MARK: Building
 

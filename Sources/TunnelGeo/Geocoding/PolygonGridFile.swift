@@ -56,43 +56,38 @@ enum PolygonGridFile {
       u32(36) == 0,
       nodeCount < 1 << 28, stateCount < 1 << 28, runCount < 1 << 28
     else { return nil }
-    var nodeWords = [UInt32](repeating: 0, count: 3 * nodeCount)
+    // The arrays are read straight into the grid's own: a node is three UInt32s, a run one, all
+    // little-endian as the file's (the build targets are).
+    guard UInt32(1).littleEndian == 1, MemoryLayout<PolygonGrid.Node>.stride == 12,
+      MemoryLayout<PolygonGrid.Run>.stride == 4
+    else { return nil }
+    var nodes = [PolygonGrid.Node](repeating: PolygonGrid.Node(), count: nodeCount)
     var states = [Int32](repeating: 0, count: stateCount)
-    var runs = [UInt32](repeating: 0, count: runCount)
-    guard NearestPlaceGridFile.readAll(descriptor, &nodeWords, count: 12 * nodeCount),
+    var runs = [PolygonGrid.Run](repeating: PolygonGrid.Run(raw: 0), count: runCount)
+    guard NearestPlaceGridFile.readAll(descriptor, &nodes, count: 12 * nodeCount),
       NearestPlaceGridFile.readAll(descriptor, &states, count: 4 * stateCount),
       NearestPlaceGridFile.readAll(descriptor, &runs, count: 4 * runCount)
     else { return nil }
     var extra: UInt8 = 0
     guard read(descriptor, &extra, 1) == 0 else { return nil }
     var crc = CRC32()
-    nodeWords.withUnsafeBytes { crc.update($0) }
+    nodes.withUnsafeBytes { crc.update($0) }
     states.withUnsafeBytes { crc.update($0) }
     runs.withUnsafeBytes { crc.update($0) }
     guard crc.value == u32(32) else { return nil }
-    let nodes = (0..<nodeCount).map {
-      (
-        link: UInt32(littleEndian: nodeWords[3 * $0]),
-        stateStart: UInt32(littleEndian: nodeWords[3 * $0 + 1]),
-        counts: UInt32(littleEndian: nodeWords[3 * $0 + 2])
-      )
-    }
-    return PolygonGrid(
-      layer: layer, nodes: nodes, states: states.map { Int32(littleEndian: $0) },
-      runs: runs.map { UInt32(littleEndian: $0) })
+    return PolygonGrid(layer: layer, nodes: nodes, states: states, runs: runs)
   }
 
   /// Saves `grid` at `path`, creating its folder; failures are ignored (the grid is only a cache).
   static func save(_ grid: PolygonGrid, to path: String) {
     let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     NearestPlaceGridFile.makeDirectories(directory)
-    let nodeWords = grid.savedNodes.flatMap {
-      [$0.link.littleEndian, $0.stateStart.littleEndian, $0.counts.littleEndian]
-    }
-    let states = grid.states.map(\.littleEndian)
-    let runs = grid.savedRuns.map(\.littleEndian)
+    guard UInt32(1).littleEndian == 1, MemoryLayout<PolygonGrid.Node>.stride == 12,
+      MemoryLayout<PolygonGrid.Run>.stride == 4
+    else { return }
+    let (nodes, states, runs) = grid.cells
     var crc = CRC32()
-    nodeWords.withUnsafeBytes { crc.update($0) }
+    nodes.withUnsafeBytes { crc.update($0) }
     states.withUnsafeBytes { crc.update($0) }
     runs.withUnsafeBytes { crc.update($0) }
     var header = [UInt8](repeating: 0, count: headerSize)
@@ -102,7 +97,7 @@ enum PolygonGridFile {
     }
     put(version, at: 8)
     put(grid.layer.file.payloadChecksum, at: 12)
-    put(UInt32(grid.savedNodes.count), at: 16)
+    put(UInt32(nodes.count), at: 16)
     put(UInt32(states.count), at: 20)
     put(UInt32(runs.count), at: 24)
     put(UInt32(grid.layer.vertexCount), at: 28)
@@ -112,7 +107,7 @@ enum PolygonGridFile {
     guard descriptor >= 0 else { return }
     let written =
       NearestPlaceGridFile.writeAll(descriptor, header)
-      && NearestPlaceGridFile.writeAll(descriptor, nodeWords)
+      && NearestPlaceGridFile.writeAll(descriptor, nodes)
       && NearestPlaceGridFile.writeAll(descriptor, states) && NearestPlaceGridFile.writeAll(descriptor, runs)
     close(descriptor)
     if !written || rename(temporary, path) != 0 { unlink(temporary) }
