@@ -11,6 +11,16 @@ Usage: python bench.py --tunnel BINARY --bench-binary TUNNEL_BENCH [--rows N] [-
 3. Every field of the placemark on the same points, whole process, on one core and on all cores.
 4. `tunnel pairs --within 10` over all places, one frame of `tunnel play` at 200×60 cells, and PROJ through
    Tunnel against PROJ called directly (from tunnel-bench).
+5. Each single field (`tunnel batch --fields X`) and every field on the same points, whole process, against the
+   peers that answer one thing: tzfpy 2.1.1 (`get_tz` point by point from a Python loop), timezonefinder
+   (`timezone_at` point by point, with and without `in_memory=True`), global-land-mask 1.0.0 (`is_land` on numpy
+   arrays) and reverse_geocoder at its leanest (read the points, `search` with mode=1 and mode=2, take the names,
+   write only their count). The ratios issue 28 targets, met or not; each single field's columns against the
+   whole placemark's; and agreement of Tunnel's time zone and land with the peers', every disagreement given a
+   cause checked from the data (a link, overlapping source zones, a zone border within 55 m / 550 m / 5.5 km by
+   the peer's own answers around the point, Tunnel's distance to land, outlines that differ between the peers'
+   sources; a lake, Antarctica, a coast by Tunnel's distance to land or the mask's own cells). The outputs
+   compared are the last timed round's.
 
 Each round runs every command once, in turn, so that a noisy machine slows them alike. The report is Markdown.
 A child's peak memory cannot read below this process's own at the time it starts the child (Linux counts the
@@ -20,6 +30,7 @@ report gives that floor.
 
 import argparse
 import csv
+import itertools
 import os
 import platform
 import statistics
@@ -37,12 +48,16 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SUBSET = 10_000
 
 
-def timed_rounds(commands, runs, work, label):
-    """Runs each (name, command, cold) once per round, in turn; returns {name: [(seconds, MiB), ...]}."""
+def timed_rounds(commands, runs, work, label, outputs=None):
+    """Runs each (name, command, cold) once per round, in turn; returns {name: [(seconds, MiB), ...]}.
+
+    A command named in `outputs` writes to the file given there (the last round's output is kept), any other to
+    one scratch file."""
     results = {name: [] for name, _, _ in commands}
     for round_number in range(runs):
         for name, command, cold in commands:
-            seconds, memory = batch_bench.run(command, os.path.join(work, "out.txt"), cold)
+            output = (outputs or {}).get(name, os.path.join(work, "out.txt"))
+            seconds, memory = batch_bench.run(command, output, cold)
             results[name].append((seconds, memory))
             print("%s round %d  %-58s %8.3f s  %6.0f MiB" % (label, round_number + 1, name, seconds, memory),
                   file=sys.stderr)
@@ -138,6 +153,369 @@ def run_once(command, output):
         sys.exit("%s failed (%d): %s" % (" ".join(command), finished.returncode, finished.stderr.decode()))
 
 
+# Section 5: single fields, and the peers that answer one thing.
+FIELDS = ("land", "country", "region", "sea", "timeZone", "nearestLand", "nearestPlace")
+TZFPY_TARGET_FIELDS = ("land", "country", "region", "sea", "timeZone")  # each at least 5× tzfpy's time zones
+TZFPY_TARGET, EVERY_FIELD_TARGET, NEAREST_PLACE_TARGET = 5.0, 2.0, 10.0
+EXAMPLES = 2
+
+
+def package_version(name):
+    from importlib import metadata
+
+    return metadata.version(name)
+
+
+def read_answers(path):
+    """A peer's answers, one a line, in the points' order."""
+    with open(path, encoding="utf-8") as handle:
+        return handle.read().splitlines()
+
+
+def read_columns(path, names):
+    """The named columns of a CSV, as lists of strings."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        header = next(reader)
+        indices = [header.index(name) for name in names]
+        columns = [[] for _ in names]
+        appends = [column.append for column in columns]
+        for row in reader:
+            for append, index in zip(appends, indices):
+                append(row[index])
+    return dict(zip(names, columns))
+
+
+def field_subsets_agree(every_path, field_paths):
+    """For each single-field output, the number of rows whose columns differ from the same-named columns of the
+    every-field output (None when the row counts differ)."""
+    handles = [open(every_path, newline="", encoding="utf-8")] + [
+        open(path, newline="", encoding="utf-8") for path in field_paths.values()]
+    try:
+        readers = [csv.reader(handle) for handle in handles]
+        headers = [next(reader) for reader in readers]
+        picks = [[headers[0].index(name) for name in header] for header in headers[1:]]
+        differing = [0] * len(field_paths)
+        rows = 0
+        for row_set in itertools.zip_longest(*readers):
+            if any(row is None for row in row_set):
+                return {field: None for field in field_paths}
+            rows += 1
+            every = row_set[0]
+            for index, (row, pick) in enumerate(zip(row_set[1:], picks)):
+                if row != [every[column] for column in pick]:
+                    differing[index] += 1
+        return dict(zip(field_paths, differing))
+    finally:
+        for handle in handles:
+            handle.close()
+
+
+def zone_links():
+    """IANA links to their zones ({link: zone}, chains followed) from the system's tzdata.zi, or None."""
+    links = {}
+    for path in ("/usr/share/zoneinfo/tzdata.zi", "/usr/share/zone-info/tzdata.zi"):
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as handle:
+                for line in handle:
+                    parts = line.split()
+                    if len(parts) == 3 and parts[0] == "L":
+                        links[parts[2]] = parts[1]
+            version = "unknown"
+            with open(path, encoding="utf-8") as handle:
+                first = handle.readline().split()
+                if first[:2] == ["#", "version"]:
+                    version = first[2]
+            return links, version
+    return None, None
+
+
+def resolve(zone, links):
+    seen = set()
+    while links and zone in links and zone not in seen:
+        seen.add(zone)
+        zone = links[zone]
+    return zone
+
+
+def is_ocean_band(zone):
+    return zone.startswith("Etc/GMT") or zone in ("Etc/UTC", "UTC")
+
+
+def ring(lat, lon, radius):
+    """Eight points `radius` degrees around (lat, lon), longitude widened with latitude, latitudes kept in range."""
+    import math
+
+    widen = 1 / max(math.cos(math.radians(lat)), 0.01)
+    for dlat, dlon in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7071, 0.7071), (0.7071, -0.7071), (-0.7071, 0.7071),
+                       (-0.7071, -0.7071)):
+        yield max(-90.0, min(90.0, lat + dlat * radius)), (lon + dlon * radius * widen + 540) % 360 - 180
+
+
+BORDER_RADII = ((0.0005, "55 m"), (0.005, "550 m"), (0.05, "5.5 km"))
+
+
+def zone_cause(lat, lon, ours, theirs, land_km, links, overlapping, answer, source):
+    """Why Tunnel's zone and a peer's differ at one point: the first cause that the data shows.
+
+    `overlapping(lon, lat)` gives every zone of tzfpy's (Tunnel's source) that covers a point, `answer(lon, lat)`
+    the peer's zone, `source(lon, lat)` tzfpy's (None when tzfpy is the peer)."""
+    if links is not None and resolve(ours, links) == resolve(theirs, links):
+        return "a link and its zone: one zone under two names (tzdata's backward links)"
+    here = overlapping(lon, lat)
+    if ours in here and theirs in here:
+        return "the source's zones overlap here: tzfpy's get_tzs gives both, each tool picks one"
+    if is_ocean_band(ours) and is_ocean_band(theirs):
+        kind = "two ocean bands"
+    elif is_ocean_band(ours):
+        kind = "Tunnel an ocean band, the peer a land zone"
+    elif is_ocean_band(theirs):
+        kind = "Tunnel a land zone, the peer an ocean band"
+    else:
+        kind = "two land zones"
+    for radius, label in BORDER_RADII:
+        if any(answer(ring_lon, ring_lat) == ours for ring_lat, ring_lon in ring(lat, lon, radius)):
+            return "%s, a border of the peer's within %s (it gives Tunnel's zone there)" % (kind, label)
+    where = ""
+    if kind != "two land zones":
+        if land_km == 0:
+            where = ", on Tunnel's land"
+        elif land_km <= 22.224:
+            where = ", within 12 nautical miles (22.2 km) of Tunnel's nearest land"
+        elif land_km <= 100:
+            where = ", 22–100 km from Tunnel's nearest land"
+        else:
+            where = ", over 100 km from Tunnel's nearest land"
+    if source is not None and source(lon, lat) == ours:
+        return "%s, no border of the peer's within 5.5 km%s: the two sources' outlines differ (tzfpy's, which " \
+            "Tunnel's are, gives Tunnel's zone)" % (kind, where)
+    return "%s, no border of the peer's within 5.5 km%s" % (kind, where)
+
+
+def arctic(lat):
+    return "north of 66.5° N" if lat > 66.5 else "south of 66.5° N"
+
+
+def land_causes(latitudes, longitudes, ours, theirs, in_lake, lake, land_km):
+    """Why Tunnel's land and global-land-mask's is_land differ, one cause a point (indices into the arrays given).
+
+    For Tunnel's water, Tunnel's own distance to land tells a coast from open water; for Tunnel's land (which has
+    no such distance), the mask's own cells around the point do: a mix of land and water within two cells
+    (about 2 km) is the mask's coast."""
+    import numpy
+    from global_land_mask import globe
+
+    cell = abs(float(globe._lat[1] - globe._lat[0]))
+    lat = numpy.asarray(latitudes)
+    lon = numpy.asarray(longitudes)
+    land_near = numpy.zeros(len(lat), dtype=bool)
+    water_near = numpy.zeros(len(lat), dtype=bool)
+    for dlat in range(-2, 3):
+        for dlon in range(-2, 3):
+            around = globe.is_land(numpy.clip(lat + dlat * cell, -90, 90), (lon + dlon * cell + 540) % 360 - 180)
+            land_near |= around
+            water_near |= ~around
+    mixed = land_near & water_near
+    causes = []
+    for index in range(len(lat)):
+        if ours[index] == "false":
+            if in_lake[index] == "true":
+                causes.append("Tunnel: water, in a lake%s; the mask: land (it counts inland water as land)" % (
+                    "" if lake[index] else " without a name in Tunnel's data"))
+            elif lat[index] < -60 and land_km[index] > 5:
+                causes.append("Antarctica, over 5 km out from Tunnel's ice front (Tunnel: sea; the mask: land)")
+            elif land_km[index] <= 2:
+                causes.append("Tunnel: sea, within 2 km of its coast; the mask: land (its cells are about 1 km)")
+            else:
+                causes.append("Tunnel: sea, %s from its coast, %s; the mask: land" % (
+                    "2–10 km" if land_km[index] <= 10 else "over 10 km", arctic(lat[index])))
+        else:
+            if lat[index] < -60:
+                causes.append("Antarctica: Tunnel land (inside GSHHG's ice front, ice shelves included), the mask "
+                              "water%s" % (", its coast within 2 km" if mixed[index]
+                                           else " with no land within 2 km: an ice shelf"))
+            elif mixed[index]:
+                causes.append("Tunnel: land; the mask: water, its coast within 2 cells (about 2 km)")
+            else:
+                causes.append("Tunnel: land; the mask: water all around (2 km), %s" % arctic(lat[index]))
+    return causes
+
+
+def cause_table(say, rows):
+    """rows: (cause, (ours, theirs), (lat, lon)) per disagreement; prints counts, pairs and examples per cause."""
+    groups = {}
+    for cause, pair, point in rows:
+        group = groups.setdefault(cause, {"count": 0, "pairs": {}, "examples": []})
+        group["count"] += 1
+        group["pairs"][pair] = group["pairs"].get(pair, 0) + 1
+        if len(group["examples"]) < EXAMPLES:
+            group["examples"].append((point, pair))
+    say("| cause (checked from the data) | points | Tunnel → peer, most common first "
+        "| examples (lat, lon: Tunnel, peer) |")
+    say("|---|---:|---|---|")
+    for cause, group in sorted(groups.items(), key=lambda item: -item[1]["count"]):
+        pairs = sorted(group["pairs"].items(), key=lambda item: -item[1])
+        shown = ", ".join("%s → %s %s" % (ours or "(none)", theirs or "(none)", format(count, ","))
+                          for (ours, theirs), count in pairs[:4])
+        if len(pairs) > 4:
+            shown += ", %d more pairs" % (len(pairs) - 4)
+        examples = "; ".join("%s, %s: %s, %s" % (lat, lon, ours or "(none)", theirs or "(none)")
+                             for (lat, lon), (ours, theirs) in group["examples"])
+        say("| %s | %s | %s | %s |" % (cause, format(group["count"], ","), shown, examples))
+
+
+def tunnel_zone_release(data):
+    """The timezone-boundary-builder release of Tunnel's time zones, as Data/README.md names it."""
+    import re
+
+    try:
+        with open(os.path.join(data, "README.md"), encoding="utf-8") as handle:
+            found = re.search(r"timezone-boundary-builder \(tzdata (\w+)", handle.read())
+    except OSError:
+        found = None
+    return found.group(1) if found else "(release not found in Data/README.md)"
+
+
+def single_fields(say, data, rows, single, one_thing, results, kept, every_name, tzfpy_name, tzf_name,
+                  tzf_memory_name, mask_name, lean_names, versions):
+    """Section 5: the timings of single fields and of the one-thing peers, the issue's targets, the field subsets
+    against the whole placemark, and agreement with each peer, every disagreement given a cause."""
+    tzfpy_time = median_seconds(results[tzfpy_name])
+    lean_name = min(lean_names, key=lambda name: median_seconds(results[name]))
+    lean_time = median_seconds(results[lean_name])
+    say()
+    say("## 5. One field at a time, against the peers that answer one thing, same points")
+    say()
+    say("Tunnel with a single `--fields` and with every field, writing its CSV; tzfpy and timezonefinder answering "
+        "the time zones point by point from a Python loop, global-land-mask's `is_land` on numpy arrays, each "
+        "writing one answer a line; reverse_geocoder at its leanest: read the points, `search`, take each result's "
+        "name, write only their count (no CSV). Every command a whole process, reading the same CSV; rounds "
+        "interleaved.")
+    say()
+    say("| command | median wall | rows/s | peak memory | vs tzfpy | vs lean reverse_geocoder (%s) |" % (
+        lean_name.rsplit(", ", 1)[1]))
+    say("|---|---:|---:|---:|---:|---:|")
+    for name, _, _ in single + one_thing:
+        seconds = median_seconds(results[name])
+        say("| %s | %.2f s | %s | %.0f MiB | %.2f× | %.2f× |" % (
+            name, seconds, format(int(rows / seconds), ","), peak(results[name]), tzfpy_time / seconds,
+            lean_time / seconds))
+    faster_lean = "mode=2 (a process per core)" if lean_name == lean_names[1] else "mode=1 (one process)"
+    say()
+    say("reverse_geocoder's mode=1 is its single-process search, mode=2 splits the search over every core; here "
+        "the faster lean run was %s, and the targets use it. timezonefinder's docs show `in_memory=True` as the way "
+        "for speed: %.2f s against %.2f s without it." % (
+            faster_lean, median_seconds(results[tzf_memory_name]), median_seconds(results[tzf_name])))
+    say()
+    say("Targets (ratios of medians in this run):")
+    say()
+
+    def target(label, ratio, goal):
+        say("- %s: %.2f× (target ≥ %g×) — %s" % (label, ratio, goal, "met" if ratio >= goal else "not met"))
+
+    for field in TZFPY_TARGET_FIELDS:
+        target("`--fields %s` against tzfpy's time zones" % field,
+               tzfpy_time / median_seconds(results["tunnel batch --fields %s" % field]), TZFPY_TARGET)
+    target("every field against the lean reverse_geocoder", lean_time / median_seconds(results[every_name]),
+           EVERY_FIELD_TARGET)
+    target("`--fields nearestPlace` against the lean reverse_geocoder",
+           lean_time / median_seconds(results["tunnel batch --fields nearestPlace"]), NEAREST_PLACE_TARGET)
+
+    every_path = kept[every_name]
+    differing = field_subsets_agree(every_path, {field: kept["tunnel batch --fields %s" % field] for field in FIELDS})
+    say()
+    say("Field subsets against the whole placemark, row by row (each single field's columns, the point's own "
+        "included, against the every-field run's same columns): %s." % ", ".join(
+            "%s %s" % (field, "identical" if count == 0 else "row counts differ" if count is None
+                       else "%s rows differ" % format(count, ","))
+            for field, count in differing.items()))
+
+    # Agreement.
+    tunnel = read_columns(every_path, ["lat", "lon", "land", "sea", "lake", "in_lake", "nearest_land_km",
+                                       "time_zone"])
+    count = len(tunnel["lat"])
+    tzfpy_zones = read_answers(kept[tzfpy_name])
+    tzf_zones = read_answers(kept[tzf_name])
+    tzf_memory_zones = read_answers(kept[tzf_memory_name])
+    mask = read_answers(kept[mask_name])
+    for name, answers in ((tzfpy_name, tzfpy_zones), (tzf_name, tzf_zones), (tzf_memory_name, tzf_memory_zones),
+                          (mask_name, mask)):
+        if len(answers) != count:
+            sys.exit("%s gave %d answers for %d points" % (name, len(answers), count))
+    links, tzdata_version = zone_links()
+    ours = tunnel["time_zone"]
+
+    def percent(part):
+        return "%s (%.4f %%)" % (format(part, ","), 100 * part / count)
+
+    say()
+    say("Agreement on all %s points (Tunnel's every-field run against each peer's answers):" % format(count, ","))
+    say()
+    say("| comparison | equal | equal after resolving links | differ |")
+    say("|---|---:|---:|---:|")
+    zone_disagreements = {}
+    for label, answers in (("time zone: Tunnel against tzfpy %s" % versions["tzfpy"], tzfpy_zones),
+                           ("time zone: Tunnel against timezonefinder %s" % versions["timezonefinder"], tzf_zones)):
+        different = [index for index in range(count) if ours[index] != answers[index]]
+        after = sum(1 for index in different if links is None or resolve(ours[index], links) != resolve(
+            answers[index], links))
+        zone_disagreements[label] = different
+        say("| %s | %s | %s | %s |" % (label, percent(count - len(different)),
+                                       "n/a" if links is None else percent(count - after), format(len(different), ",")))
+    land = tunnel["land"]
+    land_different = [index for index in range(count) if land[index] != mask[index]]
+    say("| land: Tunnel's `land` against global-land-mask %s's `is_land` | %s | — | %s |" % (
+        versions["global-land-mask"], percent(count - len(land_different)), format(len(land_different), ",")))
+    say()
+    import tzfpy
+    from timezonefinder import TimezoneFinder
+
+    finder = TimezoneFinder(in_memory=True)
+    say("Zone outlines: Tunnel's are tzfpy's (Data/README.md), from timezone-boundary-builder %s; tzfpy's %s; "
+        "timezonefinder's %s (timezonefinder-data %s). timezonefinder's answers with and without "
+        "`in_memory=True`: %s. Links are tzdata's own (%s)." % (
+            tunnel_zone_release(data), tzfpy.data_version(), getattr(finder, "data_version", "unknown"),
+            package_version("timezonefinder-data"),
+            "identical" if tzf_zones == tzf_memory_zones else "%s differ" % format(
+                sum(1 for a, b in zip(tzf_zones, tzf_memory_zones) if a != b), ","),
+            "tzdata %s's tzdata.zi, %d links" % (tzdata_version, len(links)) if links is not None
+            else "no tzdata.zi on this system, so none resolved"))
+    answerers = {"tzfpy": tzfpy.get_tz,
+                 "timezonefinder": lambda lon, lat: finder.timezone_at(lng=lon, lat=lat) or ""}
+
+    def land_km(index):
+        if land[index] == "true":
+            return 0.0
+        return float(tunnel["nearest_land_km"][index]) if tunnel["nearest_land_km"][index] else float("inf")
+
+    for label, different in zone_disagreements.items():
+        peer = "tzfpy" if "tzfpy" in label else "timezonefinder"
+        answers = tzfpy_zones if peer == "tzfpy" else tzf_zones
+        say()
+        say("Why the %s differ (%s points):" % (label.replace("time zone: ", "time zones of "),
+                                                 format(len(different), ",")))
+        say()
+        rows_out = []
+        for index in different:
+            lat, lon = float(tunnel["lat"][index]), float(tunnel["lon"][index])
+            cause = zone_cause(lat, lon, ours[index], answers[index], land_km(index), links, tzfpy.get_tzs,
+                               answerers[peer], None if peer == "tzfpy" else tzfpy.get_tz)
+            rows_out.append((cause, (ours[index], answers[index]), (tunnel["lat"][index], tunnel["lon"][index])))
+        cause_table(say, rows_out)
+
+    say()
+    say("Why Tunnel's land and global-land-mask's differ (%s points):" % format(len(land_different), ","))
+    say()
+    causes = land_causes(
+        [float(tunnel["lat"][index]) for index in land_different],
+        [float(tunnel["lon"][index]) for index in land_different],
+        [land[index] for index in land_different], [mask[index] for index in land_different],
+        [tunnel["in_lake"][index] for index in land_different], [tunnel["lake"][index] for index in land_different],
+        [land_km(index) for index in land_different])
+    cause_table(say, [(cause, (land[index], mask[index]), (tunnel["lat"][index], tunnel["lon"][index]))
+                      for cause, index in zip(causes, land_different)])
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tunnel", required=True, help="the installed tunnel binary")
@@ -226,6 +604,34 @@ def main():
         deferred.append("| %s | %.2f s | %s | %.0f MiB | %.1f× |" % (
             name, seconds, format(int(arguments.rows / seconds), ","), peak(results[name]), peer_time / seconds))
 
+    # 5. Single fields, and the peers that answer one thing (timed here, reported after section 4).
+    versions = {name: package_version(name) for name in ("tzfpy", "timezonefinder", "global-land-mask")}
+    single = [("tunnel batch --fields %s" % field, [tunnel, "batch", "--fields", field, source], False)
+              for field in FIELDS]
+    every_name = "tunnel batch (every field)"
+    single.append((every_name, [tunnel, "batch", source], False))
+    tzfpy_name = "tzfpy %s, get_tz point by point" % versions["tzfpy"]
+    tzf_name = "timezonefinder %s, timezone_at point by point" % versions["timezonefinder"]
+    tzf_memory_name = "timezonefinder %s (in_memory=True), timezone_at point by point" % versions["timezonefinder"]
+    mask_name = "global-land-mask %s, is_land on numpy arrays" % versions["global-land-mask"]
+    lean_names = ["reverse_geocoder 1.5.1 lean (search and names), mode=%d" % mode for mode in (1, 2)]
+    lean = os.path.join(HERE, "reverse_geocoder_lean.py")
+    one_thing = [
+        (tzfpy_name, [python, os.path.join(HERE, "tzfpy_batch.py"), source], False),
+        (tzf_name, [python, os.path.join(HERE, "timezonefinder_batch.py"), source], False),
+        (tzf_memory_name, [python, os.path.join(HERE, "timezonefinder_batch.py"), source, "--in-memory"], False),
+        (mask_name, [python, os.path.join(HERE, "global_land_mask_batch.py"), source], False),
+        (lean_names[0], [python, lean, source, "1"], False),
+        (lean_names[1], [python, lean, source, "2"], False),
+    ]
+    kept = {"tunnel batch --fields %s" % field: os.path.join(work, "single-%s.csv" % field) for field in FIELDS}
+    kept[every_name] = os.path.join(work, "single-every-field.csv")
+    kept[tzfpy_name] = os.path.join(work, "peer-tzfpy.txt")
+    kept[tzf_name] = os.path.join(work, "peer-timezonefinder.txt")
+    kept[tzf_memory_name] = os.path.join(work, "peer-timezonefinder-in-memory.txt")
+    kept[mask_name] = os.path.join(work, "peer-global-land-mask.txt")
+    single_results = timed_rounds(single + one_thing, arguments.runs, work, "single", kept)
+
     # 4. Pairs, a frame, PROJ.
     pairs = [("tunnel pairs --within 10 (all places)", [tunnel, "pairs", "--within", "10", "--format", "csv"], False)]
     results = timed_rounds(pairs, arguments.runs, work, "pairs")
@@ -275,6 +681,8 @@ def main():
             sys.exit("tunnel-bench %s failed: %s" % (flag, finished.stdout + finished.stderr))
         for line in finished.stdout.strip().splitlines():
             say("- %s" % line)
+    single_fields(say, arguments.data, arguments.rows, single, one_thing, single_results, kept, every_name,
+                  tzfpy_name, tzf_name, tzf_memory_name, mask_name, lean_names, versions)
     say()
     say("Peak memory cannot read below the benchmark process's own when it started each command: %.0f MiB." % floor)
     if arguments.out:
