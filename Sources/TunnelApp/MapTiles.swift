@@ -82,11 +82,8 @@ public final class MapTiles: Sendable {
       <svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">\
       <rect width="256" height="256" fill="\(Self.sea)"/>
       """)
-    var land = SVGBytes()
-    var shore = SVGBytes()
-    draw(coasts[zoom], in: frame, fill: &land, stroke: &shore)
-    var border = SVGBytes()
-    draw(borders[min(zoom / 2, borders.count - 1)], in: frame, fill: nil, stroke: &border)
+    let (land, shore) = draw(coasts[zoom], in: frame, filled: true)
+    let border = draw(borders[min(zoom / 2, borders.count - 1)], in: frame, filled: false).stroke
     if !land.isEmpty {
       out.append("<path fill=\"\(Self.land)\" fill-rule=\"evenodd\" d=\"")
       out.append(land)
@@ -116,19 +113,10 @@ public final class MapTiles: Sendable {
 
   // MARK: Drawing
 
-  /// Fills (when `fill` is given) and strokes the layer's rings that reach the tile.
-  func draw(_ layer: TileLayer, in frame: TileFrame, fill: inout SVGBytes, stroke: inout SVGBytes) {
-    draw(layer, in: frame, filling: true, fill: &fill, stroke: &stroke)
-  }
-
-  func draw(_ layer: TileLayer, in frame: TileFrame, fill: SVGBytes?, stroke: inout SVGBytes) {
-    var unused = SVGBytes()
-    draw(layer, in: frame, filling: false, fill: &unused, stroke: &stroke)
-  }
-
-  private func draw(
-    _ layer: TileLayer, in frame: TileFrame, filling: Bool, fill: inout SVGBytes, stroke: inout SVGBytes
-  ) {
+  /// The path data that strokes the layer's rings reaching the tile, and (when `filled`) fills them.
+  func draw(_ layer: TileLayer, in frame: TileFrame, filled: Bool) -> (fill: SVGBytes, stroke: SVGBytes) {
+    var fill = SVGBytes()
+    var stroke = SVGBytes()
     var points: [TilePoint] = []
     for ring in layer.rings {
       for shift in frame.shifts(west: ring.box.west, east: ring.box.east) {
@@ -138,13 +126,14 @@ public final class MapTiles: Sendable {
         points.removeAll(keepingCapacity: true)
         collect(ring, of: layer, shift: shift, in: frame, into: &points)
         guard points.count >= 2 else { continue }
-        if filling {
+        if filled {
           let clipped = frame.clip(points)
           if clipped.count >= 3 { fill.appendPolygon(clipped) }
         }
         frame.strokeVisible(points, to: &stroke)
       }
     }
+    return (fill, stroke)
   }
 
   /// A ring's vertices near the tile in tile units, thinned to half a unit; runs of vertices that

@@ -126,13 +126,6 @@ struct TileLayer: Sendable {
     self.stroked = stroked
   }
 
-  /// The vertices of a ring.
-  func path(_ ring: Ring) -> [Vertex] {
-    (ring.start..<(ring.start + ring.count)).map {
-      Vertex(longitude: longitudes[$0], latitude: latitudes[$0], stroked: stroked[$0])
-    }
-  }
-
   /// The same layer for zooms up to `zoom`: each vertex closer than half a pixel there to the last one kept
   /// left out (a ring's last is always kept), and rings smaller than that left out whole. An edge is
   /// stroked when any edge it replaces was.
