@@ -101,8 +101,10 @@ struct BatchAnswer {
     owner = answers
   }
 
-  /// The whole placemark; nil on the fast path.
-  var placemark: Placemark? { answers.placemarks.isEmpty ? nil : answers.placemarks[index] }
+  /// The whole placemark, read in place (no copy of it or its strings); nil on the fast path.
+  func withPlacemark<Result>(_ body: (UnsafePointer<Placemark>?) -> Result) -> Result {
+    answers.placemarks.withUnsafeBufferPointer { body($0.isEmpty ? nil : $0.baseAddress! + index) }
+  }
 
   /// The nearest place of a whole placemark, read in place (no copy of its strings); on the fast path
   /// see ``nearestPlaceIndex``.
@@ -136,13 +138,14 @@ extension PlacemarkField {
   static func writeJSON(
     _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: NumberPrecision
   ) {
-    // One copy of the placemark for all the fields, none on the fast path.
-    let placemark = fields == [.nearestPlace] ? nil : answer.placemark
-    for field in fields { field.writeJSON(placemark, answer, to: &out, precision: precision) }
+    answer.withPlacemark { placemark in
+      for field in fields { field.writeJSON(placemark, answer, to: &out, precision: precision) }
+    }
   }
 
   private func writeJSON(
-    _ placemark: Placemark?, _ answer: BatchAnswer, to out: inout OutputBytes, precision: NumberPrecision
+    _ placemark: UnsafePointer<Placemark>?, _ answer: BatchAnswer, to out: inout OutputBytes,
+    precision: NumberPrecision
   ) {
     let (degrees, kilometres) = (precision.degrees, precision.kilometres)
     func country(_ name: String, _ country: Placemark.Country?) {
@@ -153,20 +156,20 @@ extension PlacemarkField {
     }
     switch self {
     case .land:
-      out.member("land", flag: placemark?.land)
+      out.member("land", flag: placemark?.pointee.land)
     case .country:
-      country("country", placemark?.country)
+      country("country", placemark?.pointee.country)
     case .region:
-      let region = placemark?.region
+      let region = placemark?.pointee.region
       out.object("region", present: region != nil) { out in
         out.member("code", region?.code)
         out.member("name", region?.name)
         out.member("source", region?.source.rawValue)
       }
     case .sea:
-      out.member("inLake", flag: placemark?.inLake)
-      out.member("lake", placemark?.lake)
-      out.member("sea", placemark?.sea)
+      out.member("inLake", flag: placemark?.pointee.inLake)
+      out.member("lake", placemark?.pointee.lake)
+      out.member("sea", placemark?.pointee.sea)
     case .nearestPlace:
       if let (places, place, distanceKm) = answer.nearestPlaceIndex {
         return Self.writeNearestPlace(
@@ -184,7 +187,7 @@ extension PlacemarkField {
         }
       }
     case .nearestLand:
-      let land = placemark?.nearestLand
+      let land = placemark?.pointee.nearestLand
       out.object("nearestLand", present: land != nil) { out in
         guard let land else { return }
         out.object("country", present: land.country != nil) { out in
@@ -198,7 +201,7 @@ extension PlacemarkField {
         out.member("name", land.name)
       }
     case .timeZone:
-      let zone = placemark?.timeZone
+      let zone = placemark?.pointee.timeZone
       out.object("timeZone", present: zone != nil) { out in out.member("identifier", zone?.identifier) }
     }
   }
@@ -212,15 +215,21 @@ extension PlacemarkField {
       // The fast path: no placemark.
       return writeNearestPlaceCSV(answer, to: &out, separator: separator, precision: precision)
     }
-    let placemark = answer?.placemark
-    for field in fields {
-      field.writeCSV(placemark, answer, to: &out, separator: separator, precision: precision)
+    guard let answer else {
+      for field in fields { field.writeCSV(nil, nil, to: &out, separator: separator, precision: precision) }
+      return
+    }
+    answer.withPlacemark { placemark in
+      for field in fields {
+        field.writeCSV(placemark, answer, to: &out, separator: separator, precision: precision)
+      }
     }
   }
 
   /// Appends the field's CSV columns, each preceded by the separator.
   private func writeCSV(
-    _ placemark: Placemark?, _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8,
+    _ placemark: UnsafePointer<Placemark>?, _ answer: BatchAnswer?, to out: inout OutputBytes,
+    separator: UInt8,
     precision: NumberPrecision
   ) {
     func field(_ text: String?) {
@@ -242,22 +251,22 @@ extension PlacemarkField {
     func flag(_ value: Bool?) { field(value.map { $0 ? "true" : "false" }) }
     switch self {
     case .land:
-      flag(placemark?.land)
+      flag(placemark?.pointee.land)
     case .country:
-      field(placemark?.country?.code)
-      field(placemark?.country?.name)
+      field(placemark?.pointee.country?.code)
+      field(placemark?.pointee.country?.name)
     case .region:
-      field(placemark?.region?.code)
-      field(placemark?.region?.name)
-      field(placemark?.region?.source.rawValue)
+      field(placemark?.pointee.region?.code)
+      field(placemark?.pointee.region?.name)
+      field(placemark?.pointee.region?.source.rawValue)
     case .sea:
-      field(placemark?.sea)
-      field(placemark?.lake)
-      flag(placemark?.inLake)
+      field(placemark?.pointee.sea)
+      field(placemark?.pointee.lake)
+      flag(placemark?.pointee.inLake)
     case .nearestPlace:
       Self.writeNearestPlaceCSV(answer, to: &out, separator: separator, precision: precision)
     case .nearestLand:
-      let land = placemark?.nearestLand
+      let land = placemark?.pointee.nearestLand
       kilometres(land?.distanceKm)
       degrees(land?.latitude)
       longitude(land?.longitude)
@@ -266,7 +275,7 @@ extension PlacemarkField {
       field(land?.name)
       field(land?.island)
     case .timeZone:
-      field(placemark?.timeZone.identifier)
+      field(placemark?.pointee.timeZone.identifier)
     }
   }
 

@@ -100,3 +100,134 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
   }
 }
+
+@Suite struct IndexCacheFileTests {
+  static let data = try! PlaceData()
+
+  static func temporaryDirectory() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString)").path
+  }
+
+  static func bytes<Element>(_ array: [Element]) -> [UInt8] { array.withUnsafeBytes { Array($0) } }
+
+  @Test(
+    "A saved shore tree and sea-shore grid load back to the same arrays and answers; a damaged, cut, foreign or forged file is ignored and replaced"
+  )
+  func shoresRoundTrip() throws {
+    let coast = try Self.data.coastline(.low).polygons
+    let grid = PolygonGrid(layer: coast)
+    let directory = Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let every: (Int) -> Bool = { _ in true }
+    let land = { (feature: Int) in coast.level(of: feature) % 2 == 1 }
+    let built = ShoreIndex.cached(grid: grid, kind: "shores", directory: directory, accept: every)
+    let path = IndexCacheFile.path(
+      directory: directory, layer: coast, kind: "shores", version: ShoreIndex.fileVersion)
+    let keys = ShoreIndex.fileKeys(grid: grid, accept: every)
+    let loaded = try #require(ShoreIndex.load(path, grid: grid, keys: keys))
+    #expect(loaded.checksum == built.checksum && Self.bytes(loaded.nodes) == Self.bytes(built.nodes))
+    #expect(loaded.pieceFirstEdge == built.pieceFirstEdge && loaded.pieceFeature == built.pieceFeature)
+    // Another choice of features is another file.
+    #expect(ShoreIndex.load(path, grid: grid, keys: ShoreIndex.fileKeys(grid: grid, accept: land)) == nil)
+
+    let seaBuilt = NearestShoreGrid.cached(
+      shores: loaded, kind: "sea-shores", directory: directory, accept: land)
+    let seaPath = IndexCacheFile.path(
+      directory: directory, layer: coast, kind: "sea-shores", version: NearestShoreGrid.fileVersion)
+    let seaLoaded = NearestShoreGrid.cached(
+      shores: loaded, kind: "sea-shores", directory: directory, accept: land)
+    #expect(seaLoaded.first == seaBuilt.first && seaLoaded.candidates == seaBuilt.candidates)
+    let accepted = (0..<coast.featureCount).map(land)
+    let seaKeys = NearestShoreGrid.fileKeys(shores: loaded, topSize: 64, accepted: accepted)
+    func loads(_ file: String) -> Bool {
+      file == path
+        ? ShoreIndex.load(path, grid: grid, keys: keys) != nil
+        : NearestShoreGrid.load(seaPath, shores: loaded, topSize: 64, accepted: accepted, keys: seaKeys)
+          != nil
+    }
+    #expect(loads(path) && loads(seaPath))
+    var generator = SplitMix64(seed: 21)
+    for _ in 0..<1_000 {
+      let query = SphereGeometry.unitVector(Coordinate.random(using: &generator))
+      #expect(seaLoaded.nearest(to: query)?.point == built.nearest(to: query, accept: land)?.point)
+      #expect(loaded.nearest(to: query)?.point == built.nearest(to: query)?.point)
+    }
+
+    // Damaged and cut files are ignored, and the next build puts the file back as it was.
+    for file in [path, seaPath] {
+      let original = try Data(contentsOf: URL(fileURLWithPath: file))
+      for _ in 0..<12 {
+        var damaged = original
+        let position = Int(generator.next() % UInt64(damaged.count))
+        damaged[position] ^= UInt8(1 << (generator.next() % 8))
+        try damaged.write(to: URL(fileURLWithPath: file))
+        #expect(!loads(file), "\(position)")
+        let grid = NearestShoreGrid.cached(
+          shores: loaded, kind: "sea-shores", directory: directory, accept: land)
+        #expect(grid.first == seaBuilt.first && grid.candidates == seaBuilt.candidates)
+        _ = ShoreIndex.cached(
+          grid: PolygonGrid(layer: coast), kind: "shores", directory: directory, accept: every)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original, "\(position)")
+      }
+      for cut in [0, 7, 40, original.count / 2, original.count - 1] {
+        try original.prefix(cut).write(to: URL(fileURLWithPath: file))
+        #expect(!loads(file), "\(cut)")
+      }
+      try original.write(to: URL(fileURLWithPath: file))
+    }
+
+    // Forged arrays whose checksum would hold: a node that loops back, a piece past the vertices or of no
+    // feature, a grid node whose children come before it, a candidate that is no node.
+    func tree(
+      nodes: [ShoreIndex.Node] = built.nodes, first: [UInt32] = built.pieceFirstEdge,
+      feature: [Int32] = built.pieceFeature
+    ) -> ShoreIndex? {
+      ShoreIndex(
+        grid: grid, pieceFirstEdge: first, pieceEdgeCount: built.pieceEdgeCount, pieceFeature: feature,
+        nodes: nodes)
+    }
+    #expect(tree() != nil)
+    var loop = built.nodes
+    loop[0].link = 0
+    #expect(tree(nodes: loop) == nil)
+    var past = built.pieceFirstEdge
+    past[0] = UInt32(grid.vertices.count)
+    #expect(tree(first: past) == nil)
+    var foreign = built.pieceFeature
+    foreign[0] = Int32(coast.featureCount)
+    #expect(tree(feature: foreign) == nil)
+    func seaGrid(
+      first: [UInt32] = seaBuilt.first, candidates: [UInt32] = seaBuilt.candidates
+    ) -> NearestShoreGrid? {
+      NearestShoreGrid(
+        shores: loaded, topSize: 64, accepted: accepted, first: first, count: seaBuilt.count,
+        candidates: candidates)
+    }
+    #expect(seaGrid() != nil)
+    let inner = try #require(seaBuilt.count.firstIndex(of: UInt32.max))
+    var backwards = seaBuilt.first
+    backwards[inner] = UInt32(inner)
+    #expect(seaGrid(first: backwards) == nil)
+    var stray = seaBuilt.candidates
+    stray[0] = UInt32(loaded.nodes.count)
+    #expect(seaGrid(candidates: stray) == nil)
+  }
+
+  @Test("Batches read their indexes from the cache folder and answer as those built in memory do")
+  func batchesFromTheCacheFolder() throws {
+    let directory = Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var generator = SplitMix64(seed: 22)
+    let points = (0..<3_000).map { _ in Coordinate.random(using: &generator) }
+    let fields: Placemark.Fields = [.country, .nearestLand]
+    let expected = try ReverseGeocoder(data: Self.data).placemarks(for: points, fields: fields)
+    for _ in 0..<2 {  // built and saved, then read
+      let geocoder = ReverseGeocoder(data: Self.data, cacheDirectory: directory)
+      #expect(try geocoder.placemarks(for: points, fields: fields) == expected)
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+    for kind in ["shores", "sea-shores", "borders", "clearances", "island-shores"] {
+      #expect(names.contains { $0.contains("-\(kind)-v") }, "\(kind): \(names)")
+    }
+  }
+}

@@ -84,8 +84,8 @@ final class BatchIndexes: Sendable {
   private let shoreDescriptions = Locked(ShoreDescriptionCache())
 
   /// Builds the indexes of `parts` (taking those `existing` has, and the nearest-place grid from
-  /// `placeGrid`) in two chains, one per core. With a `cacheDirectory`, the polygon grids are loaded from
-  /// there when saved before, and saved there when built (``PolygonGridFile``).
+  /// `placeGrid`) in two chains, one per core. With a `cacheDirectory`, every index is loaded from there
+  /// when saved before, and saved there when built (``PolygonGridFile``, ``IndexCacheFile``).
   ///
   /// Each tree is built right after its grid, while few other indexes exist, and each layer's vertex
   /// stream is let go as soon as its grid holds the vertices: the scratch space of the largest builds
@@ -112,6 +112,9 @@ final class BatchIndexes: Sendable {
       layer.releaseVertexStream()
       return grid
     }
+    @Sendable func tree(_ grid: PolygonGrid, _ kind: String, accept: (Int) -> Bool) -> ShoreIndex {
+      ShoreIndex.cached(grid: grid, kind: kind, directory: cacheDirectory, accept: accept)
+    }
     struct First: Sendable {
       var coast: PolygonGrid?
       var shores: ShoreIndex?
@@ -137,16 +140,19 @@ final class BatchIndexes: Sendable {
         // The shores are found through the coastline's grid.
         if !parts.isDisjoint(with: [.coast, .shores]) { built.coast = old?.coast ?? grid(coastLayer) }
         if parts.contains(.shores), let coast = built.coast {
-          let shores = old?.shores ?? ShoreIndex(grid: coast) { _ in true }
+          let shores = old?.shores ?? tree(coast, "shores") { _ in true }
           built.shores = shores
           built.seaShores =
-            old?.seaShores ?? NearestShoreGrid(shores: shores) { coastLayer.level(of: $0) % 2 == 1 }
+            old?.seaShores
+            ?? NearestShoreGrid.cached(shores: shores, kind: "sea-shores", directory: cacheDirectory) {
+              coastLayer.level(of: $0) % 2 == 1
+            }
         }
         if parts.contains(.regions) {
           let regions = old?.regions ?? grid(regionLayer)
           built.regions = regions
           built.regionBorders =
-            old?.regionBorders ?? ShoreIndex(grid: regions) { regionFeatureCountries[$0] != nil }
+            old?.regionBorders ?? tree(regions, "region-borders") { regionFeatureCountries[$0] != nil }
         }
         return built
       },
@@ -157,21 +163,23 @@ final class BatchIndexes: Sendable {
         if parts.contains(.timeZones) { built.zones = old?.timeZones ?? grid(zoneLayer) }
         if parts.contains(.countries) {
           let countries = old?.countries ?? grid(countryLayer)
-          let borders = old?.countryBorders ?? ShoreIndex(grid: countries) { _ in true }
+          let borders = old?.countryBorders ?? tree(countries, "borders") { _ in true }
           built.countries = countries
           built.borders = borders
-          built.clearance = old?.countryClearance ?? Self.clearances(of: countries, borders: borders)
+          built.clearance =
+            old?.countryClearance
+            ?? Self.cachedClearances(of: countries, borders: borders, directory: cacheDirectory)
         }
         if parts.contains(.marine) {
           let marine = old?.marine ?? grid(marineLayer)
           built.marine = marine
           built.namedSeas =
-            old?.namedSeaBorders ?? ShoreIndex(grid: marine) { marineLayer.hasAttribute(0, of: $0) }
+            old?.namedSeaBorders ?? tree(marine, "named-sea-borders") { marineLayer.hasAttribute(0, of: $0) }
         }
         if parts.contains(.islands) {
           let islands = old?.islands ?? grid(islandLayer)
           built.islands = islands
-          built.islandShores = old?.islandShores ?? ShoreIndex(grid: islands) { _ in true }
+          built.islandShores = old?.islandShores ?? tree(islands, "island-shores") { _ in true }
         }
         if parts.contains(.places) {
           let placeGrid = old?.places ?? makePlaceGrid(places)
@@ -192,6 +200,27 @@ final class BatchIndexes: Sendable {
     (self.places, countryPlaces) = (second.placeGrid, second.countryPlaces)
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
+  }
+
+  /// ``clearances(of:borders:)``, read from `directory` when saved there before (keyed by the grid's
+  /// layer and the borders' checksum), else computed and saved there (``IndexCacheFile``).
+  private static func cachedClearances(
+    of grid: PolygonGrid, borders: ShoreIndex, directory: String?
+  ) -> [SIMD2<Float>] {
+    guard let directory else { return clearances(of: grid, borders: borders) }
+    let version: UInt32 = 1
+    let path = IndexCacheFile.path(
+      directory: directory, layer: grid.layer, kind: "clearances", version: version)
+    let keys = [version, grid.layer.file.payloadChecksum, UInt32(grid.size.nodes), borders.checksum]
+    if var file = IndexCacheFile.Reader(path, magic: "TUNLCLRS", keys: keys, arrays: 1),
+      let loaded = file.read(SIMD2<Float>.self), file.finish(), loaded.count == grid.size.nodes,
+      loaded.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.x >= 0 && $0.y >= 0 })
+    {
+      return loaded
+    }
+    let computed = clearances(of: grid, borders: borders)
+    IndexCacheFile.save(path, magic: "TUNLCLRS", keys: keys, arrays: [CacheArray(computed)])
+    return computed
   }
 
   /// Per node of `grid`: for a leaf without edges, how far its box is from the nearest border, found from

@@ -32,11 +32,11 @@ final class NearestShoreGrid: Sendable {
   let shores: ShoreIndex
   let topSize: Int
   /// Per node: offset into ``candidates`` (leaf) or index of the first of four children (inner node).
-  private let first: [UInt32]
+  let first: [UInt32]
   /// Per node: number of candidates (leaf) or `UInt32.max` (inner node).
-  private let count: [UInt32]
+  let count: [UInt32]
   /// Per leaf cell: nodes of the tree, the one holding the piece nearest to the cell's centre first.
-  private let candidates: [UInt32]
+  let candidates: [UInt32]
   /// Per feature: whether the grid was built for it.
   private let accepted: [Bool]
 
@@ -64,6 +64,73 @@ final class NearestShoreGrid: Sendable {
     first = built.0.compacted()
     count = built.1.compacted()
     candidates = built.2.compacted()
+  }
+
+  /// The grid of a cache file, if its top level is whole, every inner node's children come after it and
+  /// inside the grid, every leaf's list lies inside ``candidates`` and every candidate is a node of the
+  /// tree: a query then stays inside the arrays whatever the file held.
+  init?(
+    shores: ShoreIndex, topSize: Int, accepted: [Bool], first: [UInt32], count: [UInt32], candidates: [UInt32]
+  ) {
+    let nodes = first.count
+    guard count.count == nodes, nodes >= 6 * topSize * topSize,
+      (0..<nodes).allSatisfy({ node in
+        switch count[node] {
+        case UInt32.max: Int(first[node]) > node && Int(first[node]) + 4 <= nodes
+        case Self.treeCell: true
+        default: Int(first[node]) + Int(count[node]) <= candidates.count
+        }
+      }),
+      candidates.allSatisfy({ Int($0) < shores.nodes.count })
+    else { return nil }
+    (self.shores, self.topSize, self.accepted) = (shores, topSize, accepted)
+    (self.first, self.count, self.candidates) = (first, count, candidates)
+  }
+
+  static let fileVersion: UInt32 = 1
+  static let fileMagic = "TUNLSEAS"
+
+  /// What a grid's file depends on: its tree, its parameters and the features admitted.
+  static func fileKeys(shores: ShoreIndex, topSize: Int, accepted: [Bool]) -> [UInt32] {
+    [
+      fileVersion, shores.checksum, UInt32(topSize), UInt32(leafCapacity), UInt32(maximumDepth),
+      IndexCacheFile.acceptedKey(features: accepted.count) { accepted[$0] },
+    ]
+  }
+
+  /// The grid saved at `path` with `keys`, or nil when there is none or it does not pass every check.
+  static func load(
+    _ path: String, shores: ShoreIndex, topSize: Int, accepted: [Bool], keys: [UInt32]
+  ) -> NearestShoreGrid? {
+    guard var file = IndexCacheFile.Reader(path, magic: fileMagic, keys: keys, arrays: 3),
+      let first = file.read(UInt32.self), let count = file.read(UInt32.self),
+      let candidates = file.read(UInt32.self), file.finish()
+    else { return nil }
+    return NearestShoreGrid(
+      shores: shores, topSize: topSize, accepted: accepted, first: first, count: count, candidates: candidates
+    )
+  }
+
+  /// The grid over the pieces of `shores` whose feature `accept` admits, read from `directory` when it was
+  /// saved there before, else built and saved there (``IndexCacheFile``); `kind` names what `accept`
+  /// admits in the file's name. The file is keyed by the tree's checksum, so a grid never outlives its
+  /// tree.
+  static func cached(
+    shores: ShoreIndex, kind: String, directory: String?, topSize: Int = 64, accept: (Int) -> Bool
+  ) -> NearestShoreGrid {
+    guard let directory else { return NearestShoreGrid(shores: shores, topSize: topSize, accept: accept) }
+    let layer = shores.grid.layer
+    let path = IndexCacheFile.path(directory: directory, layer: layer, kind: kind, version: fileVersion)
+    let accepted = (0..<layer.featureCount).map(accept)
+    let keys = fileKeys(shores: shores, topSize: topSize, accepted: accepted)
+    if let loaded = load(path, shores: shores, topSize: topSize, accepted: accepted, keys: keys) {
+      return loaded
+    }
+    let built = NearestShoreGrid(shores: shores, topSize: topSize) { accepted[$0] }
+    IndexCacheFile.save(
+      path, magic: "TUNLSEAS", keys: keys,
+      arrays: [CacheArray(built.first), CacheArray(built.count), CacheArray(built.candidates)])
+    return built
   }
 
   /// A piece being placed: its leaf in the tree, and where its vertices' unit vectors start in the

@@ -24,9 +24,9 @@ public final class ReverseGeocoder: Sendable {
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   ///
-  /// With a `cacheDirectory`, the nearest-place grid and the polygon grids a batch builds are saved there,
-  /// and later geocoders load them instead of building them again (see the benchmark for both times); the
-  /// answers are the same.
+  /// With a `cacheDirectory`, the indexes a batch builds (the nearest-place grid, the polygon grids, the
+  /// trees of shores and borders, the sea-shore grid) are saved there, and later geocoders load them
+  /// instead of building them again (see the benchmark for both times); the answers are the same.
   public init(data: PlaceData, cacheDirectory: String? = nil) {
     self.data = data
     self.cacheDirectory = cacheDirectory

@@ -24,8 +24,8 @@ final class ShoreIndex: Sendable {
   /// The unit vectors of the grid's vertices.
   let vectors: FixedPointVectors
   /// Per piece: the vertex that starts its first edge, its edge count and its feature.
-  private let pieceFirstEdge: [UInt32]
-  private let pieceEdgeCount: [UInt8]
+  let pieceFirstEdge: [UInt32]
+  let pieceEdgeCount: [UInt8]
   let pieceFeature: [Int32]
   /// The tree, root first, the children of a node side by side.
   let nodes: [Node]
@@ -38,12 +38,16 @@ final class ShoreIndex: Sendable {
     var z: Float
     var radius: Float
     var link: UInt32
-    var count: UInt8 = 0
+    /// A whole word, so that a node has no padding: its bytes, written to a cache file, are all set.
+    var count: UInt32 = 0
 
     static let leafBit: UInt32 = 1 << 31
     var isLeaf: Bool { link & Self.leafBit != 0 }
     var target: Int { Int(link & ~Self.leafBit) }
   }
+
+  /// A CRC-32 of the pieces and the tree: what an index built over this one depends on.
+  let checksum: UInt32
 
   /// Builds the tree over the boundaries of the features that `accept` admits.
   init(grid: PolygonGrid, accept: (Int) -> Bool) {
@@ -56,7 +60,101 @@ final class ShoreIndex: Sendable {
     pieceEdgeCount = builder.pieceEdgeCount.compacted()
     pieceFeature = builder.pieceFeature.compacted()
     nodes = builder.nodes.compacted()
+    checksum = Self.checksum(pieceFirstEdge, pieceEdgeCount, pieceFeature, nodes)
   }
+
+  /// The tree of a cache file, if every piece lies within the grid's vertices and features and every
+  /// node links to pieces or to later nodes, at most ``maximumDepth`` deep: a query then stays inside the
+  /// arrays whatever the file held.
+  init?(
+    grid: PolygonGrid, pieceFirstEdge: [UInt32], pieceEdgeCount: [UInt8], pieceFeature: [Int32], nodes: [Node]
+  ) {
+    let pieces = pieceFirstEdge.count
+    guard pieceEdgeCount.count == pieces, pieceFeature.count == pieces, nodes.isEmpty == (pieces == 0),
+      (0..<pieces).allSatisfy({
+        pieceEdgeCount[$0] >= 1 && Int(pieceFirstEdge[$0]) + Int(pieceEdgeCount[$0]) < grid.vertices.count
+          && pieceFeature[$0] >= 0 && Int(pieceFeature[$0]) < grid.layer.featureCount
+      })
+    else { return nil }
+    var depth = [UInt8](repeating: 0, count: nodes.count)
+    for (node, entry) in nodes.enumerated() {
+      if entry.isLeaf {
+        guard entry.target < pieces else { return nil }
+        continue
+      }
+      guard entry.count >= 1, Int(entry.count) <= Self.fanout, entry.target > node,
+        entry.target + Int(entry.count) <= nodes.count, Int(depth[node]) < Self.maximumDepth
+      else { return nil }
+      for child in entry.target..<(entry.target + Int(entry.count)) {
+        depth[child] = max(depth[child], depth[node] + 1)
+      }
+    }
+    self.grid = grid
+    vectors = FixedPointVectors.shared(unitsPerDegree: grid.layer.unitsPerDegree)
+    (self.pieceFirstEdge, self.pieceEdgeCount, self.pieceFeature, self.nodes) = (
+      pieceFirstEdge, pieceEdgeCount, pieceFeature, nodes
+    )
+    checksum = Self.checksum(pieceFirstEdge, pieceEdgeCount, pieceFeature, nodes)
+  }
+
+  /// Levels below the root, at most, in a tree read from a file (a built tree over the finest shoreline
+  /// has seven): ``NearestShoreGrid``'s depth-first walk needs at most 1 + 7 × 8 stack slots for it.
+  static let maximumDepth = 8
+
+  private static func checksum(
+    _ first: [UInt32], _ count: [UInt8], _ feature: [Int32], _ nodes: [Node]
+  ) -> UInt32 {
+    var crc = CRC32()
+    first.withUnsafeBytes { crc.update($0) }
+    count.withUnsafeBytes { crc.update($0) }
+    feature.withUnsafeBytes { crc.update($0) }
+    nodes.withUnsafeBytes { crc.update($0) }
+    return crc.value
+  }
+
+  /// The tree over the boundaries of the features of `grid` that `accept` admits, read from `directory`
+  /// when it was saved there before, else built and saved there (``IndexCacheFile``); `kind` names what
+  /// `accept` admits in the file's name.
+  static func cached(
+    grid: PolygonGrid, kind: String, directory: String?, accept: (Int) -> Bool
+  ) -> ShoreIndex {
+    guard let directory else { return ShoreIndex(grid: grid, accept: accept) }
+    let path = IndexCacheFile.path(directory: directory, layer: grid.layer, kind: kind, version: fileVersion)
+    let keys = fileKeys(grid: grid, accept: accept)
+    if let loaded = load(path, grid: grid, keys: keys) { return loaded }
+    let built = ShoreIndex(grid: grid, accept: accept)
+    IndexCacheFile.save(
+      path, magic: fileMagic, keys: keys,
+      arrays: [
+        CacheArray(built.pieceFirstEdge), CacheArray(built.pieceEdgeCount), CacheArray(built.pieceFeature),
+        CacheArray(built.nodes),
+      ])
+    return built
+  }
+
+  /// What a tree's file depends on: the layer, the tree's parameters and the features admitted.
+  static func fileKeys(grid: PolygonGrid, accept: (Int) -> Bool) -> [UInt32] {
+    let layer = grid.layer
+    return [fileVersion, layer.file.payloadChecksum] + IndexCacheFile.keys(layer.file.size)
+      + [
+        UInt32(layer.vertexCount), UInt32(layer.featureCount), UInt32(pieceEdges), UInt32(fanout),
+        UInt32(MemoryLayout<Node>.stride), IndexCacheFile.acceptedKey(features: layer.featureCount, accept),
+      ]
+  }
+
+  /// The tree saved at `path` with `keys`, or nil when there is none or it does not pass every check.
+  static func load(_ path: String, grid: PolygonGrid, keys: [UInt32]) -> ShoreIndex? {
+    guard var file = IndexCacheFile.Reader(path, magic: fileMagic, keys: keys, arrays: 4),
+      let first = file.read(UInt32.self), let count = file.read(UInt8.self),
+      let feature = file.read(Int32.self),
+      let nodes = file.read(Node.self), file.finish()
+    else { return nil }
+    return ShoreIndex(
+      grid: grid, pieceFirstEdge: first, pieceEdgeCount: count, pieceFeature: feature, nodes: nodes)
+  }
+
+  static let fileMagic = "TUNLSHOR"
+  static let fileVersion: UInt32 = 1
 
   /// The pieces and the tree while they are built.
   private struct Builder {
@@ -173,7 +271,7 @@ final class ShoreIndex: Sendable {
         (link, count) = (UInt32(first), groups.count)
       }
       nodes[node] = Node(
-        x: centre.x, y: centre.y, z: centre.z, radius: radius, link: link, count: UInt8(count))
+        x: centre.x, y: centre.y, z: centre.z, radius: radius, link: link, count: UInt32(count))
     }
 
     /// Cuts `range` of `order` into `parts` groups (fewer for short ranges), halving at the median of the

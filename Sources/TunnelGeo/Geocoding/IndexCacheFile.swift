@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An index kept in a cache folder as arrays of plain values, so that a batch reads it instead of building
+/// it again.
+///
+/// The header holds an 8-byte magic naming the kind of index, the number of keys and the keys (what the
+/// index was built from: checksums, sizes, parameters; little-endian `UInt32`s), the number of arrays and
+/// each one's byte count (`UInt64`s), and a CRC-32 of the arrays that follow. Reading checks the magic,
+/// that the keys are those asked for, the counts, the CRC and that nothing follows the last array; the
+/// caller then checks that every index inside the arrays stays in range, so that a damaged or forged file
+/// is ignored (and replaced by the next build), never trusted. Saving writes a temporary file and renames
+/// it, so concurrent batches never read half a file. The arrays are written in the machine's byte order,
+/// which every build target shares with the file's (little-endian); a big-endian machine neither reads
+/// nor writes these files.
+enum IndexCacheFile {
+  /// Arrays larger than this are refused when read.
+  static let largestArray = 1 << 31
+
+  /// Saves `arrays` at `path`, creating its folder; failures are ignored (the file is only a cache).
+  static func save(_ path: String, magic: String, keys: [UInt32], arrays: [CacheArray]) {
+    guard UInt32(1).littleEndian == 1, magic.utf8.count == 8 else { return }
+    var crc = CRC32()
+    for array in arrays {
+      _ = array.withBytes {
+        crc.update($0)
+        return true
+      }
+    }
+    var header = Array(magic.utf8)
+    func put(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
+    put(UInt32(keys.count))
+    keys.forEach(put)
+    put(UInt32(arrays.count))
+    for array in arrays {
+      withUnsafeBytes(of: UInt64(array.byteCount).littleEndian) { header.append(contentsOf: $0) }
+    }
+    put(crc.value)
+    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    NearestPlaceGridFile.makeDirectories(directory)
+    let temporary = path + ".\(getpid()).part"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return }
+    var written = header.withUnsafeBytes { writeBytes(descriptor, $0) }
+    for array in arrays where written { written = array.withBytes { writeBytes(descriptor, $0) } }
+    close(descriptor)
+    if !written || rename(temporary, path) != 0 { unlink(temporary) }
+  }
+
+  /// Reads the arrays of a file written by ``save(_:magic:keys:arrays:)``, one at a time, in order.
+  struct Reader: ~Copyable {
+    private let descriptor: Int32
+    private let byteCounts: [Int]
+    private var next = 0
+    private var crc = CRC32()
+    private let expectedCRC: UInt32
+    private var failed = false
+
+    /// Opens `path` if its header has `magic`, exactly `keys` and `arrays` arrays; nil otherwise.
+    init?(_ path: String, magic: String, keys: [UInt32], arrays: Int) {
+      guard UInt32(1).littleEndian == 1 else { return nil }
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { return nil }
+      var header = [UInt8](repeating: 0, count: 8 + 4 + 4 * keys.count + 4 + 8 * arrays + 4)
+      func u32(_ offset: Int) -> UInt32 {
+        header.withUnsafeBytes {
+          UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        }
+      }
+      guard NearestPlaceGridFile.readAll(descriptor, &header, count: header.count),
+        Array(header[0..<8]) == Array(magic.utf8), u32(8) == UInt32(keys.count),
+        keys.indices.allSatisfy({ u32(12 + 4 * $0) == keys[$0] }), u32(12 + 4 * keys.count) == UInt32(arrays)
+      else {
+        close(descriptor)
+        return nil
+      }
+      let countsStart = 16 + 4 * keys.count
+      let counts = (0..<arrays).map { index in
+        header.withUnsafeBytes {
+          UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: countsStart + 8 * index, as: UInt64.self))
+        }
+      }
+      guard counts.allSatisfy({ $0 <= UInt64(IndexCacheFile.largestArray) }) else {
+        close(descriptor)
+        return nil
+      }
+      self.descriptor = descriptor
+      byteCounts = counts.map { Int($0) }
+      expectedCRC = u32(countsStart + 8 * arrays)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The next array, or nil when its byte count is not a whole number of `Element`s or the file ends
+    /// early.
+    mutating func read<Element: BitwiseCopyable>(_: Element.Type) -> [Element]? {
+      guard !failed, next < byteCounts.count else { return nil }
+      let bytes = byteCounts[next]
+      next += 1
+      let stride = MemoryLayout<Element>.stride
+      guard bytes % stride == 0 else {
+        failed = true
+        return nil
+      }
+      let count = bytes / stride
+      let descriptor = descriptor
+      var complete = false
+      let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let raw = UnsafeMutableRawBufferPointer(buffer)
+        var offset = 0
+        while offset < bytes {
+          let got = readBytes(descriptor, raw.baseAddress! + offset, bytes - offset)
+          if got < 0, errno == EINTR { continue }
+          guard got > 0 else { break }
+          offset += got
+        }
+        complete = offset == bytes
+        initialized = complete ? count : 0
+      }
+      guard complete else {
+        failed = true
+        return nil
+      }
+      array.withUnsafeBytes { crc.update($0) }
+      return array
+    }
+
+    /// Whether every array was read, nothing follows them, and their CRC is the header's.
+    consuming func finish() -> Bool {
+      var extra: UInt8 = 0
+      return !failed && next == byteCounts.count && readBytes(descriptor, &extra, 1) == 0
+        && crc.value == expectedCRC
+    }
+  }
+
+  /// The file for an index of `kind` over `layer` in `directory`: named after the layer file, its
+  /// checksum and the file format's version, so that new data or a new format never reads an old file.
+  static func path(directory: String, layer: PolygonLayer, kind: String, version: UInt32) -> String {
+    let file = String(layer.path.split(separator: "/").last ?? "layer")
+    let stem = file.hasSuffix(".tunnel") ? String(file.dropLast(7)) : file
+    return directory + "/\(stem)-\(kind)-v\(version)-\(String(layer.file.payloadChecksum, radix: 16)).bin"
+  }
+
+  /// The low and high halves of a 64-bit value, as two keys.
+  static func keys(_ value: Int) -> [UInt32] {
+    [UInt32(truncatingIfNeeded: value), UInt32(truncatingIfNeeded: UInt64(value) >> 32)]
+  }
+
+  /// The CRC-32 of which features `accept` admits, one byte each: a key for an index built over them.
+  static func acceptedKey(features: Int, _ accept: (Int) -> Bool) -> UInt32 {
+    let admitted = (0..<features).map { accept($0) ? UInt8(1) : 0 }
+    return admitted.withUnsafeBytes(CRC32.of)
+  }
+}
+
+/// `read(2)`, named apart from ``IndexCacheFile/Reader/read(_:)``.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
+}
+
+/// Writes all of `bytes`, retrying after signals; false when the file cannot take them.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+  var offset = 0
+  while offset < bytes.count {
+    let put = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+    if put < 0, errno == EINTR { continue }
+    guard put > 0 else { return false }
+    offset += put
+  }
+  return true
+}
+
+/// An array written to an ``IndexCacheFile`` as its bytes.
+struct CacheArray {
+  let byteCount: Int
+  /// Hands the array's bytes to `body`, and returns what it returns.
+  let withBytes: ((UnsafeRawBufferPointer) -> Bool) -> Bool
+
+  init<Element: BitwiseCopyable>(_ array: [Element]) {
+    byteCount = array.count * MemoryLayout<Element>.stride
+    withBytes = { body in array.withUnsafeBytes(body) }
+  }
+}
