@@ -20,6 +20,9 @@ public enum CoordinateError: Error, Sendable, Hashable, CustomStringConvertible 
   case notFinite(axis: Axis, value: Double)
   /// The text could not be read as a coordinate; `reason` says why.
   case unparsable(text: String, reason: String)
+  /// The text is in a notation Tunnel recognises but cannot read offline (a short link, a what3words
+  /// address); `explanation` is the whole sentence, saying what to paste instead.
+  case unsupported(text: String, explanation: String)
 
   public var description: String {
     switch self {
@@ -38,6 +41,8 @@ public enum CoordinateError: Error, Sendable, Hashable, CustomStringConvertible 
       return "\(axis.rawValue) \(value) is not a finite number"
     case .unparsable(let text, let reason):
       return "cannot read \(EchoedText.quoted(text)) as a coordinate: \(reason)"
+    case .unsupported(_, let explanation):
+      return explanation
     }
   }
 

@@ -35,14 +35,22 @@ extension Coordinate {
     if trimmed.unicodeScalars.contains("\u{2212}") {
       trimmed = String(String.UnicodeScalarView(trimmed.unicodeScalars.map { $0 == "\u{2212}" ? "-" : $0 }))
     }
-    let fail = { (reason: String) in CoordinateError.unparsable(text: trimmed, reason: reason) }
+    let original = trimmed
+    let fail = { (reason: String) in CoordinateError.unparsable(text: original, reason: reason) }
     guard !trimmed.isEmpty else { throw .unparsable(text: text, reason: "the text is empty") }
+    if let points = CoordinateTextParser.decimalCommas(trimmed) { trimmed = points }
 
     let value: (latitude: Double, longitude: Double)
-    if trimmed.utf8.prefix(4).map({ $0 | 0x20 }).elementsEqual("geo:".utf8) {
+    if let link = try CoordinateTextParser.mapLink(original) {
+      value = link
+    } else if trimmed.utf8.prefix(4).map({ $0 | 0x20 }).elementsEqual("geo:".utf8) {
       value = try CoordinateTextParser.geoURI(trimmed, fail: fail)
     } else if let iso = try CoordinateTextParser.iso6709(trimmed, fail: fail) {
       value = iso
+    } else if let utm = try UTMReference.coordinate(trimmed, fail: fail) {
+      value = utm
+    } else if let grid = try CoordinateTextParser.gridCode(trimmed) {
+      value = grid
     } else {
       value = try CoordinateTextParser.pair(trimmed, fail: fail)
     }
@@ -110,6 +118,117 @@ enum CoordinateTextParser {
       skipSpaces()
       return position == bytes.count ? (latitude, longitude) : nil
     }
+  }
+
+  // MARK: Links, grid codes and the notations named but not read
+
+  /// The coordinate of a map site's link (``MapLink``), nil for text that is no link.
+  static func mapLink(_ text: String) throws(CoordinateError) -> (latitude: Double, longitude: Double)? {
+    let target: MapLinkTarget?
+    do {
+      target = try MapLink.target(of: text)
+    } catch {
+      throw .unsupported(text: text, explanation: error.reason)
+    }
+    switch target {
+    case nil: return nil
+    case .coordinate(let latitude, let longitude)?: return (latitude, longitude)
+    case .name(let name)?:
+      throw .unsupported(
+        text: text,
+        explanation:
+          "\(EchoedText.quoted(text)) names the place \(EchoedText.quoted(name)) but holds no coordinate; give the name instead: tunnel where \(EchoedText.quoted(name))"
+      )
+    }
+  }
+
+  /// The centre of a full plus code (`9F7GHG8C+XX`) or of a geohash (`u1zr2`, five characters or more,
+  /// with a digit and a letter, so that no place name is read as one); nil for other text.
+  ///
+  /// - Throws: ``CoordinateError/unsupported(text:explanation:)`` for a short plus code without the place
+  ///   it is near, and for notations Tunnel names but does not read.
+  static func gridCode(_ text: String) throws(CoordinateError) -> (latitude: Double, longitude: Double)? {
+    let code = Substring(text)
+    if OpenLocationCode.isFull(code) { return OpenLocationCode.decodeCentre(code) }
+    if OpenLocationCode.isShort(code) {
+      throw .unsupported(
+        text: text,
+        explanation:
+          "\(EchoedText.quoted(text)) is a short plus code, which needs the place it is near: write it with the place's name, as Google Maps shows it ('XG8C+XX Skjern'), or give the full code"
+      )
+    }
+    if let explanation = namedNotation(text) { throw .unsupported(text: text, explanation: explanation) }
+    let geohashCharacters = "0123456789bcdefghjkmnpqrstuvwxyz"
+    if (5...12).contains(code.count), code.allSatisfy({ geohashCharacters.contains($0.lowercased()) }),
+      code.contains(where: \.isASCIIDigit), code.contains(where: \.isLetter),
+      let cell = Geohash.decodeCentre(code)
+    {
+      return (cell.latitude, cell.longitude)
+    }
+    return nil
+  }
+
+  /// The sentence for a grid reference Tunnel recognises but does not read (MGRS, the British National
+  /// Grid, a Maidenhead locator), saying what to give instead; nil for other text.
+  static func namedNotation(_ text: String) -> String? {
+    let compact = Array(text.uppercased().filter { $0 != " " })
+    func letters(_ range: Range<Int>, in allowed: String) -> Bool {
+      range.upperBound <= compact.count && compact[range].allSatisfy { allowed.contains($0) }
+    }
+    func evenDigits(from start: Int) -> Bool {
+      let rest = compact.count - start
+      return rest >= 2 && rest <= 10 && rest % 2 == 0 && compact[start...].allSatisfy(\.isASCIIDigit)
+    }
+    let quoted = EchoedText.quoted(text)
+    let gridLetters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+    // MGRS: zone, band, two 100 km square letters, an even count of digits ("32UMG8830099200").
+    let zoneDigits = compact.prefix(while: \.isASCIIDigit).count
+    if (1...2).contains(zoneDigits), letters(zoneDigits..<(zoneDigits + 1), in: "CDEFGHJKLMNPQRSTUVWX"),
+      letters((zoneDigits + 1)..<(zoneDigits + 3), in: gridLetters), evenDigits(from: zoneDigits + 3)
+    {
+      return
+        "\(quoted) is an MGRS grid reference, which Tunnel does not read; give it as UTM (zone, band, easting and northing, as in '32U 488300 6199200') or as latitude and longitude"
+    }
+    // The British National Grid: two letters, an even count of digits ("TQ 30080 80620").
+    if letters(0..<1, in: "HJNOST"), letters(1..<2, in: gridLetters), evenDigits(from: 2) {
+      return
+        "\(quoted) looks like a British National Grid reference, which Tunnel does not read; give the latitude and longitude (the Ordnance Survey's maps show both)"
+    }
+    // Maidenhead locators: two letters A–R, two digits, then optionally two letters A–X ("JO46", "JO46ax").
+    if [4, 6].contains(compact.count), letters(0..<2, in: "ABCDEFGHIJKLMNOPQR"),
+      compact[2].isASCIIDigit, compact[3].isASCIIDigit,
+      compact.count == 4 || letters(4..<6, in: "ABCDEFGHIJKLMNOPQRSTUVWX")
+    {
+      return
+        "\(quoted) looks like a Maidenhead locator, which Tunnel does not read; give the latitude and longitude of its square"
+    }
+    return nil
+  }
+
+  // MARK: Decimal commas
+
+  /// Text written with decimal commas, as much of Europe writes numbers, rewritten with points: a
+  /// semicolon between the two angles and commas only inside numbers (`56,55; 8,32`, `56° 33,5′ N; 8° 19,2′ E`),
+  /// or a comma inside each of two numbers apart by spaces (`56,55 8,32`). Nil for other text, which keeps
+  /// its commas as separators (`56,8` is 56 and 8).
+  static func decimalCommas(_ text: String) -> String? {
+    guard !text.contains(".") else { return nil }
+    let characters = Array(text)
+    func isDigit(_ index: Int) -> Bool {
+      characters.indices.contains(index) && characters[index].isASCIIDigit
+    }
+    let inner = characters.indices.filter { characters[$0] == "," && isDigit($0 - 1) && isDigit($0 + 1) }
+    let commas = characters.count { $0 == "," }
+    let semicolons = characters.count { $0 == ";" }
+    guard !inner.isEmpty, inner.count == commas else { return nil }
+    switch semicolons {
+    case 1: break
+    case 0:
+      let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{A0}" })
+      guard inner.count == 2, words.allSatisfy({ $0.count { $0 == "," } <= 1 }) else { return nil }
+    default: return nil
+    }
+    return String(characters.map { $0 == "," ? "." : $0 == ";" ? "," : $0 })
   }
 
   // MARK: geo: URIs
@@ -289,6 +408,12 @@ enum CoordinateTextParser {
       if case .hemisphere = tokens.last(where: { $0 != .space }) { return false }
       return true
     }()
+    // With a letter for each angle, before or after its numbers, the numbers between two letters are one
+    // angle's: unmarked ones count on from the last unit ("56 33 00 N 8 19 00 E", the geocaching
+    // "N 56° 33.000 E 008° 19.000").
+    let grouped =
+      !middleLetters
+      && tokens.count(where: { if case .hemisphere = $0 { true } else { false } }) == 2
 
     var angles: [Angle] = []
     var current = Angle()
@@ -346,24 +471,46 @@ enum CoordinateTextParser {
       case .number(let value, let numberText):
         let marker = tokens[index...].first { $0 != .space }
         let continues: Unit? = {
-          switch (current.last, marker) {
+          // Grouped, bare degrees count as degrees: "56 33′ N".
+          let last = grouped && current.last == .none ? .degree : current.last
+          switch (last, marker) {
           case (.degree, .minute?): return .minute
           case (.minute, .second?): return .second
           case (.degree, .second?): return .second
           default: return nil
           }
         }()
-        if current.degrees != nil, let unit = continues {
+        // Grouped, an unmarked number after degrees or minutes is the next unit.
+        let unmarked: Unit? = {
+          guard grouped, current.degrees != nil, continues == nil else { return nil }
+          switch marker {
+          case .minute?, .second?, .degree?: return nil
+          default: break
+          }
+          if current.minutes == nil, current.seconds == nil, current.last != .second { return .minute }
+          if current.seconds == nil, current.last == .minute { return .second }
+          return nil
+        }()
+        if current.degrees != nil, let unit = continues ?? unmarked {
           if numberText.first == "-" || numberText.first == "+" {
             throw fail(
               "the \(unit == .minute ? "minutes" : "seconds") \(EchoedText.quoted(numberText)) carry a sign")
           }
           if unit == .minute { current.minutes = value } else { current.seconds = value }
           current.last = unit
-          // Skip to and past the marker.
-          while tokens[index] == .space { index += 1 }
-          index += 1
+          if continues != nil {
+            // Skip to and past the marker.
+            while tokens[index] == .space { index += 1 }
+            index += 1
+          }
         } else {
+          if grouped, current.degrees != nil, prefixLetters || current.hemisphere == nil,
+            marker != .degree
+          {
+            throw fail(
+              "\(EchoedText.quoted(numberText)) is one number too many: an angle has degrees, minutes and seconds at most"
+            )
+          }
           if current.degrees != nil { finish() }
           current.degrees = value
           current.degreesText = numberText

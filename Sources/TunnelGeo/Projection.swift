@@ -57,6 +57,17 @@ public final class Projection {
     try Projection(definition: pipeline("aeqd", centre, onSphere: onSphere), in: context)
   }
 
+  /// A zone of the Universal Transverse Mercator grid on WGS84: map positions are easting and northing in
+  /// metres, a southern zone's northings counting from 10,000 km at the equator.
+  public static func utm(
+    zone: Int, south: Bool, in context: ProjectionContext
+  ) throws(ProjectionError) -> Projection {
+    try Projection(
+      definition: "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad"
+        + " +step +proj=utm +zone=\(zone)\(south ? " +south" : "") +ellps=WGS84",
+      in: context)
+  }
+
   private static func pipeline(_ name: String, _ centre: Coordinate, onSphere: Bool = false) -> String {
     let figure = onSphere ? "+R=\(WGS84.meanRadius)" : "+ellps=WGS84"
     return "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad"

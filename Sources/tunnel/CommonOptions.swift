@@ -3,6 +3,10 @@ import TunnelApp
 import TunnelBatch
 import TunnelGeo
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How results are printed.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
   case text, json, jsonl, csv, geojson
@@ -115,11 +119,56 @@ struct LocationArguments: ParsableArguments {
   /// The location `text` names (a coordinate or a place); errors become the commands' plain errors.
   static func resolve(_ text: String, data: PlaceData) throws -> LocationQuery {
     do {
-      return try LocationLookup.resolve(text, data: data)
+      let query = try LocationLookup.resolve(text, data: data)
+      // A hint for people, as a terminal shows it; scripts get the answer alone.
+      if isatty(STDERR_FILENO) == 1, let note = namesakeNote(text, query) { StandardError.write(note + "\n") }
+      return query
     } catch .badInput(let message) {
-      throw ValidationError(message)
+      throw ValidationError(message + commandHint(text))
     } catch .data(let error) {
       throw CommandFailure(error)
     }
+  }
+
+  /// For a name several places have, which one was taken and how many there are:
+  /// "tunnel: 'Paris' is Paris, Île-de-France, France — one of 20 places of that name; 'tunnel find Paris'
+  /// lists them". Nil for a coordinate or a name of one place.
+  static func namesakeNote(_ text: String, _ query: LocationQuery) -> String? {
+    guard query.namesakes > 1, let match = query.place else { return nil }
+    let many =
+      query.namesakes >= LocationQuery.namesakeLimit
+      ? "one of \(query.namesakes) or more" : "one of \(query.namesakes)"
+    let name = String(text.prefix { $0 != "," })
+    let described = [
+      match.place.name, match.place.region?.name, match.countryName ?? match.place.countryCode,
+    ]
+    .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+    return
+      "tunnel: \(EchoedText.quoted(text)) is \(described) — \(many) places of that name; 'tunnel find \(name)' lists them"
+  }
+
+  /// For text whose first word is a command misspelt ("fnd Paris"): "; did you mean the command …".
+  static func commandHint(_ text: String) -> String {
+    let words = text.split(separator: " ", maxSplits: 1)
+    guard words.count == 2, words[0].count >= 2 else { return "" }
+    let typed = Array(words[0].lowercased())
+    let names = Tunnel.configuration.subcommands.compactMap { $0.configuration.commandName }
+    guard !names.contains(String(typed)),
+      let name = names.first(where: { editDistance(typed, Array($0)) <= ($0.count > 4 ? 2 : 1) })
+    else { return "" }
+    return "; did you mean the command '\(name)'? (tunnel \(name) \(words[1]))"
+  }
+
+  /// The Levenshtein distance between two words.
+  private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
   }
 }

@@ -97,4 +97,50 @@ import Testing
       for code in codes { #expect(countries.contains { $0.hasSuffix("(\(code))") }, "\(countries)") }
     }
   }
+
+  @Test(
+    "A qualifier without a comma or written with points finds the place: 'Springfield IL', 'Washington, D.C.'",
+    arguments: [
+      ("Springfield IL", "US", "Illinois"), ("Washington, D.C.", "US", "District of Columbia"),
+      ("Springfield MO", "US", "Missouri"), ("Perth WA", "AU", "Western Australia"),
+    ])
+  func qualifiers(text: String, country: String, region: String) throws {
+    let place = try #require(try Self.query(text).place?.place)
+    #expect(place.countryCode == country && place.region?.name == region, "\(text): \(place.name)")
+  }
+
+  @Test("An ambiguous name says how many places have it; a unique one or a coordinate does not")
+  func namesakes() throws {
+    let springfield = try Self.query("Springfield")
+    let expected = Self.gazetteer.search("Springfield", limit: 100).matches.count
+    #expect(springfield.namesakes == expected && expected > 10)
+    #expect(try Self.query("Skjern").namesakes == 1)
+    #expect(try Self.query("56 8.5").namesakes == 0)
+  }
+
+  @Test("A link that names a place without a coordinate finds it by name; a short plus code by its place")
+  func linksAndShortCodes() throws {
+    let skjern = try #require(try Self.query("Skjern").place?.place)
+    for link in ["https://www.google.com/maps/place/Skjern", "geo:0,0?q=Skjern"] {
+      #expect(try Self.query(link).place?.place == skjern, "\(link)")
+    }
+    let full = OpenLocationCode.encode(latitude: 55.967, longitude: 8.522)
+    let short = String(full.dropFirst(4))
+    let found = try Self.query("\(short) Skjern")
+    let centre = try #require(OpenLocationCode.decodeCentre(Substring(full)))
+    #expect(
+      abs(found.coordinate.latitude - centre.latitude) < 1e-12
+        && abs(found.coordinate.longitude - centre.longitude) < 1e-12)
+    #expect(found.place == nil)
+  }
+
+  @Test("A notation Tunnel names but does not read is reported as such, not looked up as a name")
+  func namedNotations() {
+    do {
+      _ = try Self.query("///filled.count.soap")
+      Issue.record("read")
+    } catch {
+      #expect(error.description.contains("what3words"), "\(error)")
+    }
+  }
 }

@@ -42,13 +42,14 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
 
 /// Checks of plus codes against the official test data of google/open-location-code.
 @Suite struct OpenLocationCodeTests {
-  /// Every row of `test_data/validityTests.csv` (google/open-location-code); the expected flags come from
-  /// there (its isShort and isFull columns).
+  /// Every row of `test_data/validityTests.csv` (google/open-location-code, commit 6bd7a72); the expected
+  /// flags come from there (its isShort and isFull columns).
   static let validityRows: [OpenLocationCodeValidityRow] = [
     .init(code: "8FWC2345+G6", isShort: false, isFull: true),
     .init(code: "8FWC2345+G6G", isShort: false, isFull: true),
     .init(code: "8fwc2345+", isShort: false, isFull: true),
     .init(code: "8FWCX400+", isShort: false, isFull: true),
+    .init(code: "84000000+", isShort: false, isFull: true),
     .init(code: "WC2345+G6g", isShort: true, isFull: false),
     .init(code: "2345+G6", isShort: true, isFull: false),
     .init(code: "45+G6", isShort: true, isFull: false),
@@ -64,6 +65,7 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
     .init(code: "WC2300+G6g", isShort: false, isFull: false),
     .init(code: "WC2345+G", isShort: false, isFull: false),
     .init(code: "WC2300+", isShort: false, isFull: false),
+    .init(code: "84900000+", isShort: false, isFull: false),
     .init(code: "849VGJQF+VX7QR3J", isShort: false, isFull: true),
     .init(code: "849VGJQF+VX7QR3U", isShort: false, isFull: false),
     .init(code: "849VGJQF+VX7QR3JW", isShort: false, isFull: true),
@@ -87,8 +89,9 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
     #expect(OpenLocationCode.decodeCentre(code[...]) == nil)
   }
 
-  /// Every row of `test_data/decoding.csv` (google/open-location-code); the expected lengths and corners
-  /// (latLo, lngLo, latHi, lngHi) come from there. The centre is checked against their midpoint.
+  /// Rows of `test_data/decoding.csv` (google/open-location-code, commit 6bd7a72): all of its hand-written
+  /// rows, then some of its generated rows near the poles and the antimeridian. The expected lengths and
+  /// corners (latLo, lngLo, latHi, lngHi) come from there; the centre is checked against their midpoint.
   static let decodingRows: [OpenLocationCodeDecodingRow] = [
     .init(code: "7FG49Q00+", length: 6, south: 20.35, west: 2.75, north: 20.4, east: 2.8),
     .init(code: "7FG49QCJ+2V", length: 10, south: 20.37, west: 2.782125, north: 20.370125, east: 2.78225),
@@ -121,6 +124,26 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
     .init(
       code: "849VGJQF+VX7QR3J7QR3J", length: 15, south: 37.5396691200, west: -122.3750698242,
       north: 37.5396691600, east: -122.3750697021),
+    .init(
+      code: "2272GPM3+94", length: 10, south: -84.466625, west: -179.29725, north: -84.4665,
+      east: -179.297125),
+    .init(
+      code: "2Q3P6CPJ+Q3H7HQ7", length: 15, south: -88.76306736, west: 134.430234008789, north: -88.76306732,
+      east: 134.430234130859),
+    .init(code: "CJ000000+", length: 2, south: 70, west: 60, north: 90, east: 80),
+    .init(code: "52000000+", length: 2, south: -30, west: -180, north: -10, east: -160),
+    .init(code: "2522WX3Q+", length: 8, south: -89.0975, west: -119.0125, north: -89.095, east: -119.01),
+    .init(code: "C2000000+", length: 2, south: 70, west: -180, north: 90, east: -160),
+    .init(code: "6V000000+", length: 2, south: -10, west: 160, north: 10, east: 180),
+    .init(
+      code: "CQVXRW3G+C79HR4X", length: 15, south: 87.80353916, west: 139.925743530273, north: 87.8035392,
+      east: 139.925743652344),
+    .init(
+      code: "2V3PX92G+8WM", length: 11, south: -88.049175, west: 174.37728125, north: -88.04915,
+      east: 174.3773125),
+    .init(
+      code: "8V3X79PJ+5QGWFV", length: 14, south: 31.2854478, west: 179.381955566406, north: 31.285448,
+      east: 179.381956054687),
   ]
 
   @Test(arguments: decodingRows)
@@ -136,9 +159,10 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
     #expect(abs(centre.longitude - (row.west + row.east) / 2) < 1e-10, "longitude \(centre.longitude)")
   }
 
-  /// The rows of `test_data/shortCodeTests.csv` (google/open-location-code) that test recovery (types B
-  /// and R); the short codes, references and expected full codes come from there. The recovered centre
-  /// must be the centre of the expected full code.
+  /// Every row of `test_data/shortCodeTests.csv` (google/open-location-code, commit 6bd7a72) that tests
+  /// recovery (types B and R); the short codes, references and expected full codes come from there. The
+  /// recovered centre must be the centre of the expected full code. The last two rows pass a full code,
+  /// which recovers to itself.
   static let recoveryRows: [OpenLocationCodeRecoveryRow] = [
     .init(fullCode: "9C3W9QCJ+2VX", latitude: 51.3701125, longitude: -1.217765625, shortCode: "+2VX"),
     .init(fullCode: "9C3W9QCJ+2VX", latitude: 51.3708675, longitude: -1.217765625, shortCode: "CJ+2VX"),
@@ -151,14 +175,19 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
     .init(fullCode: "9C3W9QCJ+2VX", latitude: 51.3701125, longitude: -1.202665625, shortCode: "9QCJ+2VX"),
     .init(fullCode: "8FJFW222+", latitude: 42.899, longitude: 9.012, shortCode: "22+"),
     .init(fullCode: "796RXG22+", latitude: 14.95125, longitude: -23.5001, shortCode: "22+"),
-    .init(fullCode: "8FRCXGRF+PM", latitude: 47.00, longitude: 8.55, shortCode: "XGRF+PM"),
+    .init(fullCode: "8FVC2GGG+GG", latitude: 46.976, longitude: 8.526, shortCode: "2GGG+GG"),
+    .init(fullCode: "8FRCXGGG+GG", latitude: 47.026, longitude: 8.526, shortCode: "XGGG+GG"),
+    .init(fullCode: "8FR9GXGG+GG", latitude: 46.526, longitude: 8.026, shortCode: "GXGG+GG"),
+    .init(fullCode: "8FRCG2GG+GG", latitude: 46.526, longitude: 7.976, shortCode: "G2GG+GG"),
     .init(fullCode: "CFX22222+22", latitude: 89.6, longitude: 0.0, shortCode: "2222+22"),
     .init(fullCode: "2CXXXXXX+XX", latitude: -81.0, longitude: 0.0, shortCode: "XXXXXX+XX"),
+    .init(fullCode: "8FRCG2GG+GG", latitude: 46.526, longitude: 7.976, shortCode: "8FRCG2GG+GG"),
+    .init(fullCode: "8FRCG2GG+GG", latitude: 46.526, longitude: 7.976, shortCode: "8frCG2GG+gG"),
   ]
 
   @Test(arguments: recoveryRows)
   func recovery(_ row: OpenLocationCodeRecoveryRow) throws {
-    #expect(OpenLocationCode.isShort(row.shortCode[...]))
+    #expect(OpenLocationCode.isShort(row.shortCode[...]) || OpenLocationCode.isFull(row.shortCode[...]))
     let expected = try #require(OpenLocationCode.decodeCentre(row.fullCode[...]))
     let recovered = try #require(
       OpenLocationCode.recoverNearest(
@@ -186,11 +215,14 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
     #expect(
       OpenLocationCode.recoverNearest("CJ+2VX", referenceLatitude: 0, referenceLongitude: .infinity) == nil)
     #expect(OpenLocationCode.recoverNearest("WC2300+", referenceLatitude: 0, referenceLongitude: 0) == nil)
-    #expect(OpenLocationCode.recoverNearest("CJ+2V", referenceLatitude: 0, referenceLongitude: 0) == nil)
+    #expect(OpenLocationCode.recoverNearest("CJ+2", referenceLatitude: 0, referenceLongitude: 0) == nil)
   }
 
-  /// Rows of `test_data/encoding.csv` (google/open-location-code), among them the poles, latitudes past 90,
-  /// longitudes far past ±180 and lengths past 15; the expected codes come from there.
+  /// Rows of `test_data/encoding.csv` (google/open-location-code, commit 6bd7a72), among them the poles,
+  /// latitudes past 90, longitudes far past ±180 and lengths past 15; the expected codes come from there.
+  /// Left out are the rows whose listed integer is one more than the specification's floor(degrees ×
+  /// 2.5e7 or 8.192e6) gives in double precision (13 of 302, such as 40.6, 129.7); the upstream suites
+  /// allow up to 5 % of the degree rows to differ for that reason and test those rows from the integers.
   static let encodingRows: [OpenLocationCodeEncodingRow] = [
     .init(latitude: 20.375, longitude: 2.775, length: 6, code: "7FG49Q00+"),
     .init(latitude: 20.3700625, longitude: 2.7821875, length: 10, code: "7FG49QCJ+2V"),
@@ -219,7 +251,7 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
     .init(latitude: -80.0099999999, longitude: 58.57, length: 15, code: "2HFWXHRC+2222222"),
     .init(latitude: -80.0100000001, longitude: 58.57, length: 15, code: "2HFWXHQC+X2RRRRR"),
     .init(latitude: 47.000000080000000, longitude: 8.00022229, length: 15, code: "8FVC2222+235235C"),
-    .init(latitude: -80.0, longitude: -360000000170.0, length: 2, code: "22000000+"),
+    .init(latitude: 47.0000625, longitude: -711.9999375, length: 10, code: "8FVC2222+22"),
   ]
 
   @Test(arguments: encodingRows)
@@ -230,7 +262,14 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
 
   /// Encoding random points at every length and decoding the code gives an area that holds the point,
   /// and a short code cut from it recovers the same centre from the point itself.
+  ///
+  /// The area may be off by one final unit (1/2.5e7° of latitude, 1/8.192e6° of longitude): the
+  /// specification floors the product of the degrees and 2.5e7 or 8.192e6, and that product is rounded
+  /// in double precision first, so a point within a hair of a unit's edge (such as -79.891) can fall
+  /// into the unit beside it.
   @Test func randomRoundTrips() throws {
+    let latitudeUnit = 1 / 25_000_000.0
+    let longitudeUnit = 1 / 8_192_000.0
     var generator = SplitMix64(seed: 0x0_1C)
     let lengths = [2, 4, 6, 8, 10, 11, 12, 13, 14, 15]
     for _ in 0..<2_000 {
@@ -240,8 +279,8 @@ struct OpenLocationCodeEncodingRow: Sendable, CustomTestStringConvertible {
         let code = OpenLocationCode.encode(latitude: latitude, longitude: longitude, length: length)
         #expect(OpenLocationCode.isFull(code[...]), "\(code)")
         let area = try #require(OpenLocationCode.decodeArea(code[...]))
-        #expect(area.south <= latitude && latitude < area.north, "\(code) \(latitude)")
-        #expect(area.west <= longitude && longitude < area.east, "\(code) \(longitude)")
+        #expect(area.south - latitudeUnit <= latitude && latitude < area.north + latitudeUnit, "\(code)")
+        #expect(area.west - longitudeUnit <= longitude && longitude < area.east + longitudeUnit, "\(code)")
         guard length >= 10 else { continue }
         let centre = try #require(OpenLocationCode.decodeCentre(code[...]))
         let short = code.dropFirst(4)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds places by name: forward geocoding over the bundled GeoNames places.
 ///
 /// Names are compared by their search keys (``PlaceNameKey/fold(_:)``), so case, diacritics and
@@ -125,8 +127,9 @@ public struct Gazetteer: Sendable {
 
   /// Names close to `key` by edit distance, best places first.
   ///
-  /// Keys within one edit (two for keys of more than five characters) are considered; nearer spellings
-  /// come first, then bigger places.
+  /// Keys within one edit (two for keys of more than five characters) are considered, ranked by spelling
+  /// and size together: each edit counts as much as a factor of 1,000 in population, so "Lodnon" suggests
+  /// London (two edits, 9 million people) before Loddon (one edit, a village).
   func suggestions(forKey key: String, limit: Int = 5) -> [String] {
     let target = Array(key.utf8)
     let allowed = target.count > 5 ? 2 : 1
@@ -138,7 +141,10 @@ public struct Gazetteer: Sendable {
       else { return }
       found.append((distance, places.population(at: best.place), places.name(at: best.place)))
     }
-    found.sort { ($0.distance, -$0.population) < ($1.distance, -$1.population) }
+    func score(_ candidate: (distance: Int, population: Int, name: String)) -> Double {
+      Double(candidate.distance) - log10(Double(max(candidate.population, 1))) / 3
+    }
+    found.sort { (score($0), $0.name) < (score($1), $1.name) }
     var seen = Set<String>()
     var names: [String] = []
     for candidate in found where names.count < limit && seen.insert(candidate.name).inserted {

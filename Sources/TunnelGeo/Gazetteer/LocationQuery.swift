@@ -16,11 +16,15 @@ public struct LocationQuery: Sendable, Hashable {
   public var coordinate: Coordinate
   /// The place the text named, when it was a name rather than a coordinate.
   public var place: GazetteerMatch?
+  /// How many places have the name the text gave, the one taken included (up to 100): more than one says
+  /// the name was ambiguous, and that `tunnel find` lists the others. 0 when no place was named.
+  public var namesakes: Int
 
   /// A coordinate given as numbers (no place named).
   public init(coordinate: Coordinate, place: GazetteerMatch? = nil) {
     self.coordinate = coordinate
     self.place = place
+    namesakes = place == nil ? 0 : 1
   }
 
   /// Resolves `text` to a coordinate, asking `gazetteer` only when the text is not a coordinate.
@@ -30,6 +34,32 @@ public struct LocationQuery: Sendable, Hashable {
   public init(
     _ text: String, gazetteer gazetteerLoader: () throws(PlaceDataError) -> Gazetteer
   ) throws(LocationQueryError) {
+    namesakes = 0
+    // A map link that names a place without its coordinates ("…/maps/place/Skjern"): that name.
+    if let target = try? MapLink.target(of: text), case .name(let name) = target {
+      self = try LocationQuery(name, gazetteer: gazetteerLoader)
+      return
+    }
+    // A short plus code with the place it is near, as Google Maps shows it ("XG8C+XX Skjern").
+    let words = text.trimmingWhitespace().split(separator: " ", maxSplits: 1)
+    if words.count == 2, OpenLocationCode.isShort(words[0]) {
+      let near = try LocationQuery(String(words[1]), gazetteer: gazetteerLoader)
+      guard
+        let found = OpenLocationCode.recoverNearest(
+          words[0], referenceLatitude: near.coordinate.latitude, referenceLongitude: near.coordinate.longitude
+        )
+      else {
+        throw .coordinate(
+          .unparsable(text: text, reason: "the plus code \(EchoedText.quoted(words[0])) cannot be read"))
+      }
+      do {
+        coordinate = try Coordinate(validatingLatitude: found.latitude, longitude: found.longitude)
+      } catch {
+        throw .coordinate(error)
+      }
+      place = nil
+      return
+    }
     do {
       coordinate = try Coordinate(parsing: text)
       place = nil
@@ -37,9 +67,11 @@ public struct LocationQuery: Sendable, Hashable {
     } catch {
       // Text with ASCII digits in it was meant as a coordinate: say what is wrong with it as one.
       // Only ASCII digits count: CJK ideographs such as 京 and 万 are numerals to Unicode.
+      // So was a notation Tunnel names but does not read ("///filled.count.soap", a short link).
       if text.contains(where: \.isASCIIDigit) || text.lowercased().hasPrefix("geo:") {
         throw .coordinate(error)
       }
+      if case .unsupported = error { throw .coordinate(error) }
     }
     let unqualified = !text.contains(",")
     if unqualified, let pole = Self.pole(named: text) {
@@ -62,10 +94,38 @@ public struct LocationQuery: Sendable, Hashable {
     if !sharing.isEmpty {
       throw .sharedCountryName(text, countries: sharing.map { "\($0.name) (\($0.code))" })
     }
-    let search = gazetteer.search(text, limit: 1)
+    var search = gazetteer.search(text, limit: Self.namesakeLimit)
+    if search.matches.isEmpty, let qualified = Self.qualifiedForm(of: text) {
+      // "Springfield IL", "Washington, D.C.": the last word as the country or region.
+      let retried = gazetteer.search(qualified, limit: Self.namesakeLimit)
+      if !retried.matches.isEmpty { search = retried }
+    }
     guard let first = search.matches.first else { throw .place(search) }
     coordinate = first.place.coordinate
     place = first
+    namesakes = search.matches.count
+  }
+
+  /// Places of one name counted, at most.
+  public static let namesakeLimit = 100
+
+  /// `text` with its last word as a qualifier: "Springfield IL" as "Springfield, IL", and a qualifier
+  /// written with points ("Washington, D.C.") without them; nil when there is no such form.
+  static func qualifiedForm(of text: String) -> String? {
+    var parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+      String($0).trimmingWhitespace()
+    }
+    if parts.count == 1 {
+      let words = parts[0].split(separator: " ")
+      guard words.count >= 2 else { return nil }
+      parts = [words.dropLast().joined(separator: " "), String(words.last!)]
+    }
+    let undotted = parts.enumerated().map { index, part in
+      index > 0 && part.contains(".") && part.split(separator: ".").allSatisfy({ $0.count == 1 })
+        ? part.filter { $0 != "." } : part
+    }
+    let form = undotted.joined(separator: ", ")
+    return form == text ? nil : form
   }
 
   /// The pole `text` names ("North Pole", "south pole"), at longitude 0.

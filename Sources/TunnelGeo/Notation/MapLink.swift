@@ -64,7 +64,9 @@ enum MapLink {
     case "openstreetmap.org", "osm.org":
       return try openStreetMap(link, parts)
     case "what3words.com", "map.what3words.com", "w3w.co":
-      guard parts.segments.count == 1, let words = parts.segments.first, isThreeWords(words[...]) else { return nil }
+      guard parts.segments.count == 1, let words = parts.segments.first, isThreeWords(words[...]) else {
+        return nil
+      }
       throw what3words(link)
     default:
       break
@@ -93,7 +95,9 @@ enum MapLink {
     _ link: String, _ parts: LinkParts, segments: ArraySlice<String>
   ) throws(UnreadableLink) -> MapLinkTarget? {
     let segments = Array(segments)
-    if segments.first == "dir" || ["saddr", "daddr", "destination", "origin"].contains(where: { parts[$0] != nil }) {
+    if segments.first == "dir"
+      || ["saddr", "daddr", "destination", "origin"].contains(where: { parts[$0] != nil })
+    {
       throw directions(link)
     }
     var place: (Double, Double)?
@@ -130,7 +134,9 @@ enum MapLink {
   /// OpenStreetMap: the marker (`mlat=`, `mlon=`) wins over `lat=`, `lon=` over a searched coordinate
   /// (`query=`) over the map's centre (`#map=zoom/lat/lon`) over a searched name. Short links, objects by
   /// number and directions are refused.
-  private static func openStreetMap(_ link: String, _ parts: LinkParts) throws(UnreadableLink) -> MapLinkTarget? {
+  private static func openStreetMap(
+    _ link: String, _ parts: LinkParts
+  ) throws(UnreadableLink) -> MapLinkTarget? {
     switch parts.segments.first {
     case "go":
       throw UnreadableLink(
@@ -139,7 +145,8 @@ enum MapLink {
     case "node", "way", "relation":
       let kind = parts.segments[0]
       throw UnreadableLink(
-        reason: "\(EchoedText.quoted(link)) names an OpenStreetMap \(kind) by its number, and finding where it "
+        reason:
+          "\(EchoedText.quoted(link)) names an OpenStreetMap \(kind) by its number, and finding where it "
           + "is needs OpenStreetMap's service: paste the place's coordinates instead (right-click it on the map "
           + "and choose 'Show address')")
     case "directions":
@@ -190,7 +197,8 @@ enum MapLink {
     }
     if parts["place-id"] != nil || parts["auid"] != nil {
       throw UnreadableLink(
-        reason: "\(EchoedText.quoted(link)) names an Apple Maps place by its identifier, and finding where it is "
+        reason:
+          "\(EchoedText.quoted(link)) names an Apple Maps place by its identifier, and finding where it is "
           + "needs Apple Maps' service: paste the place's coordinates or its address instead")
     }
     throw noPlace(link, site: "Apple Maps")
@@ -214,14 +222,15 @@ enum MapLink {
   /// nil without a `?`, which ``Coordinate/init(parsing:)`` reads. A coordinate in `q=` wins; a name in
   /// `q=` wins over the position `0,0`, which says there is none, but not over any other.
   private static func geoURI(_ link: String) throws(UnreadableLink) -> MapLinkTarget? {
-    guard let mark = link.firstIndex(of: "?") else { return nil }
-    let body = link[link.index(link.startIndex, offsetBy: 4)..<mark]
+    let scalars = link.unicodeScalars.dropFirst(4)
+    guard let mark = scalars.firstIndex(of: "?") else { return nil }
+    let body = Substring(scalars[..<mark])
     let path = body.prefix { $0 != ";" }
     let fields = path.split(separator: ",", omittingEmptySubsequences: false)
     guard fields.count == 2 || fields.count == 3, let centre = pair(fields[0], fields[1]) else {
       throw malformed(link, part: "geo:" + body, example: "geo:56.55,8.32?z=12")
     }
-    let query = LinkParts.fields(link[link.index(after: mark)...].prefix { $0 != "#" })
+    let query = LinkParts.fields(Substring(scalars[scalars.index(after: mark)...]).prefix { $0 != "#" })
     let searched = query.first { $0.key == "q" }.flatMap { coordinateOrName($0.value) }
     if let searched, position(searched) != nil || (centre.0 == 0 && centre.1 == 0) { return searched }
     return .coordinate(latitude: centre.0, longitude: centre.1)
@@ -231,7 +240,9 @@ enum MapLink {
 
   /// The position in Google's `data=` path segment: the last `!3d<latitude>!4d<longitude>`, the place's own
   /// position; nil when there is none.
-  private static func dataPosition(_ link: String, _ segment: String) throws(UnreadableLink) -> (Double, Double)? {
+  private static func dataPosition(
+    _ link: String, _ segment: String
+  ) throws(UnreadableLink) -> (Double, Double)? {
     var found: (Double, Double)?
     let fields = segment.split(separator: "!")
     for (index, field) in fields.enumerated() where field.hasPrefix("3d") && index + 1 < fields.count {
@@ -299,7 +310,9 @@ enum MapLink {
     var index = text.startIndex
     if index < text.endIndex, text[index] == "+" || text[index] == "-" { index = text.index(after: index) }
     var seenPoint = false
-    while index < text.endIndex, text[index].isASCII, text[index].isNumber || (text[index] == "." && !seenPoint) {
+    while index < text.endIndex, text[index].isASCII,
+      text[index].isNumber || (text[index] == "." && !seenPoint)
+    {
       if text[index] == "." { seenPoint = true } else { digits += 1 }
       index = text.index(after: index)
     }
@@ -308,7 +321,9 @@ enum MapLink {
       index = text.index(after: index)
       if index < text.endIndex, text[index] == "+" || text[index] == "-" { index = text.index(after: index) }
       let start = index
-      while index < text.endIndex, text[index].isASCII, text[index].isNumber { index = text.index(after: index) }
+      while index < text.endIndex, text[index].isASCII, text[index].isNumber {
+        index = text.index(after: index)
+      }
       guard index > start else { return nil }
     }
     guard index == text.endIndex, let value = Double(text), value.isFinite else { return nil }
@@ -347,7 +362,8 @@ enum MapLink {
   /// True for three words of lowercase letters joined by dots.
   private static func isThreeWords(_ text: Substring) -> Bool {
     let words = text.split(separator: ".", omittingEmptySubsequences: false)
-    return words.count == 3 && words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter && $0.isLowercase } }
+    return words.count == 3
+      && words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter && $0.isLowercase } }
   }
 
   /// The text without white space at either end.
@@ -363,7 +379,8 @@ enum MapLink {
   /// A short link that only the site's server can expand.
   private static func shortLink(_ link: String) -> UnreadableLink {
     UnreadableLink(
-      reason: "\(EchoedText.quoted(link)) is a short link; Tunnel works offline and cannot follow it: open it in "
+      reason:
+        "\(EchoedText.quoted(link)) is a short link; Tunnel works offline and cannot follow it: open it in "
         + "a browser and copy the full address from the address bar")
   }
 
@@ -377,21 +394,25 @@ enum MapLink {
   /// A directions link, which holds several places.
   private static func directions(_ link: String) -> UnreadableLink {
     UnreadableLink(
-      reason: "\(EchoedText.quoted(link)) is a directions link; a directions link has several places: copy the "
+      reason:
+        "\(EchoedText.quoted(link)) is a directions link: a directions link has several places; copy the "
         + "link of one place")
   }
 
   /// A map link with no place in it.
   private static func noPlace(_ link: String, site: String) -> UnreadableLink {
-    UnreadableLink(
-      reason: "\(EchoedText.quoted(link)) is a \(site) link with no place in it: open the place on the map and "
-        + "copy its link, or paste its coordinates")
+    let article = site.first == "A" ? "an" : "a"
+    return UnreadableLink(
+      reason:
+        "\(EchoedText.quoted(link)) is \(article) \(site) link with no place in it: open the place on the map "
+        + "and copy its link, or paste its coordinates")
   }
 
   /// A link whose coordinate part is not two numbers.
   private static func malformed(_ link: String, part: String, example: String) -> UnreadableLink {
     UnreadableLink(
-      reason: "in the link \(EchoedText.quoted(link)) the part \(EchoedText.quoted(part)) should hold a latitude "
+      reason:
+        "in the link \(EchoedText.quoted(link)) the part \(EchoedText.quoted(part)) should hold a latitude "
         + "and a longitude as two numbers, as \(EchoedText.quoted(example)): copy the whole link again or paste "
         + "the coordinates instead")
   }

@@ -242,8 +242,8 @@ enum OpenLocationCode {
   ///
   /// The latitude is clipped to -90…90 and the longitude normalised; both are turned into units as the
   /// specification prescribes. The length is held to 2…15 digits, and an odd length below 10 is raised
-  /// to the next even one. Each digit is the quotient of the remaining units by the size of its cell.
-  /// Codes of fewer than eight digits are padded with `0` up to the `+`.
+  /// to the next even one. Each digit is the quotient of the remaining units by the size of its cell. Codes
+  /// of eight digits or fewer end in `+`, padded with `0` before it up to the eighth place.
   static func encode(latitude: Double, longitude: Double, length: Int = 10) -> String {
     var digitCount = min(max(length, 2), maximumDigitCount)
     if digitCount < pairDigitCount && digitCount % 2 == 1 { digitCount += 1 }
@@ -270,7 +270,7 @@ enum OpenLocationCode {
       }
       characters.append(alphabet[value])
     }
-    if digitCount < separatorPosition {
+    if digitCount <= separatorPosition {
       characters += [UInt8](repeating: padding, count: separatorPosition - digitCount)
       characters.append(separator)
     }
