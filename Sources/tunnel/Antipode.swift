@@ -33,7 +33,21 @@ extension Tunnel {
 
     func run() throws {
       let placeData = try data.placeData()
-      let location = try place.resolve(data: placeData)
+      var rows: [OutputRow] = []
+      try LocationArguments.forEachQuery(place.text) { text in
+        let location = try LocationArguments.resolve(text, data: placeData)
+        if let row = try answer(location, placeData: placeData) { rows.append(row) }
+      } whenRead: {
+        if let format = output.format.rows, !rows.isEmpty {
+          try OutputFile.print(
+            OutputDocument.render(rows, format: format, precision: .init(places: output.decimals.dataPlaces)))
+        }
+      }
+    }
+
+    /// Prints the answer for `location` as text or JSON, or gives its row for the row formats (printed
+    /// together, under one header).
+    private func answer(_ location: LocationQuery, placeData: PlaceData) throws -> OutputRow? {
       let placemarks = (
         try Geocoding.placemark(for: location.coordinate, data: placeData),
         try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
@@ -45,11 +59,13 @@ extension Tunnel {
       case .text:
         let style = TextStyle(output: TerminalOutput(asciiRequested: false))
         try OutputFile.print(report.text(places: output.decimals.textPlaces, style: style))
+        return nil
       case .json:
         try OutputFile.print(try output.decimals.rounding { try ReportJSON.string(report) } + "\n")
+        return nil
       case .jsonl, .csv, .geojson:
         let places = output.decimals.dataPlaces
-        let row = OutputRow(
+        return OutputRow(
           members: [
             ("latitude", OutputRow.number(location.coordinate.latitude, places: places)),
             (
@@ -60,8 +76,6 @@ extension Tunnel {
             ("surface_distance_km", OutputRow.number(report.surfaceDistanceKm, places: max(0, places - 3))),
             ("through_earth_km", OutputRow.number(report.throughEarthKm, places: max(0, places - 3))),
           ], coordinate: location.coordinate, placemark: placemarks.0, antipode: placemarks.1)
-        try OutputFile.print(
-          OutputDocument.render([row], format: output.format.rows!, precision: .init(places: places)))
       }
     }
   }

@@ -54,7 +54,8 @@ extension Tunnel {
 
     @Argument(
       help: ArgumentHelp(
-        "The file to read; '-' or nothing for standard input.", valueName: "file"))
+        "The file to read; '-' or nothing for standard input.", valueName: "file"),
+      completion: .file(extensions: ["csv", "tsv", "jsonl", "ndjson", "geojson", "json"]))
     var file: String?
 
     @Option(

@@ -23,6 +23,40 @@ enum CommandLineRewriting {
     "--experimental-dump-help",
   ]
 
+  /// `--color auto|always|never` (or `--color=…`), which every command takes, wherever it stands before a
+  /// `--`: the choice, and the arguments without it. The last one given counts; the default is `auto`.
+  static func colorOption(_ arguments: [String]) throws(Mistake) -> (ColorChoice, [String]) {
+    var choice = ColorChoice.auto
+    var rest: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        rest += arguments[(index - 1)...]
+        break
+      }
+      guard argument == "--color" || argument.hasPrefix("--color=") else {
+        rest.append(argument)
+        continue
+      }
+      var value = String(argument.dropFirst("--color".count))
+      if value.hasPrefix("=") {
+        value.removeFirst()
+      } else if index < arguments.count {
+        value = arguments[index]
+        index += 1
+      }
+      guard let chosen = ColorChoice(rawValue: value) else {
+        throw Mistake(
+          message:
+            "--color takes 'auto', 'always' or 'never', not \(EchoedText.quoted(value)); see 'tunnel --help'")
+      }
+      choice = chosen
+    }
+    return (choice, rest)
+  }
+
   /// A mistake in the arguments that the parser would report confusingly, or not at all.
   struct Mistake: Error {
     var message: String

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TunnelApp
 import TunnelBatch
 import TunnelGeo
@@ -100,7 +101,41 @@ struct LocationArguments: ParsableArguments {
 
   mutating func validate() throws {
     words = CommandLineWords.expanded(words)
+    // No words, and standard input is not a terminal: the queries are its lines.
+    if words.isEmpty, isatty(STDIN_FILENO) == 0 { return }
     try Self.validate(text)
+  }
+
+  /// Calls `body` with `text`, or, when `text` is empty (``validate()`` let that through only for a
+  /// standard input that is not a terminal), with each non-blank line of standard input in turn: one
+  /// answer a line. A line that names no place is said on standard error with its number, and the
+  /// others are still answered; `whenRead` runs after the last line (to print rows gathered under one
+  /// header), and then such lines end the command with exit status 65.
+  static func forEachQuery(
+    _ text: String, _ body: (String) throws -> Void, whenRead: () throws -> Void
+  ) throws {
+    guard text.isEmpty else {
+      try body(text)
+      return try whenRead()
+    }
+    var number = 0
+    var failed = 0
+    while let line = Swift.readLine(strippingNewline: true) {
+      number += 1
+      let query = line.trimmingCharacters(in: .whitespaces)
+      guard !query.isEmpty else { continue }
+      do {
+        try body(query)
+      } catch let error as ValidationError {
+        failed += 1
+        StandardError.write("tunnel: line \(number): \(error.message)\n")
+      }
+    }
+    try whenRead()
+    if failed > 0 {
+      throw CommandFailure(
+        message: "\(failed) of the lines read named no place or coordinate", exitCode: 65)
+    }
   }
 
   /// Refuses words that name nothing.

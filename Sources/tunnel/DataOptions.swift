@@ -8,7 +8,8 @@ struct DataOptions: ParsableArguments {
     name: .long,
     help: ArgumentHelp(
       "The folder holding Tunnel's place data (default: $TUNNEL_DATA, then beside the executable, then the package checkout).",
-      valueName: "folder"))
+      valueName: "folder"),
+    completion: .directory)
   var data: String?
 
   /// The place data, found once per process; an error names where it looked and how to fix it.

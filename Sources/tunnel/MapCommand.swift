@@ -43,7 +43,8 @@ extension Tunnel {
     var view: Side = .map
     @Option(
       help: ArgumentHelp(
-        "Write both maps as an SVG picture to this file ('-': standard output).", valueName: "file"))
+        "Write both maps as an SVG picture to this file ('-': standard output).", valueName: "file"),
+      completion: .file(extensions: ["svg"]))
     var svg: String?
     @Option(help: "Columns of the picture (default: the terminal's width, or 100).")
     var width: Int?

@@ -44,7 +44,8 @@ extension Tunnel {
     @Option(
       help: ArgumentHelp(
         "Write every containment callback (addChild, appearance, transitions) to this file, with times.",
-        valueName: "file"))
+        valueName: "file"),
+      completion: .file())
     var traceLifecycle: String?
     @OptionGroup var data: DataOptions
 

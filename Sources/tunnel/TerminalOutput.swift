@@ -6,6 +6,19 @@ import TunnelContainment
 import Glibc
 #endif
 
+/// Whether to colour what is printed: `--color`, which every command takes.
+enum ColorChoice: String {
+  /// On a terminal that shows colours, unless NO_COLOR is set (and not empty).
+  case auto
+  /// Always, even into a pipe or a file, and whatever NO_COLOR says.
+  case always
+  /// Never.
+  case never
+
+  /// The choice of this process, set once from the command line before any command runs.
+  nonisolated(unsafe) static var current = ColorChoice.auto
+}
+
 /// What standard output is: a terminal or not, its width, and what it can show.
 struct TerminalOutput {
   var colors: Bool
@@ -15,13 +28,18 @@ struct TerminalOutput {
   /// The terminal's height in rows, nil when standard output is not a terminal.
   var rows: Int?
 
-  /// Colours only on a terminal that shows them, without a non-empty NO_COLOR; ASCII when asked, for TERM=dumb,
+  /// Colours as `--color` says (by default only on a terminal that shows them, without a non-empty
+  /// NO_COLOR); ASCII when asked, for TERM=dumb,
   /// or when the locale is not UTF-8 (see ``TerminalCapabilities``).
   init(asciiRequested: Bool) {
     let isTerminal = isatty(1) == 1
     let capabilities = TerminalCapabilities(
       environment: ProcessInfo.processInfo.environment, isTerminal: isTerminal)
-    colors = capabilities.colors
+    switch ColorChoice.current {
+    case .auto: colors = capabilities.colors
+    case .always: colors = true
+    case .never: colors = false
+    }
     charset = asciiRequested ? .ascii : capabilities.charset
     var size = winsize()
     let known = isTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0

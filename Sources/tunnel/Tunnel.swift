@@ -11,12 +11,42 @@ struct Tunnel: AsyncParsableCommand {
     abstract: "Find where you would come out if you dug straight through the Earth.",
     discussion: """
       Give a place or a coordinate and Tunnel prints both ends of the tunnel, the distance between \
-      them along the surface and straight through the Earth.
+      them along the surface and straight through the Earth. With no command, 'antipode' is run: \
+      'tunnel Skjern' is 'tunnel antipode Skjern'.
 
-      Coordinates may be written as \(CoordinateError.examples). Negative numbers need no \
-      quoting: 'tunnel -33.9 18.4' works.
+      Coordinates may be written as \(CoordinateError.examples), and as degrees and decimal \
+      minutes, UTM, plus codes, geohashes or a link from Google, OpenStreetMap, Apple or Bing maps. \
+      Negative numbers need no quoting: 'tunnel -33.9 18.4' works.
+
+      EXAMPLES:
+        tunnel Skjern                      both ends of the tunnel from Skjern
+        tunnel where "56° 33.0′ N, 8° 19.0′ E"    the geocode view of a point
+        tunnel find Springfield            every place of that name
+        tunnel dig London to "New York"    length, depth and fall time
+        tunnel batch points.csv > out.csv  every row of a file
+        tunnel play                        the Tunnel app in the terminal
+        tunnel serve                       the HTTP API and the browser app
+
+      EXIT STATUS:
+        0   success
+        1   a map could not be drawn (PROJ refused its projection)
+        64  a usage mistake, or a place or coordinate that cannot be read
+        65  a batch met bad rows (each marked in an error column)
+        66  the place data is missing or damaged
+        69  tunnel serve could not listen on its address
+        74  the output could not be written (full disk, closed pipe, no folder)
+
+      EVERY COMMAND TAKES:
+        --color auto|always|never   colours on a terminal (auto), or always, or never
+
+      ENVIRONMENT:
+        TUNNEL_DATA       the place data folder when --data is not given
+        TUNNEL_CACHE_DIR  where batches keep their indexes (empty: keep none;
+                          else $XDG_CACHE_HOME/tunnel, else ~/.cache/tunnel)
+        TUNNEL_WEB        a folder to serve the browser app from
+        NO_COLOR          any non-empty value turns colours off
       """,
-    version: TunnelVersion.text,
+    version: TunnelVersion.line,
     subcommands: [
       Antipode.self, Where.self, Find.self, Dig.self, Pairs.self, Batch.self, MapCommand.self, Play.self,
       Serve.self,
@@ -37,11 +67,38 @@ struct Tunnel: AsyncParsableCommand {
     return request
   }
 
+  /// What `tunnel` alone prints: what it does, how to call it, a few examples, and where the rest is.
+  static let shortUsage = """
+    Tunnel: where you would come out if you dug straight through the Earth.
+
+    Usage: tunnel <place or coordinate>        both ends of the tunnel (the command 'antipode')
+           tunnel <command> [<arguments>] [<options>]
+
+    Examples:
+      tunnel Skjern
+      tunnel -33.9 18.4
+      tunnel where "https://www.openstreetmap.org/#map=12/56.55/8.32"
+      tunnel find Springfield
+      tunnel play
+
+    Commands: antipode, where, find, dig, pairs, batch, map, play, serve
+    See 'tunnel --help' for everything, and 'tunnel <command> --help' for one command.
+
+    """
+
   /// Parses the command line, runs the command, and turns every error into one line on standard error.
   static func main() async {
+    if CommandLine.arguments.count == 1, isatty(STDIN_FILENO) == 1 {
+      // Nothing asked, and no lines coming on standard input: how to ask, on standard error, with the
+      // status of a usage mistake.
+      StandardError.write(shortUsage)
+      Foundation.exit(64)
+    }
     let arguments: [String]
     do {
-      arguments = try CommandLineRewriting.rewritten(Array(CommandLine.arguments.dropFirst()))
+      let (color, rest) = try CommandLineRewriting.colorOption(Array(CommandLine.arguments.dropFirst()))
+      ColorChoice.current = color
+      arguments = try CommandLineRewriting.rewritten(rest)
     } catch {
       fail("tunnel: \(error.message)", status: 64)
     }

@@ -47,11 +47,26 @@ struct WhereRequest: Equatable {
 
   func run() throws {
     let placeData = try DataOptions.placeData(folder: dataFolder)
-    let location = try LocationArguments.resolve(text, data: placeData)
+    var rows: [OutputRow] = []
+    try LocationArguments.forEachQuery(text) { text in
+      let location = try LocationArguments.resolve(text, data: placeData)
+      if let row = try answer(location, placeData: placeData) { rows.append(row) }
+    } whenRead: {
+      if let format = format.rows, !rows.isEmpty {
+        try OutputFile.print(
+          OutputDocument.render(rows, format: format, precision: .init(places: decimals.dataPlaces)))
+      }
+    }
+  }
+
+  /// Prints the answer for `location` as text or JSON, or gives its row for the row formats (printed
+  /// together, under one header).
+  private func answer(_ location: LocationQuery, placeData: PlaceData) throws -> OutputRow? {
     let placemark = try Geocoding.placemark(for: location.coordinate, data: placeData)
     switch format {
     case .json:
       try OutputFile.print(try decimals.rounding { try ReportJSON.string(placemark) } + "\n")
+      return nil
     case .text:
       let style = TextStyle(output: TerminalOutput(asciiRequested: false))
       var lines = [
@@ -63,8 +78,9 @@ struct WhereRequest: Equatable {
         lines.append("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
       }
       try OutputFile.print(lines.map { $0 + "\n" }.joined())
+      return nil
     case .jsonl, .csv, .geojson:
-      let row = OutputRow(
+      return OutputRow(
         members: [
           ("latitude", OutputRow.number(location.coordinate.latitude, places: decimals.dataPlaces)),
           (
@@ -74,8 +90,6 @@ struct WhereRequest: Equatable {
               places: decimals.dataPlaces)
           ),
         ], coordinate: location.coordinate, placemark: placemark)
-      try OutputFile.print(
-        OutputDocument.render([row], format: format.rows!, precision: .init(places: decimals.dataPlaces)))
     }
   }
 }

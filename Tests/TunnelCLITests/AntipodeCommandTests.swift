@@ -85,11 +85,7 @@ import Testing
       ["56,abc"],
       "tunnel: cannot read '56,abc' as a coordinate: 'abc' is not a number; write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'\n"
     ),
-    ([], "tunnel: give a place or a coordinate, e.g. 'Skjern' or '56.55 8.32'\n"),
-    (
-      ["antipode"],
-      "tunnel: give a place or a coordinate, e.g. 'Skjern' or '56.55 8.32'\n"
-    ),
+    (["antipode", " "], "tunnel: give a place or a coordinate, e.g. 'Skjern' or '56.55 8.32'\n"),
     (["Copenhagn"], "tunnel: no place is called 'Copenhagn'; did you mean 'Copenhagen'?\n"),
     (
       ["Skjern,", "France"],

@@ -28,7 +28,7 @@ import Testing
   static let usage: [HostileCase] = [
     (["dig", "Paris", "to"], "to"), (["dig", "to", "Paris"], "to"), (["dig", "to", "to"], "to"),
     (["dig", "Paris"], "two ends"), (["dig"], "two ends"),
-    (["--nope"], "--nope"), (["where"], "give a place"), (["where", "--format"], "--format"),
+    (["--nope"], "--nope"), (["where", " "], "give a place"), (["where", "--format"], "--format"),
     (["where", "56", "8.5", "--format", "yaml"], "yaml"), (["map", "--zoom", "abc"], "--zoom"),
     (["map", "--zoom", "0"], "--zoom"), (["map", "--width", "5"], "--width"),
     (["map", "--svg"], "--svg"), (["pairs", "--within", "-1"], "--within"),
