@@ -22,6 +22,17 @@ public struct OutputRow: Sendable {
     self.antipode = antipode
   }
 
+  /// The CSV or TSV column of a member: its camel-case name in snake case, as the placemark's columns
+  /// are named (`countryCode` is `country_code`, `surfaceDistanceKm` is `surface_distance_km`).
+  public static func columnName(_ member: String) -> String {
+    var column = ""
+    for character in member {
+      if character.isUppercase, !column.isEmpty { column += "_" }
+      column += character.lowercased()
+    }
+    return column
+  }
+
   /// A number as raw JSON, rounded to `places` decimals.
   public static func number(_ value: Double, places: Int) -> String {
     OutputBytes.text(value, places: places)
@@ -44,15 +55,18 @@ public enum OutputDocument {
     precision: NumberPrecision = .init()
   ) -> String {
     let withPlacemarks = rows.contains { $0.placemark != nil }
+    // Members are named in JSON's style (countryCode); CSV and TSV columns in the batch's (country_code).
+    let delimited = format == .csv || format == .tsv
+    let name = { (member: String) in delimited ? OutputRow.columnName(member) : member }
     let formatter = RowFormatter(
       format: format, fields: withPlacemarks ? fields : [], antipode: rows.contains { $0.antipode != nil },
-      precision: precision, skipInvalid: true, inputColumns: rows.first?.members.map(\.name) ?? [],
+      precision: precision, skipInvalid: true, inputColumns: rows.first?.members.map { name($0.name) } ?? [],
       inputIsJSON: true)
     var out = OutputBytes()
     out.append(contentsOf: formatter.header())
     for (index, row) in rows.enumerated() {
       let record = BatchRecord(
-        line: index + 1, values: row.members.map(\.json), names: row.members.map(\.name),
+        line: index + 1, values: row.members.map(\.json), names: row.members.map { name($0.name) },
         coordinate: row.coordinate, problem: nil)
       formatter.write(
         record, row.placemark.map(BatchAnswer.init(placemark:)),

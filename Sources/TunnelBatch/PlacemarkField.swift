@@ -125,11 +125,11 @@ public struct NumberPrecision: Sendable {
   public var degrees: Int
   public var kilometres: Int
 
-  /// `places` decimals for degrees and three fewer for kilometres; the default (9 and 6) is that of
+  /// `places` decimals for degrees and three fewer for kilometres (one at least); the default (9 and 6) is that of
   /// `tunnel where --format json`.
   public init(places: Int = 9) {
     degrees = places
-    kilometres = max(0, places - 3)
+    kilometres = OutputRounding.kilometrePlaces(places)
   }
 }
 

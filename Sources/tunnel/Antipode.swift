@@ -36,18 +36,25 @@ extension Tunnel {
       var rows: [OutputRow] = []
       try LocationArguments.forEachQuery(place.text) { text in
         let location = try LocationArguments.resolve(text, data: placeData)
-        if let row = try answer(location, placeData: placeData) { rows.append(row) }
+        if let row = try Self.answer(location, placeData: placeData, output: output) { rows.append(row) }
       } whenRead: {
-        if let format = output.format.rows, !rows.isEmpty {
-          try OutputFile.print(
-            OutputDocument.render(rows, format: format, precision: .init(places: output.decimals.dataPlaces)))
-        }
+        try Self.printRows(rows, output: output)
+      }
+    }
+
+    /// Prints `rows` in the row format `output` asks for, under one header; nothing for text and JSON.
+    static func printRows(_ rows: [OutputRow], output: OutputOptions) throws {
+      if let format = output.format.rows, !rows.isEmpty {
+        try OutputFile.print(
+          OutputDocument.render(rows, format: format, precision: .init(places: output.decimals.dataPlaces)))
       }
     }
 
     /// Prints the answer for `location` as text or JSON, or gives its row for the row formats (printed
-    /// together, under one header).
-    private func answer(_ location: LocationQuery, placeData: PlaceData) throws -> OutputRow? {
+    /// together, under one header: ``printRows(_:output:)``).
+    static func answer(
+      _ location: LocationQuery, placeData: PlaceData, output: OutputOptions
+    ) throws -> OutputRow? {
       let placemarks = (
         try Geocoding.placemark(for: location.coordinate, data: placeData),
         try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
@@ -73,8 +80,14 @@ extension Tunnel {
               OutputRow.number(
                 OutputRounding.longitude(location.coordinate.longitude, places: places), places: places)
             ),
-            ("surface_distance_km", OutputRow.number(report.surfaceDistanceKm, places: max(0, places - 3))),
-            ("through_earth_km", OutputRow.number(report.throughEarthKm, places: max(0, places - 3))),
+            (
+              "surfaceDistanceKm",
+              OutputRow.number(report.surfaceDistanceKm, places: OutputRounding.kilometrePlaces(places))
+            ),
+            (
+              "throughEarthKm",
+              OutputRow.number(report.throughEarthKm, places: OutputRounding.kilometrePlaces(places))
+            ),
           ], coordinate: location.coordinate, placemark: placemarks.0, antipode: placemarks.1)
       }
     }

@@ -28,7 +28,7 @@ struct PrecisionOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "Decimals for degrees (kilometres get three fewer); by default 6 in text and 9 (0.1 mm) otherwise.",
+      "Decimals for degrees (kilometres get three fewer, one at least); by default 6 in text and 9 (0.1 mm) otherwise.",
       valueName: "n"))
   var precision: Int?
 
@@ -74,18 +74,6 @@ struct OutputOptions: ParsableArguments {
       "How to print: 'text' for people; 'json', 'jsonl' (one line a result), 'csv' or 'geojson' for programs.",
       valueName: "text|json|jsonl|csv|geojson"))
   var format: OutputFormat = .text
-
-  @OptionGroup var decimals: PrecisionOptions
-}
-
-/// `--format text|json` and `--precision`, for commands whose results are not rows.
-struct ReportOptions: ParsableArguments {
-  enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-  }
-
-  @Option(name: .long, help: "How to print the result: 'text' for people, 'json' for programs.")
-  var format: Format = .text
 
   @OptionGroup var decimals: PrecisionOptions
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TunnelApp
+import TunnelBatch
 import TunnelGeo
 
 extension Tunnel {
@@ -28,7 +29,7 @@ extension Tunnel {
     @Argument(
       help: ArgumentHelp("The two ends: two places, or a place, 'to', and a place.", valueName: "from> <to"))
     var words: [String] = []
-    @OptionGroup var output: ReportOptions
+    @OptionGroup var output: OutputOptions
     @OptionGroup var data: DataOptions
 
     /// The two ends as typed, or what to write instead.
@@ -83,7 +84,41 @@ extension Tunnel {
       switch output.format {
       case .text: try OutputFile.print(report.text(places: output.decimals.textPlaces))
       case .json: try OutputFile.print(try ReportJSON.string(report) + "\n")
+      case .jsonl, .csv, .geojson:
+        let places = output.decimals.dataPlaces
+        try OutputFile.print(
+          OutputDocument.render(
+            [Self.row(report, from: from.coordinate, places: places)], format: output.format.rows!,
+            precision: .init(places: places)))
       }
+    }
+
+    /// The tunnel as one row, its members named as `--format json` names them, flattened
+    /// (`from.latitude` is `fromLatitude`, in CSV `from_latitude`); its point is where it starts.
+    static func row(_ report: DigReport, from start: Coordinate, places: Int) -> OutputRow {
+      let kilometres = OutputRounding.kilometrePlaces(places)
+      func degrees(_ value: Double?) -> String {
+        value.map { OutputRow.number($0, places: places) } ?? "null"
+      }
+      func longitude(_ value: Double?) -> String {
+        degrees(value.map { OutputRounding.longitude($0, places: places) })
+      }
+      let (deepest, fall) = (report.tunnel.deepestPoint, report.tunnel.fallSeconds)
+      return OutputRow(
+        members: [
+          ("fromLatitude", degrees(report.from.latitude)),
+          ("fromLongitude", longitude(report.from.longitude)),
+          ("fromName", OutputRow.string(report.from.name)),
+          ("toLatitude", degrees(report.to.latitude)), ("toLongitude", longitude(report.to.longitude)),
+          ("toName", OutputRow.string(report.to.name)),
+          ("surfaceDistanceKm", OutputRow.number(report.surfaceDistanceKm, places: kilometres)),
+          ("throughEarthKm", OutputRow.number(report.throughEarthKm, places: kilometres)),
+          ("deepestPointDepthKm", OutputRow.number(deepest.depthKm, places: kilometres)),
+          ("deepestPointLatitude", degrees(deepest.latitude)),
+          ("deepestPointLongitude", longitude(deepest.longitude)),
+          ("fallSecondsUniform", OutputRow.number(fall.uniform, places: 1)),
+          ("fallSecondsPrem", OutputRow.number(fall.prem, places: 1)),
+        ], coordinate: start)
     }
   }
 }

@@ -63,7 +63,7 @@ extension Tunnel {
           return OutputRow(
             members: [
               ("name", OutputRow.string(place.name)), ("countryCode", OutputRow.string(place.countryCode)),
-              ("region", OutputRow.string(place.region.flatMap { $0.name.isEmpty ? nil : $0.name })),
+              ("regionName", OutputRow.string(place.region.flatMap { $0.name.isEmpty ? nil : $0.name })),
               ("latitude", OutputRow.number(place.coordinate.latitude, places: places)),
               ("longitude", OutputRow.number(place.coordinate.longitude, places: places)),
               ("population", String(place.population)),

@@ -54,6 +54,7 @@ extension Tunnel {
     var zoom: Double = 1
     @Flag(help: "Draw with plain ASCII characters (the default when TERM is 'dumb').")
     var ascii = false
+    @OptionGroup var output: OutputOptions
     @OptionGroup var data: DataOptions
 
     mutating func validate() throws {
@@ -69,25 +70,32 @@ extension Tunnel {
 
     func run() async throws {
       let placeData = try data.placeData()
-      let start =
+      let location =
         words.isEmpty
-        ? TunnelViewController.defaultStart
-        : try LocationArguments.resolve(words.joined(separator: " "), data: placeData).coordinate
+        ? LocationQuery(coordinate: TunnelViewController.defaultStart)
+        : try LocationArguments.resolve(words.joined(separator: " "), data: placeData)
+      let start = location.coordinate
+      // The maps in words, for programs: what 'tunnel antipode' prints in the same format.
+      let inWords = output.format == .text ? nil : output
       // Opened before anything is drawn, so that a path that cannot be written is said first.
       let picture = try svg.map { path throws(OutputError) in try OutputFile.open(path, for: "the SVG") }
-      let output = TerminalOutput(asciiRequested: ascii)
+      let terminal = TerminalOutput(asciiRequested: ascii)
       // A terminal narrower than the narrowest picture gets the narrowest picture.
-      let size = Size(width: width ?? max(20, output.columns ?? 100), height: height)
+      let size = Size(width: width ?? max(20, terminal.columns ?? 100), height: height)
       let (text, document) = try await Self.draw(
         from: start, data: placeData, size: size, zoom: zoom, flipped: view == .geocode,
-        output: output, svg: picture != nil)
+        output: terminal, svg: picture != nil)
       do {
         try placeData.checkIntact()
       } catch {
         throw CommandFailure(error)
       }
       // `--svg -` puts the SVG on standard output, alone.
-      if picture?.isStandardOutput != true {
+      if let inWords, picture?.isStandardOutput != true {
+        if let row = try Antipode.answer(location, placeData: placeData, output: inWords) {
+          try Antipode.printRows([row], output: inWords)
+        }
+      } else if picture?.isStandardOutput != true {
         try OutputFile.print(text + "\n")
       }
       if let picture, let document {

@@ -108,7 +108,7 @@ struct PairRow: Encodable {
   }
 
   static let csvHeader =
-    "distance_km,name_1,country_1,population_1,latitude_1,longitude_1,name_2,country_2,population_2,latitude_2,longitude_2"
+    "distance_km,name_1,country_code_1,population_1,latitude_1,longitude_1,name_2,country_code_2,population_2,latitude_2,longitude_2"
 
   var csv: String {
     func field(_ text: String) -> String {

@@ -123,8 +123,8 @@ struct GeoInfoViewControllerTests {
     let firstTask = info.geocoding
     info.location = second
     await held.waitForQuestions(2)
-    let newer = try Shared.reverseGeocoder.placemark(for: second)
-    let older = try Shared.reverseGeocoder.placemark(for: first)
+    let newer = try await Shared.reverseGeocoder.placemark(for: second)
+    let older = try await Shared.reverseGeocoder.placemark(for: first)
     held.answer(second, with: .success(newer))
     await info.geocoding?.value
     #expect(info.state == .found(newer))

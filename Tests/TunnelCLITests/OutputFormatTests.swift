@@ -32,14 +32,14 @@ import Testing
     let report = try TunnelProcess.run(["antipode", "56", "8.5", "--format", "json"])
     let reported = try #require(
       try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
-    #expect(properties["surface_distance_km"] as? Double == reported["surfaceDistanceKm"] as? Double)
+    #expect(properties["surfaceDistanceKm"] as? Double == reported["surfaceDistanceKm"] as? Double)
   }
 
   @Test("find: one row per place in CSV and JSON Lines")
   func findFormats() throws {
     let csv = try TunnelProcess.run(["find", "Paris", "--limit", "3", "--format", "csv"])
     let rows = CSVTable(csv.standardOutput).rows
-    #expect(rows.first == ["name", "countryCode", "region", "latitude", "longitude", "population"])
+    #expect(rows.first == ["name", "country_code", "region_name", "latitude", "longitude", "population"])
     #expect(rows.count == 4 && rows[1][0] == "Paris" && rows[1][1] == "FR")
     let jsonl = try TunnelProcess.run(["find", "Paris", "--limit", "3", "--format", "jsonl"])
     #expect(jsonl.standardOutput.split(separator: "\n").count == 3)

@@ -34,7 +34,7 @@ import Testing
     #expect(lines.count == json.count)
     for line in lines { #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any]) }
     let csv = try run("csv").split(separator: "\n")
-    #expect(csv.first?.hasPrefix("distance_km,name_1,country_1") == true && csv.count == json.count + 1)
+    #expect(csv.first?.hasPrefix("distance_km,name_1,country_code_1") == true && csv.count == json.count + 1)
     let geojson = try #require(
       try JSONSerialization.jsonObject(with: Data(run("geojson").utf8)) as? [String: Any])
     let features = try #require(geojson["features"] as? [[String: Any]])

@@ -191,7 +191,7 @@ public struct GazetteerSearch: Sendable, Hashable {
 }
 
 /// A place found by name.
-public struct GazetteerMatch: Sendable, Hashable {
+public struct GazetteerMatch: Sendable, Hashable, Codable {
   /// The place.
   public var place: Place
   /// Whether an alternate name matched rather than the place's own name.

@@ -11,7 +11,7 @@
 ///    them, not a village called so;
 /// 4. anything else, and any name with a qualifier after a comma: places by that name
 ///    (``Gazetteer/search(_:limit:)``), so "Denmark, US" and "North Pole, Alaska" find those towns.
-public struct LocationQuery: Sendable, Hashable {
+public struct LocationQuery: Sendable, Hashable, Codable {
   /// Where the text points.
   public var coordinate: Coordinate
   /// The place the text named, when it was a name rather than a coordinate.

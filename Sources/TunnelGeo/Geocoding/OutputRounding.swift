@@ -4,7 +4,7 @@ import Foundation
 /// of a computation (`18.399999999999977`).
 ///
 /// Degrees get ``degreePlaces`` decimals (9 unless set for a task, 0.1 mm) and kilometres three fewer
-/// (6 by default, 1 mm):
+/// (6 by default, 1 mm), one at least:
 ///
 ///     try OutputRounding.$degreePlaces.withValue(5) { try JSONEncoder().encode(placemark) }
 public enum OutputRounding {
@@ -25,10 +25,15 @@ public enum OutputRounding {
     return written == 180 ? -180 : written
   }
 
-  /// Kilometres to three decimals fewer than degrees.
+  /// Kilometres to three decimals fewer than degrees, and never to whole kilometres.
   public static func kilometres(_ value: Double) -> Double {
-    rounded(value, places: max(0, degreePlaces - 3))
+    rounded(value, places: kilometrePlaces(degreePlaces))
   }
+
+  /// The decimals of kilometres beside `degreePlaces` decimals of degrees: three fewer (a thousandth of a
+  /// degree is about a hundred metres), and at least one, so that no precision rounds a distance to
+  /// whole kilometres.
+  public static func kilometrePlaces(_ degreePlaces: Int) -> Int { max(1, degreePlaces - 3) }
 
   /// `value` rounded to `places` decimals: the double nearest the decimal that its exact binary value
   /// rounds to (`-0` made `0`).

@@ -131,6 +131,27 @@ public final class ReverseGeocoder: Sendable {
     try placemark(for: coordinate, fields: .all)
   }
 
+  /// ``placemark(for:)`` for concurrent code: the lookup runs on a thread of its own, so a task awaiting
+  /// it never holds one of the cooperative pool's few threads for the milliseconds an unprepared lookup
+  /// takes.
+  ///
+  /// ```swift
+  /// let geocoder = ReverseGeocoder(data: try PlaceData())
+  /// async let here = geocoder.placemark(for: try Coordinate(latitude: 56, longitude: 8.5))
+  /// async let there = geocoder.placemark(for: try Coordinate(latitude: -56, longitude: -171.5))
+  /// print(try await here, try await there)
+  /// ```
+  public func placemark(for coordinate: Coordinate) async throws(PlaceDataError) -> Placemark {
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<Placemark, PlaceDataError>, Never>) in
+      DispatchQueue.global(qos: .userInitiated).async {
+        continuation.resume(
+          returning: Result { () throws(PlaceDataError) in try self.placemark(for: coordinate) })
+      }
+    }
+    return try result.get()
+  }
+
   /// What the data says about a point in `fields` (see ``Placemark/Fields``): the lookups the other
   /// fields need are not made.
   public func placemark(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A populated place from GeoNames (cities500).
-public struct Place: Sendable, Hashable {
+public struct Place: Sendable, Hashable, Codable {
   /// The place's position in ``PlaceLayer`` (its slot in the implicit k-d tree).
   public var index: Int
   /// The GeoNames identifier.
@@ -23,7 +23,7 @@ public struct Place: Sendable, Hashable {
 }
 
 /// A first-level administrative region (GeoNames admin-1), with its ISO 3166-2 code where one exists.
-public struct Region: Sendable, Hashable {
+public struct Region: Sendable, Hashable, Codable {
   /// The region's position in ``PlaceLayer``'s region table.
   public var index: Int
   /// ISO 3166-1 alpha-2 code of the country.
