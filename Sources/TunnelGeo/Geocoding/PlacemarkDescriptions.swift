@@ -10,10 +10,10 @@ extension Placemark: CustomStringConvertible {
   public var description: String {
     var parts: [String] = []
     if land {
-      var where_ = "land"
-      if let country { where_ += " in \(country)" }
-      if let region { where_ += ", \(region)" }
-      parts.append(where_)
+      var position = "land"
+      if let country { position += " in \(country)" }
+      if let region { position += ", \(region)" }
+      parts.append(position)
     } else if inLake {
       parts.append(lake.map { "in \($0)" } ?? "in a lake")
     } else {
