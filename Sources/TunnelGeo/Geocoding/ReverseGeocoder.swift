@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A geocoder is `Sendable`: share one across threads. It opens each layer on first use and builds
 /// nothing up front, so a process answering a single question stays fast; ``prepareForBatch()`` (called
-/// by ``placemarks(for:)`` for large batches) builds the in-memory indexes that make many queries fast.
+/// by ``placemarks(for:fields:threads:)`` for large batches) builds the in-memory indexes that make many queries fast.
 public final class ReverseGeocoder: Sendable {
   /// The data the geocoder reads.
   public let data: PlaceData
@@ -162,12 +162,12 @@ public final class ReverseGeocoder: Sendable {
 
   /// Builds, once per geocoder, the in-memory indexes that make batches fast (see the benchmark for their
   /// build time and size): a cube-map grid of nearest-place candidates, a point-in-polygon grid per
-  /// polygon layer (``PolygonGrid``), bounding-ball trees over shorelines, country borders, named
-  /// seas and island outlines (``ShoreIndex``), and a cube-map grid of nearest-shoreline candidates for
-  /// points at sea (``NearestShoreGrid``). Answers do not change: only their speed.
+  /// polygon layer (`PolygonGrid`), bounding-ball trees over shorelines, country borders, named
+  /// seas and island outlines (`ShoreIndex`), and a cube-map grid of nearest-shoreline candidates for
+  /// points at sea (`NearestShoreGrid`). Answers do not change: only their speed.
   ///
-  /// ``placemarks(for:)`` and ``nearestPlaces(to:minimumPopulation:)`` call this for batches of more than
-  /// ``batchIndexThreshold`` points; call it yourself to pay the cost up front.
+  /// ``placemarks(for:fields:threads:)`` and ``nearestPlaces(to:minimumPopulation:threads:)`` call this for
+  /// batches of more than ``batchIndexThreshold`` points; call it yourself to pay the cost up front.
   public func prepareForBatch() throws(PlaceDataError) {
     _ = try preparedIndexes()
   }
@@ -231,10 +231,10 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// The placemarks of many coordinates, in order, computed on every core, or on `threads` threads.
-  /// The result holds every placemark; for long inputs, ``forEachPlacemark(of:chunkSize:threads:_:)``
+  /// The result holds every placemark; for long inputs, ``forEachPlacemark(of:fields:chunkSize:threads:_:)``
   /// keeps only a chunk at a time.
   ///
-  /// The coordinates are answered in a spatial order (``SpatialOrder``), cut into one run per thread;
+  /// The coordinates are answered in a spatial order (`SpatialOrder`), cut into one run per thread;
   /// each thread writes its own slots of the result, so the loop takes no locks. The batch indexes are
   /// built for inputs longer than ``batchIndexThreshold`` and used for any input once built.
   ///
