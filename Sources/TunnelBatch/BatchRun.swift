@@ -24,7 +24,7 @@ public final class BatchRun {
     /// Rows read before they are answered together.
     public var chunkSize: Int
     /// Whether the output is a terminal: then the characters a terminal acts on (escape sequences,
-    /// bidirectional overrides) are written escaped (``TerminalText``); files and pipes get every byte.
+    /// bidirectional overrides) are written escaped (`TerminalText`); files and pipes get every byte.
     public var toTerminal = false
 
     public init(
@@ -86,6 +86,7 @@ public final class BatchRun {
   /// Runs the batch, writing to `output`.
   ///
   /// - Parameters:
+  ///   - output: The file descriptor the rows are written to; the caller keeps and closes it.
   ///   - shouldStop: Asked between chunks; true ends the batch after the rows already read.
   ///   - badRow: Told of each bad row, in input order.
   ///   - progress: Told after each chunk: rows read so far and bytes read so far.
