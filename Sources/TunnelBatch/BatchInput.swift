@@ -41,6 +41,13 @@ public enum BatchInputFormat: String, Sendable, CaseIterable {
 }
 
 /// A batch's input: a file or standard input, read row by row in one of the ``BatchInputFormat``s.
+///
+/// ```swift
+/// let input = try BatchInput(path: "points.csv")
+/// while let record = try input.next() {
+///   print(record.line, record.coordinate.map { "\($0)" } ?? record.problem ?? "")
+/// }
+/// ```
 public final class BatchInput {
   /// The format being read.
   public let format: BatchInputFormat

@@ -11,6 +11,14 @@ import Glibc
 /// Every row read yields one row written, a bad one with its problem (or none with
 /// ``Options/skipInvalid``). A stop asked for between chunks, or a reader that goes away, ends the
 /// batch after whole rows; GeoJSON output is closed either way.
+///
+/// ```swift
+/// let run = BatchRun(
+///   input: try BatchInput(path: "points.csv"), geocoder: ReverseGeocoder(data: try PlaceData()),
+///   options: BatchRun.Options(fields: [.country, .nearestPlace], format: .jsonl))
+/// let summary = try run.run(output: STDOUT_FILENO)
+/// print("\(summary.badRows) of \(summary.rows) rows were bad")
+/// ```
 public final class BatchRun {
   /// What to add to each row and how to write it.
   public struct Options: Sendable {

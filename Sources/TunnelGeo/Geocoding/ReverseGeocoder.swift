@@ -240,6 +240,11 @@ public final class ReverseGeocoder: Sendable {
   ///
   /// With `fields`, only those fields are computed (see ``Placemark/Fields``), and only the indexes they
   /// need are built.
+  ///
+  /// ```swift
+  /// let placemarks = try geocoder.placemarks(for: coordinates, fields: [.country, .timeZone])
+  /// placemarks[0].country?.code  // "DK"
+  /// ```
   public func placemarks(
     for coordinates: [Coordinate], fields: Placemark.Fields = .all, threads: Int? = nil
   ) throws(PlaceDataError) -> [Placemark] {
@@ -260,6 +265,12 @@ public final class ReverseGeocoder: Sendable {
   /// Only one chunk of coordinates and placemarks is held at a time, so the memory used is that of the
   /// batch indexes (built when the first chunk is longer than ``batchIndexThreshold``) however many
   /// coordinates there are. Errors from the data or from `body` stop the walk and are rethrown.
+  ///
+  /// ```swift
+  /// try geocoder.forEachPlacemark(of: coordinates, fields: .nearestPlace) { chunk in
+  ///   for placemark in chunk { print(placemark.nearestPlace.name) }
+  /// }
+  /// ```
   public func forEachPlacemark<Coordinates: Sequence<Coordinate>>(
     of coordinates: Coordinates, fields: Placemark.Fields = .all, chunkSize: Int = 8_192, threads: Int? = nil,
     _ body: ([Placemark]) throws -> Void
