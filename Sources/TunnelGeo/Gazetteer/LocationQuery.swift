@@ -14,10 +14,10 @@
 ///
 /// ```swift
 /// let data = try PlaceData()
-/// let town = try LocationQuery("Skjern", gazetteer: { try Gazetteer(data: data) })
+/// let town = try LocationQuery("Skjern") { () throws(PlaceDataError) in try Gazetteer(data: data) }
 /// town.coordinate  // 55.95, 8.5
 /// town.place?.place.name  // "Skjern"
-/// let numbers = try LocationQuery("56 8.5", gazetteer: { try Gazetteer(data: data) })
+/// let numbers = try LocationQuery("56 8.5") { () throws(PlaceDataError) in try Gazetteer(data: data) }
 /// numbers.place  // nil: the gazetteer was never loaded
 /// ```
 public struct LocationQuery: Sendable, Hashable {
