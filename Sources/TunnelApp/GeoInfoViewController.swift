@@ -164,7 +164,7 @@ extension GeoInfoViewController.State {
 }
 
 extension GeoInfoViewController {
-  /// A geocoder that asks a ``ReverseGeocoder`` on a background task.
+  /// A geocoder that asks a `ReverseGeocoder` on a background task.
   public static func geocoder(using reverseGeocoder: ReverseGeocoder) -> Geocoder {
     { coordinate in
       try await Task.detached(priority: .userInitiated) { try reverseGeocoder.placemark(for: coordinate) }

@@ -37,7 +37,7 @@ public final class MapData: Sendable {
 
   /// Reads and decodes the layers maps need.
   ///
-  /// - Throws: ``PlaceDataError`` when a layer is missing or damaged.
+  /// - Throws: `PlaceDataError` when a layer is missing or damaged.
   public init(data: PlaceData) throws(PlaceDataError) {
     placeData = data
     coastline = try data.coastline(.low)

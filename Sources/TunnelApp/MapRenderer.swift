@@ -39,7 +39,7 @@ public final class MapRenderer {
 
   /// The picture of a viewport.
   ///
-  /// - Throws: ``ProjectionError`` if PROJ refuses the projection (it never has for a valid centre).
+  /// - Throws: `ProjectionError` if PROJ refuses the projection (it never has for a valid centre).
   public func picture(of viewport: MapViewport) throws(ProjectionError) -> MapPicture {
     let frame = try Frame(viewport: viewport, projection: projection(centredOn: viewport.centre))
     let shorelines = polylines(of: data.coast, in: frame)

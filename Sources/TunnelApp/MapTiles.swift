@@ -45,7 +45,7 @@ public final class MapTiles: Sendable {
 
   /// Decodes the coastlines (both resolutions) and finds the borders.
   ///
-  /// - Throws: ``PlaceDataError`` when a layer is missing or damaged.
+  /// - Throws: `PlaceDataError` when a layer is missing or damaged.
   public init(data: MapData) throws(PlaceDataError) {
     self.data = data
     let lowCoast = TileLayer(data.coastline.polygons)

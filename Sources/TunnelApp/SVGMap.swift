@@ -39,7 +39,7 @@ public struct SVGMap {
 
   /// The SVG document.
   ///
-  /// - Throws: ``ProjectionError`` if PROJ refuses a projection.
+  /// - Throws: `ProjectionError` if PROJ refuses a projection.
   public func document() throws(ProjectionError) -> String {
     let band = mapHeight + Self.captionHeight
     let height = 2 * band + Self.footerHeight

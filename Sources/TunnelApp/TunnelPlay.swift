@@ -8,7 +8,7 @@ import TunnelGeo
 /// Tab switches which marker moves; + and - zoom both maps; r is the radar; g or / opens the
 /// prompt (a place name or a coordinate, Enter to go, Esc to cancel); a click on a map moves its
 /// marker there and makes it the active one; ? shows the keys; q or Esc quits. (Control-Z, which
-/// suspends, never gets here: ``TerminalApplication`` handles it.)
+/// suspends, never gets here: `TerminalApplication` handles it.)
 ///
 ///     let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer)
 ///     app.onKey = { key in if !play.handle(key) { app.quit() } }

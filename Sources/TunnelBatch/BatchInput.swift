@@ -41,6 +41,13 @@ public enum BatchInputFormat: String, Sendable, CaseIterable {
 }
 
 /// A batch's input: a file or standard input, read row by row in one of the ``BatchInputFormat``s.
+///
+/// ```swift
+/// let input = try BatchInput(path: "points.csv")
+/// while let record = try input.next() {
+///   print(record.line, record.coordinate.map { "\($0)" } ?? record.problem ?? "")
+/// }
+/// ```
 public final class BatchInput {
   /// The format being read.
   public let format: BatchInputFormat
@@ -59,11 +66,12 @@ public final class BatchInput {
   /// Opens `path` ("-" or nil for standard input) and reads far enough to know its format and columns.
   ///
   /// - Parameters:
+  ///   - path: The file to read; "-" or nil reads standard input.
   ///   - format: The format; by default guessed from the extension, else from the first bytes.
   ///   - columns: Columns the user named; the common names are looked for otherwise.
-  /// - Throws: ``BatchError`` when the file cannot be opened or read, or no coordinate columns are found.
   ///   - stopRequested: Asked while waiting for slow input, and when a read is interrupted by a signal:
   ///     true ends the input there (so that a batch reading a terminal or a quiet pipe stops when asked).
+  /// - Throws: ``BatchError`` when the file cannot be opened or read, or no coordinate columns are found.
   public convenience init(
     path: String?, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
     stopRequested: @escaping () -> Bool = { false }

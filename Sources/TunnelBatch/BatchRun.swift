@@ -11,6 +11,14 @@ import Glibc
 /// Every row read yields one row written, a bad one with its problem (or none with
 /// ``Options/skipInvalid``). A stop asked for between chunks, or a reader that goes away, ends the
 /// batch after whole rows; GeoJSON output is closed either way.
+///
+/// ```swift
+/// let run = BatchRun(
+///   input: try BatchInput(path: "points.csv"), geocoder: ReverseGeocoder(data: try PlaceData()),
+///   options: BatchRun.Options(fields: [.country, .nearestPlace], format: .jsonl))
+/// let summary = try run.run(output: STDOUT_FILENO)
+/// print("\(summary.badRows) of \(summary.rows) rows were bad")
+/// ```
 public final class BatchRun {
   /// What to add to each row and how to write it.
   public struct Options: Sendable {
@@ -24,7 +32,7 @@ public final class BatchRun {
     /// Rows read before they are answered together.
     public var chunkSize: Int
     /// Whether the output is a terminal: then the characters a terminal acts on (escape sequences,
-    /// bidirectional overrides) are written escaped (``TerminalText``); files and pipes get every byte.
+    /// bidirectional overrides) are written escaped (`TerminalText`); files and pipes get every byte.
     public var toTerminal = false
 
     public init(
@@ -86,6 +94,7 @@ public final class BatchRun {
   /// Runs the batch, writing to `output`.
   ///
   /// - Parameters:
+  ///   - output: The file descriptor the rows are written to; the caller keeps and closes it.
   ///   - shouldStop: Asked between chunks; true ends the batch after the rows already read.
   ///   - badRow: Told of each bad row, in input order.
   ///   - progress: Told after each chunk: rows read so far and bytes read so far.

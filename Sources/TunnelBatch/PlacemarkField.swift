@@ -29,7 +29,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
     return fields
   }
 
-  /// The fields of ``Placemark/Fields`` that give these.
+  /// The fields of `Placemark.Fields` that give these.
   public static func placemarkFields(_ fields: [PlacemarkField]) -> Placemark.Fields {
     var result: Placemark.Fields = []
     for field in fields {

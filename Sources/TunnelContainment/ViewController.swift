@@ -8,13 +8,19 @@
 /// follow UIKit's contract; misuse is reported through ``Diagnostics`` and refused.
 /// Every callback is recorded in the active ``LifecycleLog``s.
 ///
-///     final class Page: ViewController {
-///       override func loadView() { view = Label(text: "Hello") }
-///       override func viewWillAppear(_ animated: Bool) {
-///         super.viewWillAppear(animated)
-///         // …
-///       }
-///     }
+/// ```swift
+/// final class Page: ViewController {
+///   override func loadView() { view = Label(text: "Hello") }
+///   override func viewWillAppear(_ animated: Bool) {
+///     super.viewWillAppear(animated)
+///     // …
+///   }
+/// }
+///
+/// container.addChild(page)
+/// container.view.addSubview(page.view)
+/// page.didMove(toParent: container)
+/// ```
 @MainActor
 open class ViewController: @MainActor CustomStringConvertible {
   /// Creates a view controller; its view is loaded on first use.

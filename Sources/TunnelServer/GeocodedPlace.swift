@@ -1,7 +1,7 @@
 import TunnelGeo
 
 /// One answer of the geocoding dialects (Nominatim's and Photon's): a thing with a name and a position, and
-/// the areas it lies in. Made from a ``Placemark`` (a reverse query) or a gazetteer place (a search).
+/// the areas it lies in. Made from a `Placemark` (a reverse query) or a gazetteer place (a search).
 public struct GeocodedPlace: Sendable, Equatable {
   /// What the thing is, in OpenStreetMap's terms (`place=town`, `place=ocean`, `boundary=administrative`).
   public enum Kind: String, Sendable, CaseIterable {

@@ -1,7 +1,7 @@
 import TunnelBatch
 
 /// JSON whose members keep the order they are given in, written compactly (the dialects' answers, errors,
-/// status). Tunnel's own `/v1` answers are ``TunnelApp/ReportJSON``'s, as the commands print them.
+/// status). Tunnel's own `/v1` answers are `TunnelApp.ReportJSON`'s, as the commands print them.
 public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
   case string(String)
   /// A number written with at most `places` decimals (trailing zeros dropped).

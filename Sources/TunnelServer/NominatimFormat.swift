@@ -41,6 +41,8 @@ public enum Nominatim {
   /// The answer of `/reverse` for `place`.
   ///
   /// - Parameters:
+  ///   - place: the place found at the point asked about.
+  ///   - format: the output format asked for (`format=`).
   ///   - addressDetails: whether to add the address (`addressdetails=1`, Nominatim's default for reverse).
   ///   - queryString: XML's `querystring` and GeocodeJSON's `query`; Nominatim gives XML
   ///     `lat=…&lon=…&format=xml` (and `zoom`), the JSON formats an empty text.
@@ -66,6 +68,8 @@ public enum Nominatim {
   /// `searchresults`, each empty when `places` is.
   ///
   /// - Parameters:
+  ///   - places: the places found, best first.
+  ///   - format: the output format asked for (`format=`).
   ///   - addressDetails: whether to add each place's address (`addressdetails=1`; off by default in search).
   ///   - queryString: XML's `querystring` and GeocodeJSON's `query`: the text searched for.
   ///   - timestamp: seconds since 1970 for XML's `timestamp`; now when not given.

@@ -5,7 +5,7 @@ import TunnelGeo
 /// What `tunnel serve` answers, apart from HTTP: the place data, its geocoder and gazetteer, opened and
 /// indexed once, and the answers to each route's parameters as bytes.
 ///
-/// Tunnel's own answers are the commands' (``ReportJSON``, the same reports); the dialects' are made from
+/// Tunnel's own answers are the commands' (`ReportJSON`, the same reports); the dialects' are made from
 /// the same placemarks and gazetteer matches.
 public final class TunnelAnswers: Sendable {
   /// An answer: an HTTP status, a content type and a body.

@@ -2,7 +2,7 @@ import Foundation
 import TunnelGeo
 
 /// JSON as every command prints it, and `tunnel serve` answers with it: pretty, keys sorted (so in the same
-/// order every time), slashes unescaped, degrees rounded to ``OutputRounding/degreePlaces``.
+/// order every time), slashes unescaped, degrees rounded to `OutputRounding.degreePlaces`.
 public enum ReportJSON {
   /// `value` as JSON text, without a final newline.
   public static func string<Value: Encodable>(_ value: Value) throws -> String {

@@ -11,6 +11,15 @@
 ///    them, not a village called so;
 /// 4. anything else, and any name with a qualifier after a comma: places by that name
 ///    (``Gazetteer/search(_:limit:)``), so "Denmark, US" and "North Pole, Alaska" find those towns.
+///
+/// ```swift
+/// let data = try PlaceData()
+/// let town = try LocationQuery("Skjern") { () throws(PlaceDataError) in try Gazetteer(data: data) }
+/// town.coordinate  // 55.95, 8.5
+/// town.place?.place.name  // "Skjern"
+/// let numbers = try LocationQuery("56 8.5") { () throws(PlaceDataError) in try Gazetteer(data: data) }
+/// numbers.place  // nil: the gazetteer was never loaded
+/// ```
 public struct LocationQuery: Sendable, Hashable, Codable {
   /// Where the text points.
   public var coordinate: Coordinate

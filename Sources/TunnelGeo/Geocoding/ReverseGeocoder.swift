@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A geocoder is `Sendable`: share one across threads. It opens each layer on first use and builds
 /// nothing up front, so a process answering a single question stays fast; ``prepareForBatch()`` (called
-/// by ``placemarks(for:)`` for large batches) builds the in-memory indexes that make many queries fast.
+/// by ``placemarks(for:fields:threads:)`` for large batches) builds the in-memory indexes that make many queries fast.
 public final class ReverseGeocoder: Sendable {
   /// The data the geocoder reads.
   public let data: PlaceData
@@ -183,12 +183,12 @@ public final class ReverseGeocoder: Sendable {
 
   /// Builds, once per geocoder, the in-memory indexes that make batches fast (see the benchmark for their
   /// build time and size): a cube-map grid of nearest-place candidates, a point-in-polygon grid per
-  /// polygon layer (``PolygonGrid``), bounding-ball trees over shorelines, country borders, named
-  /// seas and island outlines (``ShoreIndex``), and a cube-map grid of nearest-shoreline candidates for
-  /// points at sea (``NearestShoreGrid``). Answers do not change: only their speed.
+  /// polygon layer (`PolygonGrid`), bounding-ball trees over shorelines, country borders, named
+  /// seas and island outlines (`ShoreIndex`), and a cube-map grid of nearest-shoreline candidates for
+  /// points at sea (`NearestShoreGrid`). Answers do not change: only their speed.
   ///
-  /// ``placemarks(for:)`` and ``nearestPlaces(to:minimumPopulation:)`` call this for batches of more than
-  /// ``batchIndexThreshold`` points; call it yourself to pay the cost up front.
+  /// ``placemarks(for:fields:threads:)`` and ``nearestPlaces(to:minimumPopulation:threads:)`` call this for
+  /// batches of more than ``batchIndexThreshold`` points; call it yourself to pay the cost up front.
   public func prepareForBatch() throws(PlaceDataError) {
     _ = try preparedIndexes()
   }
@@ -252,15 +252,20 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// The placemarks of many coordinates, in order, computed on every core, or on `threads` threads.
-  /// The result holds every placemark; for long inputs, ``forEachPlacemark(of:chunkSize:threads:_:)``
+  /// The result holds every placemark; for long inputs, ``forEachPlacemark(of:fields:chunkSize:threads:_:)``
   /// keeps only a chunk at a time.
   ///
-  /// The coordinates are answered in a spatial order (``SpatialOrder``), cut into one run per thread;
+  /// The coordinates are answered in a spatial order (`SpatialOrder`), cut into one run per thread;
   /// each thread writes its own slots of the result, so the loop takes no locks. The batch indexes are
   /// built for inputs longer than ``batchIndexThreshold`` and used for any input once built.
   ///
   /// With `fields`, only those fields are computed (see ``Placemark/Fields``), and only the indexes they
   /// need are built.
+  ///
+  /// ```swift
+  /// let placemarks = try geocoder.placemarks(for: coordinates, fields: [.country, .timeZone])
+  /// placemarks[0].country?.code  // "DK"
+  /// ```
   public func placemarks(
     for coordinates: [Coordinate], fields: Placemark.Fields = .all, threads: Int? = nil
   ) throws(PlaceDataError) -> [Placemark] {
@@ -281,6 +286,12 @@ public final class ReverseGeocoder: Sendable {
   /// Only one chunk of coordinates and placemarks is held at a time, so the memory used is that of the
   /// batch indexes (built when the first chunk is longer than ``batchIndexThreshold``) however many
   /// coordinates there are. Errors from the data or from `body` stop the walk and are rethrown.
+  ///
+  /// ```swift
+  /// try geocoder.forEachPlacemark(of: coordinates, fields: .nearestPlace) { chunk in
+  ///   for placemark in chunk { print(placemark.nearestPlace.name) }
+  /// }
+  /// ```
   public func forEachPlacemark<Coordinates: Sequence<Coordinate>>(
     of coordinates: Coordinates, fields: Placemark.Fields = .all, chunkSize: Int = 8_192, threads: Int? = nil,
     _ body: ([Placemark]) throws -> Void

@@ -38,7 +38,7 @@ public final class PlaceData: Sendable {
     "timezones.tunnel", "islands.tunnel", "regions.tunnel",
   ]
 
-  /// Uses the data folder at `directory`, or finds one (``PlaceDataLocation/find(explicit:)``).
+  /// Uses the data folder at `directory`, or finds one (``PlaceDataLocation/find(explicit:environment:)``).
   ///
   /// Nothing is opened yet; a missing or damaged layer is reported when it is first asked for.
   public init(directory: String? = nil) throws(PlaceDataError) {
