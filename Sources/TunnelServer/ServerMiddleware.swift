@@ -92,12 +92,16 @@ public final class ServerMetrics: Sendable {
 
   func record(route: String, status: Int, elapsed: Duration) {
     registry.makeCounter(
-      name: "tunnel_http_requests_total", labels: [("route", route), ("status", String(status))],
-      help: "HTTP requests answered, by route and status."
+      descriptor: MetricNameDescriptor(
+        metricName: "tunnel_http_requests", unitName: "total",
+        helpText: "HTTP requests answered, by route and status."),
+      labels: [("route", route), ("status", String(status))]
     ).increment()
     registry.makeDurationHistogram(
-      name: "tunnel_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets,
-      help: "Time from a request's head to its response's head, by route."
+      descriptor: MetricNameDescriptor(
+        metricName: "tunnel_http_request_duration", unitName: "seconds",
+        helpText: "Time from a request's head to its response's head, by route."),
+      labels: [("route", route)], buckets: Self.buckets
     ).record(elapsed)
   }
 

@@ -37,7 +37,7 @@ public struct Placemark: Sendable, Hashable, Codable {
     /// Which rule gave the region.
     public var source: Source
 
-    /// The rules that give a region (see ``ReverseGeocoder/placemark(for:)``).
+    /// The rules that give a region (see ``ReverseGeocoder/placemark(for:)-90ewk``).
     public enum Source: String, Sendable, Hashable, Codable {
       /// The region polygon containing the point, or whose shore is within the coastal tolerance.
       case polygon

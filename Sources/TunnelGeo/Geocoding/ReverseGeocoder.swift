@@ -131,7 +131,7 @@ public final class ReverseGeocoder: Sendable {
     try placemark(for: coordinate, fields: .all)
   }
 
-  /// ``placemark(for:)`` for concurrent code: the lookup runs on a thread of its own, so a task awaiting
+  /// ``placemark(for:)-90ewk`` for concurrent code: the lookup runs on a thread of its own, so a task awaiting
   /// it never holds one of the cooperative pool's few threads for the milliseconds an unprepared lookup
   /// takes.
   ///
