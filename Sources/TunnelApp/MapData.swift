@@ -42,7 +42,8 @@ public final class MapData: Sendable {
     placeData = data
     coastline = try data.coastline(.low)
     coast = DrawingLayer(coastline.polygons)
-    borders = DrawingLayer(try data.countries().polygons)
+    let countries = try data.countries().polygons
+    borders = DrawingLayer(countries, isStroked: SharedBorders.predicate(countries))
     let places = try data.places()
     self.places = places
     var order = (0..<places.count).map { (population: places.population(at: $0), index: Int32($0)) }
@@ -69,23 +70,35 @@ struct DrawingLayer: Sendable {
 
   let rings: [Ring]
   let points: [FixedPoint]
+  /// Per point: whether the edge from the ring's previous point to it is drawn (false for a ring's first
+  /// point). The fill uses every edge; strokes leave out the others.
+  let stroked: [Bool]
   /// The unit vector (x towards 0° 0°, z towards the North Pole) of each point.
   let vectors: [SIMD3<Float>]
   /// Fixed-point units per degree.
   let unitsPerDegree: Int
 
-  init(_ layer: PolygonLayer) {
+  /// The rings of `layer`, with the edges `isStroked` admits drawn (by default every shoreline: not the
+  /// seams where the source cut a land mass along 0° or 180°, nor the edges round a pole).
+  init(_ layer: PolygonLayer, isStroked: ((FixedPoint, FixedPoint) -> Bool)? = nil) {
+    let isStroked = isStroked ?? TileLayer.shorelines(unitsPerDegree: layer.unitsPerDegree)
     var rings: [Ring] = []
     var points: [FixedPoint] = []
+    var stroked: [Bool] = []
     rings.reserveCapacity(layer.ringCount)
     points.reserveCapacity(layer.vertexCount + layer.ringCount)
+    stroked.reserveCapacity(layer.vertexCount + layer.ringCount)
     for index in 0..<layer.ringCount {
       let start = points.count
-      layer.forEachVertex(ofRing: index) { points.append($0) }
+      layer.forEachVertex(ofRing: index) { point in
+        stroked.append(points.count > start && isStroked(points[points.count - 1], point))
+        points.append(point)
+      }
       rings.append(Ring(box: layer.ringBox(index), start: start, count: points.count - start))
     }
     self.rings = rings
     self.points = points
+    self.stroked = stroked
     unitsPerDegree = layer.unitsPerDegree
     let radians = Double.pi / 180 / Double(layer.unitsPerDegree)
     vectors = points.map { point in

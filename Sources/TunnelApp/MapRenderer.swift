@@ -42,11 +42,16 @@ public final class MapRenderer {
   /// - Throws: `ProjectionError` if PROJ refuses the projection (it never has for a valid centre).
   public func picture(of viewport: MapViewport) throws(ProjectionError) -> MapPicture {
     let frame = try Frame(viewport: viewport, projection: projection(centredOn: viewport.centre))
-    let shorelines = polylines(of: data.coast, in: frame)
-    let borderLines = polylines(of: data.borders, in: frame)
+    // The fill needs every edge of the rings; the strokes leave out the seams where the source cut a land
+    // mass (along 0° and 180°) and closed Antarctica along the pole, which are no shore, and the countries'
+    // edges that no other country shares, which are no border.
+    let coastLines = polylines(of: data.coast, in: frame)
+    let shorelines = zip(coastLines.lines, coastLines.isSeam).filter { !$0.1 }.map(\.0)
+    let borderParts = polylines(of: data.borders, in: frame)
+    let borderLines = zip(borderParts.lines, borderParts.isSeam).filter { !$0.1 }.map(\.0)
     var coast = Bitmap(width: viewport.width, height: viewport.height)
     for line in shorelines { coast.drawPolyline(line) }
-    var land = fill(shorelines, in: frame)
+    var land = fill(coastLines.lines, in: frame)
     for (index, isCoast) in coast.bits.enumerated() where isCoast {
       land[index % land.width, index / land.width] = true
     }
@@ -69,6 +74,56 @@ public final class MapRenderer {
     let made = try Projection.azimuthalEquidistant(centredOn: centre, in: context, onSphere: true)
     projection = (centre, made)
     return made
+  }
+
+  /// A light graticule for `viewport`: parallels every `step` degrees (chosen so that a few cross the view:
+  /// 1°, 2°, 5°, 10°, 15° or 30°) and meridians as far apart at the centre's latitude (up to 90° near a
+  /// pole), each as runs of points inside the view, sampled every fifth of a step; and where each pole
+  /// lies, when it is in view.
+  func graticule(
+    of viewport: MapViewport
+  ) throws(ProjectionError) -> (step: Double, lines: [[MapPoint]], poles: [(north: Bool, point: MapPoint)]) {
+    let frame = try Frame(viewport: viewport, projection: projection(centredOn: viewport.centre))
+    let spanDegrees = viewport.regionSpan / 111_195
+    let step = [1.0, 2, 5, 10, 15, 30].first { spanDegrees / $0 <= 6 } ?? 30
+    let inside = { (point: MapPoint) in
+      point.x >= -1 && point.y >= -1 && point.x <= Double(viewport.width) + 1
+        && point.y <= Double(viewport.height) + 1
+    }
+    var lines: [[MapPoint]] = []
+    func trace(_ points: [(latitude: Double, longitude: Double)]) {
+      var run: [MapPoint] = []
+      for (latitude, longitude) in points {
+        if let point = frame.point(latitude: latitude, longitude: longitude), inside(point) {
+          run.append(point)
+        } else {
+          if run.count > 1 { lines.append(run) }
+          run = []
+        }
+      }
+      if run.count > 1 { lines.append(run) }
+    }
+    let fine = step / 5
+    let low = max(-90, (frame.minLatitude / step).rounded(.down) * step)
+    let high = min(90, (frame.maxLatitude / step).rounded(.up) * step)
+    // Meridians run between the parallels next to the poles, so that they do not crowd into the pole.
+    let meridianEnds = (max(low, -90 + step), min(high, 90 - step))
+    // Meridians close in towards the poles: near one, fewer of them (a step wide enough at the centre).
+    let widening = 1 / max(0.05, cos(viewport.centre.latitude * .pi / 180))
+    let meridianStep = [1.0, 2, 5, 10, 15, 30, 45, 90].first { $0 >= step * widening } ?? 90
+    for longitude in stride(from: -180, to: 180, by: meridianStep) where meridianEnds.0 < meridianEnds.1 {
+      trace(stride(from: meridianEnds.0, through: meridianEnds.1, by: fine).map { ($0, longitude) })
+    }
+    for latitude in stride(from: low, through: high, by: step) where abs(latitude) < 90 {
+      trace(stride(from: -180, through: 180, by: fine).map { (latitude, $0) })
+    }
+    var poles: [(north: Bool, point: MapPoint)] = []
+    for north in [true, false] {
+      if let point = frame.point(latitude: north ? 90 : -90, longitude: 0), inside(point) {
+        poles.append((north, point))
+      }
+    }
+    return (step, lines, poles)
   }
 
   // MARK: - Geometry near the view
@@ -170,16 +225,20 @@ public final class MapRenderer {
   /// Vertices closer than half a pixel to the last one kept are skipped (a ring's last vertex never
   /// is), edges longer than ``Frame/longestEdge`` are split, and edges with neither end near the
   /// view are left out, breaking the polyline there.
-  func polylines(of layer: DrawingLayer, in frame: Frame) -> [[MapPoint]] {
+  func polylines(of layer: DrawingLayer, in frame: Frame) -> (lines: [[MapPoint]], isSeam: [Bool]) {
     let units = Double(layer.unitsPerDegree)
+    var isSeam: [Bool] = []
     let thinning = Int32(
       min(Double(Int32.max / 4), 0.5 * frame.viewport.metresPerPixel / 111_320 * units))
     let longest = Int32(Frame.longestEdge * units)
     let radians = Double.pi / 180 / units
     var result: [[MapPoint]] = []
     var line: [MapPoint] = []
-    func flush() {
-      if line.count >= 2 { result.append(line) }
+    func flush(seam: Bool = false) {
+      if line.count >= 2 {
+        result.append(line)
+        isSeam.append(seam)
+      }
       line.removeAll(keepingCapacity: true)
     }
     for ring in layer.rings where frame.mayReach(ring.box, unitsPerDegree: units) {
@@ -195,6 +254,11 @@ public final class MapRenderer {
         let near = frame.isNear(layer.vectors[index])
         defer { previous = (fixed, near) }
         guard let from = previous else { continue }
+        // An edge that is not drawn (a seam, a country's coast) is a line of its own, so that strokes can
+        // leave it out.
+        let seam = !layer.stroked[index]
+        if seam { flush() }
+        defer { if seam { flush(seam: true) } }
         // Follow the shorter way round, as the data's edges do.
         var dLongitude = Int64(fixed.longitude) - Int64(from.point.longitude)
         let turn = Int64(360 * units)
@@ -227,14 +291,14 @@ public final class MapRenderer {
               line.append(point)
             }
           } else {
-            flush()
+            flush(seam: seam)
           }
           last = (next.latitude, next.longitude, nextNear)
         }
       }
       flush()
     }
-    return result
+    return (result, isSeam)
   }
 
   // MARK: - Land

@@ -170,35 +170,7 @@ public final class MapTiles: Sendable {
 
   /// The country rings, with only the edges two different countries share stroked.
   static func borderLayer(_ countries: PolygonLayer) -> TileLayer {
-    struct Edge: Hashable {
-      var a: FixedPoint
-      var b: FixedPoint
-      init(_ p: FixedPoint, _ q: FixedPoint) {
-        if (p.latitude, p.longitude) < (q.latitude, q.longitude) {
-          (a, b) = (p, q)
-        } else {
-          (a, b) = (q, p)
-        }
-      }
-    }
-    // Each edge's feature, or -1 once a second feature has it.
-    var owners: [Edge: Int32] = [:]
-    owners.reserveCapacity(countries.vertexCount)
-    for index in 0..<countries.ringCount {
-      let feature = Int32(countries.ring(index).feature)
-      var previous: FixedPoint?
-      countries.forEachVertex(ofRing: index) { point in
-        defer { previous = point }
-        guard let last = previous, last != point else { return }
-        let edge = Edge(last, point)
-        if let owner = owners[edge] {
-          if owner != feature { owners[edge] = -1 }
-        } else {
-          owners[edge] = feature
-        }
-      }
-    }
-    return TileLayer(countries) { owners[Edge($0, $1)] == -1 }
+    TileLayer(countries, isStroked: SharedBorders.predicate(countries))
   }
 
   // MARK: Labels

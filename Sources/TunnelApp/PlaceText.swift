@@ -1,3 +1,4 @@
+import Foundation
 import TunnelGeo
 
 /// How places read in text output.
@@ -15,6 +16,30 @@ public enum PlaceText {
     return match.standsForCountry ? "\(country): its largest city, \(line)" : line
   }
 
+  /// A region's name as it reads in a sentence: an inverted name from the ISO 3166-2 lists
+  /// ("Madrid, Comunidad de", "Valenciana, Comunitat") turned round ("Comunidad de Madrid", "Comunitat
+  /// Valenciana"); any other name as it is.
+  public static func regionName(_ name: String) -> String {
+    let parts = name.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count == 2, let tail = parts[1].first(where: { !$0.isWhitespace }), tail.isUppercase,
+      !parts[0].isEmpty
+    else { return name }
+    return parts[1].trimmingWhitespaceAtBothEnds() + " " + parts[0].trimmingWhitespaceAtBothEnds()
+  }
+
+  /// A time zone with its offset from UTC now: "Europe/Copenhagen (UTC+1)", "Etc/GMT+2 (UTC−2)" (an
+  /// `Etc/GMT` zone's sign is the reverse of its offset, which is why the offset is written out),
+  /// "Asia/Kolkata (UTC+5:30)"; the identifier alone when the system does not know the zone.
+  public static func timeZone(_ identifier: String, at date: Date = Date()) -> String {
+    guard !identifier.isEmpty, let zone = TimeZone(identifier: identifier) else { return identifier }
+    let seconds = zone.secondsFromGMT(for: date)
+    let minutes = abs(seconds) / 60
+    var offset = "UTC" + (seconds < 0 ? "\u{2212}" : "+") + "\(minutes / 60)"
+    if minutes % 60 != 0 { offset += ":" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)" }
+    if seconds == 0 { offset = "UTC" }
+    return "\(identifier) (\(offset))"
+  }
+
   /// `1,234,567`.
   public static func grouped(_ value: Int) -> String {
     var digits = String(abs(value))
@@ -24,5 +49,12 @@ public enum PlaceText {
       digits.removeLast(3)
     }
     return (value < 0 ? "-" : "") + digits + result
+  }
+}
+
+extension Substring {
+  /// The text without white space at either end.
+  fileprivate func trimmingWhitespaceAtBothEnds() -> String {
+    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
   }
 }

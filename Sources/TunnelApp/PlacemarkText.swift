@@ -8,7 +8,12 @@ public enum PlacemarkText {
     if placemark.land {
       var parts: [String] = []
       if let locality = placemark.locality { parts.append(locality) }
-      if let region = placemark.region?.name, !parts.contains(region) { parts.append(region) }
+      // "Madrid, Comunidad de" reads "Comunidad de Madrid", and is left out after the city "Madrid".
+      if let region = placemark.region.map({ PlaceText.regionName($0.name) }), !region.isEmpty,
+        !parts.contains(region), !parts.contains(where: { region.hasSuffix(" " + $0) })
+      {
+        parts.append(region)
+      }
       if let country = placemark.country?.name { parts.append(country) }
       return parts.isEmpty ? "Land outside any country" : parts.joined(separator: ", ")
     }
@@ -18,7 +23,10 @@ public enum PlacemarkText {
     let water = placemark.sea ?? placemark.country.map { "Sea off \($0.name)" } ?? "Open sea"
     guard let land = placemark.nearestLand, let what = land.name ?? land.country?.name else { return water }
     var text = "\(water), \(kilometres(land.distanceKm)) from \(what)"
-    if land.name != nil, let country = land.country?.name, country != what { text += " (\(country))" }
+    if land.name != nil, let country = land.country?.name, country != what {
+      // "Fernando de Noronha (Distrito Estadual), Brazil", not two brackets in a row.
+      text += what.hasSuffix(")") ? ", \(country)" : " (\(country))"
+    }
     return text
   }
 

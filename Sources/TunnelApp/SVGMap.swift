@@ -1,3 +1,4 @@
+import Foundation
 import TunnelGeo
 
 /// Both ends of the tunnel as one SVG picture: the two maps one above the other, each with the sea,
@@ -60,7 +61,7 @@ public struct SVGMap {
       let picture = try renderer.picture(of: viewport)
       svg +=
         "<svg x=\"0\" y=\"\(top)\" width=\"\(width)\" height=\"\(mapHeight)\" class=\"map \(annotation.rawValue)\">\n"
-      svg += map(picture, annotation: annotation)
+      svg += map(picture, annotation: annotation, placemark: placemark)
       svg += "</svg>\n"
       let captionY = top + mapHeight
       svg += """
@@ -68,7 +69,7 @@ public struct SVGMap {
         <text x="14" y="\(captionY + 19)" font-size="14" fill="#f4f1e8"><tspan font-weight="bold">\
         \(Self.escaped(annotation.heading)):</tspan> \(Self.escaped(PlacemarkText.headline(placemark)))</text>
         <text x="14" y="\(captionY + 37)" font-size="12" fill="#aab8c2">\
-        \(Self.escaped(coordinate.formatted(.dms(secondsPlaces: 0)))) · \(Self.escaped(placemark.timeZone.identifier))</text>
+        \(Self.escaped(coordinate.formatted(.dms(secondsPlaces: 0)))) · \(Self.escaped(PlaceText.timeZone(placemark.timeZone.identifier)))</text>
         </g>
 
         """
@@ -88,7 +89,7 @@ public struct SVGMap {
   }
 
   /// One map's elements, in the map's own units.
-  private func map(_ picture: MapPicture, annotation: MapAnnotation) -> String {
+  private func map(_ picture: MapPicture, annotation: MapAnnotation, placemark: Placemark) -> String {
     var out = "<rect width=\"\(width)\" height=\"\(mapHeight)\" fill=\"#1d4e6b\"/>\n"
     // Land, one run of pixels at a time.
     var land = ""
@@ -105,11 +106,12 @@ public struct SVGMap {
       }
     }
     out += "<path class=\"land\" d=\"\(land)\" fill=\"#4f7d3a\" shape-rendering=\"crispEdges\"/>\n"
-    // Shores of lakes and islets a few pixels across would only draw specks; their fill shows them.
+    // Shores of lakes and islets under a dozen pixels across would only draw scratches; their fill shows
+    // them.
     let shores = picture.shorelines.filter { line in
       let xs = line.map(\.x)
       let ys = line.map(\.y)
-      return max(xs.max()! - xs.min()!, ys.max()! - ys.min()!) >= 4
+      return max(xs.max()! - xs.min()!, ys.max()! - ys.min()!) >= 12
     }
     out += polylines(shores, stroke: "#c8d9a8", width: 0.8, keep: { _ in true })
     out += polylines(picture.borderLines, stroke: "#2d3b22", width: 1, dashes: "4 3") { point in
@@ -118,7 +120,8 @@ public struct SVGMap {
       let y = Int(point.y)
       return (-1...1).contains { dy in (-1...1).contains { dx in picture.borders[x + dx, y + dy] } }
     }
-    out += labels(picture)
+    out += overlay(picture.viewport)
+    out += labels(picture, featuring: placemark.locality)
     out += marker(annotation, at: MapPoint(x: picture.viewport.centreX, y: picture.viewport.centreY))
     return out
   }
@@ -154,18 +157,77 @@ public struct SVGMap {
       "<path d=\"\(path)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(lineWidth)\"\(dash) stroke-linejoin=\"round\"/>\n"
   }
 
-  /// The largest places in view, each label clear of the others and of the marker.
-  private func labels(_ picture: MapPicture) -> String {
+  /// The light graticule, a mark at a pole in view, and a scale bar in the lower left corner: the map is
+  /// azimuthal equidistant, so the bar holds for distances from the centre.
+  private func overlay(_ viewport: MapViewport) -> String {
+    var out = ""
+    if let graticule = try? renderer.graticule(of: viewport) {
+      let path = graticule.lines.map { line in
+        "M" + line.map { "\(Self.number($0.x)) \(Self.number($0.y))" }.joined(separator: "L")
+      }.joined()
+      if !path.isEmpty {
+        out +=
+          "<path class=\"graticule\" d=\"\(path)\" fill=\"none\" stroke=\"#ffffff\" stroke-opacity=\"0.18\" "
+          + "stroke-width=\"0.6\"/>\n"
+      }
+      for (north, point) in graticule.poles {
+        let (x, y) = (Self.number(point.x), Self.number(point.y))
+        out += """
+          <g class="pole"><circle cx="\(x)" cy="\(y)" r="3" fill="none" stroke="#f4f1e8" stroke-width="1.2"/>\
+          <text x="\(x)" y="\(Self.number(point.y - 7))" font-size="11" fill="#f4f1e8" text-anchor="middle" \
+          stroke="#10202c" stroke-width="3" paint-order="stroke">\(north ? "North Pole" : "South Pole")</text></g>
+
+          """
+      }
+    }
+    // The longest round distance (1, 2 or 5 times a power of ten) that fits in a fifth of the width.
+    let room = Double(width) / 5 * viewport.metresPerPixel / 1000
+    var kilometres = pow(10, (log10(room)).rounded(.down))
+    for factor in [5.0, 2] where kilometres * factor <= room {
+      kilometres *= factor
+      break
+    }
+    let length = kilometres * 1000 / viewport.metresPerPixel
+    let (x, y) = (14.0, Double(mapHeight) - 14)
+    out += """
+      <g class="scale"><path d="M\(Self.number(x)) \(Self.number(y - 4))v4h\(Self.number(length))v-4" fill="none" \
+      stroke="#f4f1e8" stroke-width="1.5"/><text x="\(Self.number(x + length + 6))" y="\(Self.number(y))" \
+      font-size="11" fill="#f4f1e8" stroke="#10202c" stroke-width="3" paint-order="stroke">\
+      \(kilometres >= 1 ? "\(PlaceText.grouped(Int(kilometres))) km" : "\(Int(kilometres * 1000)) m")</text></g>
+
+      """
+    return out
+  }
+
+  /// The largest places in view, each label clear of the others and of the marker; the place the caption
+  /// names (`featured`, the dig site's town) first, its name beside the marker when it lies under it.
+  private func labels(_ picture: MapPicture, featuring featured: String?) -> String {
     let fontSize = 13.0
+    let (centreX, centreY) = (picture.viewport.centreX, picture.viewport.centreY)
     var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = [
-      (
-        picture.viewport.centreX - 18, picture.viewport.centreY - 22, picture.viewport.centreX + 18,
-        picture.viewport.centreY + 22
-      )
+      (centreX - 18, centreY - 22, centreX + 18, centreY + 22)
     ]
     var out = ""
     var placed = 0
-    for place in picture.places where placed < 14 {
+    var places = picture.places
+    if let featured, let index = places.firstIndex(where: { $0.name == featured }) {
+      let place = places.remove(at: index)
+      if abs(place.point.x - centreX) < 18 && abs(place.point.y - centreY) < 22 {
+        // Under the marker: the name goes to its right, without a dot of its own.
+        let x = centreX + 20
+        out += """
+          <g class="place featured"><text x="\(Self.number(x))" y="\(Self.number(centreY + 4))" \
+          font-size="\(Int(fontSize))" font-weight="bold" fill="#f4f1e8" text-anchor="start" stroke="#10202c" \
+          stroke-width="3" paint-order="stroke">\(Self.escaped(place.name))</text></g>
+
+          """
+        taken.append((x - 2, centreY - fontSize, x + Double(place.name.count) * fontSize * 0.6, centreY + 4))
+        placed += 1
+      } else {
+        places.insert(place, at: 0)
+      }
+    }
+    for place in places where placed < 14 {
       let textWidth = Double(place.name.count) * fontSize * 0.6
       let x = place.point.x
       let y = place.point.y

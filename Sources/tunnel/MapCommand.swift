@@ -120,17 +120,18 @@ extension Tunnel {
       }
       // Both ends in words, asked first so that damaged data fails the command (exit 66) instead of
       // showing its message inside the picture.
-      var ends: [Placemark] = []
-      if flipped || svg {
-        do {
-          ends = try [start, start.antipode].map { coordinate throws(PlaceDataError) in
-            try session.reverseGeocoder.placemark(for: coordinate)
-          }
-        } catch {
-          throw CommandFailure(error)
+      let ends: [Placemark]
+      do {
+        ends = try [start, start.antipode].map { coordinate throws(PlaceDataError) in
+          try session.reverseGeocoder.placemark(for: coordinate)
         }
+      } catch {
+        throw CommandFailure(error)
       }
       window.rootViewController = tunnel
+      // A printed picture has no radar to press: its line is left out, and the captions below say in words
+      // where each end is.
+      tunnel.radarButton.isHidden = true
       window.makeKeyAndVisible()
       if flipped {
         tunnel.radar()
@@ -139,9 +140,12 @@ extension Tunnel {
         await tunnel.targetInfo.geocoding?.value
       }
       let frame = window.render()
-      let text =
+      let picture =
         output.colors
         ? frame.ansiText(colors: true, charset: output.charset) : frame.plainText(charset: output.charset)
+      // The maps get the ends in words under them; the geocode side is already in words.
+      let captions = MapCaptions.text(start: start, ends: (ends[0], ends[1]), charset: output.charset)
+      let text = flipped ? picture : picture + "\n" + captions
       guard svg else { return (text, nil) }
       do {
         let document = try SVGMap(

@@ -6,17 +6,20 @@ import FoundationXML
 #endif
 
 @Suite struct MapCommandTests {
-  @Test("tunnel map prints both maps: the digger above, the X below, the radar between")
+  @Test("tunnel map prints both maps, the digger above and the X below, then both ends in words; no radar")
   func printsBothMaps() throws {
     let result = try TunnelProcess.run(
       ["map", "Skjern", "--width", "80", "--height", "30"], environment: ["LANG": "C.UTF-8"])
     #expect(result.status == 0, "\(result.standardError)")
     let rows = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
     let digger = rows.firstIndex { $0.contains("☻") }
-    let radar = rows.firstIndex { $0.contains("( r ) radar") }
     let target = rows.firstIndex { $0.contains("✖") }
-    #expect(digger != nil && radar != nil && target != nil)
-    #expect((digger ?? 99) < (radar ?? 0) && (radar ?? 99) < (target ?? 0))
+    let dig = rows.firstIndex { $0.hasPrefix("Where you dig: Skjern, Midtjylland, Denmark") }
+    let out = rows.firstIndex { $0.hasPrefix("Where you come out: South Pacific Ocean") }
+    #expect(digger != nil && target != nil && dig != nil && out != nil)
+    #expect((digger ?? 99) < (target ?? 0) && (target ?? 99) < (dig ?? 0) && (dig ?? 99) < (out ?? 0))
+    #expect(!result.standardOutput.contains("radar"), "a printed map has no radar to press")
+    #expect(rows.contains { $0.contains("Europe/Copenhagen (UTC+") })
     #expect(result.standardOutput.contains("•"), "place labels")
     #expect(!result.standardOutput.contains("\u{1B}["), "no colours into a pipe")
   }
