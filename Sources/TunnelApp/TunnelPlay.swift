@@ -22,6 +22,8 @@ public final class TunnelPlay {
   public private(set) var active: MapAnnotation = .digger
   /// The text typed at the prompt, nil while the prompt is closed.
   public private(set) var prompt: String?
+  /// Where the next character typed goes in ``prompt``, in characters from its start.
+  public private(set) var cursor = 0
   /// A message shown in the status line until the next key (a search that found nothing).
   public private(set) var message: String?
   /// Whether the key help is shown.
@@ -105,7 +107,9 @@ public final class TunnelPlay {
     case .scroll(let up, _): zoom(by: up ? 0.5 : 2)
     case .character("r"), .character("R"):
       if !tunnel.radar() { message = "The maps are still turning over." }
-    case .character("g"), .character("/"): prompt = ""
+    case .character("g"), .character("/"):
+      prompt = ""
+      cursor = 0
     case .character("?"):
       centreHelp()
       help.isHidden = false
@@ -115,35 +119,64 @@ public final class TunnelPlay {
     return true
   }
 
+  /// Edits the prompt as a shell's line does: ←/→ and Ctrl-A/Ctrl-E move, Backspace, Ctrl-U (all before
+  /// the cursor) and Ctrl-W (the word before it) delete; Enter goes, Esc closes the prompt (it never quits
+  /// the app). A search that finds nothing keeps the text, to be mended.
   private func handlePrompt(_ key: Key) -> Bool {
+    guard var text = prompt.map(Array.init) else { return true }
+    cursor = min(max(0, cursor), text.count)
+    message = nil
     switch key {
     case .escape:
       prompt = nil
+      return true
     case .interrupt:
       return false
     case .enter:
-      let text = prompt ?? ""
+      if !go(to: String(text)) { return true }
       prompt = nil
-      go(to: text)
+      return true
+    case .left: cursor = max(0, cursor - 1)
+    case .right: cursor = min(text.count, cursor + 1)
+    case .character("\u{01}"): cursor = 0
+    case .character("\u{05}"): cursor = text.count
+    case .character("\u{15}"):
+      text.removeSubrange(0..<cursor)
+      cursor = 0
+    case .character("\u{17}"):
+      var start = cursor
+      while start > 0, text[start - 1].isWhitespace { start -= 1 }
+      while start > 0, !text[start - 1].isWhitespace { start -= 1 }
+      text.removeSubrange(start..<cursor)
+      cursor = start
     case .backspace:
-      if prompt?.isEmpty == false { prompt?.removeLast() }
-    case .character(let character) where !character.isNewline:
-      prompt?.append(character)
+      if cursor > 0 {
+        text.remove(at: cursor - 1)
+        cursor -= 1
+      }
+    case .character(let character)
+    where !character.isNewline && !(character.unicodeScalars.first.map { $0.value < 0x20 } ?? true):
+      text.insert(character, at: cursor)
+      cursor += 1
     default:
       break
     }
+    prompt = String(text)
     return true
   }
 
-  /// Moves the active marker to the place or coordinate typed.
-  private func go(to text: String) {
-    guard text.contains(where: { !$0.isWhitespace }) else { return }
+  /// Moves the active marker to the place or coordinate typed; false, with the reason in ``message``,
+  /// when the text names none (blank text counts as done).
+  private func go(to text: String) -> Bool {
+    guard text.contains(where: { !$0.isWhitespace }) else { return true }
     do {
       let gazetteer = self.gazetteer
       let query = try LocationQuery(text) { () throws(PlaceDataError) in gazetteer }
       tunnel.moveMarker(active, to: query.coordinate)
+      return true
     } catch {
       message = "\(error)"
+      return false
     }
   }
 
@@ -179,6 +212,27 @@ public final class TunnelPlay {
       height: height)
   }
 
+  /// The open prompt in `width` columns: the longest label that leaves room for the text, the text with
+  /// the cursor (`▏`), scrolled so that the cursor shows, and a search's complaint after it when there is
+  /// room.
+  func promptText(_ prompt: String, width: Int) -> String {
+    let text = Array(prompt)
+    let label =
+      ["Go to (a place or a coordinate; Enter to go, Esc to cancel): ", "Go to: "].first {
+        $0.count + text.count + 1 <= width || $0.count <= width / 3
+      } ?? "Go to: "
+    let room = max(1, width - label.count - 1)
+    // The text shown: all of it when it fits, else a window that keeps the cursor in view.
+    var first = 0
+    if text.count + 1 > room { first = min(max(0, cursor - room + 1), text.count + 1 - room) }
+    let last = min(text.count, first + room - 1)
+    let before = String(text[first..<min(cursor, last)])
+    let after = cursor < last ? String(text[cursor..<last]) : ""
+    var line = label + before + "▏" + after
+    if let message, line.count + 3 + message.count <= width { line += " — " + message }
+    return line
+  }
+
   /// "☻ 56.55000, 8.31667 · ✖ -56.55000, -171.68333 · moving ☻ · r radar · ? keys · q quit", the
   /// prompt while it is open, or a message.
   private func statusText(_ charset: Charset) -> String {
@@ -186,9 +240,7 @@ public final class TunnelPlay {
       let location = tunnel.map(annotation).location
       return "\(annotation.glyph(charset)) \(location.formatted(.decimal(places: 5)))"
     }
-    if let prompt {
-      return "Go to (a place or a coordinate; Enter to go, Esc to cancel): \(prompt)▏"
-    }
+    if let prompt { return promptText(prompt, width: status.bounds.width) }
     if let message { return message }
     return "\(end(.digger)) · \(end(.target)) · moving \(active.glyph(charset)) · r radar · ? keys · q quit"
   }

@@ -71,11 +71,50 @@ struct TunnelPlayTests {
     play.handle(.enter)
     #expect(play.message?.contains("Nowhereville") == true)
     #expect(window.render().plainText().contains("Nowhereville"))
+    // A search that finds nothing keeps the text open to be mended; Escape closes it, and never quits.
+    #expect(play.prompt == "Nowhereville Qqq")
+    #expect(play.handle(.escape) && play.prompt == nil)
     // Escape closes the prompt without moving.
     play.handle(.character("g"))
     type("0 0", into: play)
     play.handle(.escape)
     #expect(play.tunnel.startMap.location == wellington)
+  }
+
+  @Test("The prompt edits as a shell's line does: arrows, Ctrl-A/E/U/W, and Backspace at the cursor")
+  func promptEditing() {
+    let (play, _) = play()
+    play.handle(.character("g"))
+    type("Wellngton NZ", into: play)
+    for _ in 0..<8 { play.handle(.left) }
+    type("i", into: play)
+    #expect(play.prompt == "Wellington NZ" && play.cursor == 5)
+    play.handle(.character("\u{05}"))
+    play.handle(.character("\u{17}"))
+    #expect(play.prompt == "Wellington " && play.cursor == 11)
+    play.handle(.character("\u{01}"))
+    play.handle(.right)
+    play.handle(.backspace)
+    #expect(play.prompt == "ellington " && play.cursor == 0)
+    play.handle(.character("\u{05}"))
+    play.handle(.character("\u{15}"))
+    #expect(play.prompt == "" && play.cursor == 0)
+  }
+
+  @Test("The prompt shows the text typed at any width, the cursor always in view")
+  func narrowPrompt() {
+    for width in [30, 40, 63, 80] {
+      let (play, window) = play(size: Size(width: width, height: 24))
+      play.handle(.character("g"))
+      type("Skjern, Midtjylland, Denmark", into: play)
+      let status = window.render().plainText().split(separator: "\n").last.map(String.init) ?? ""
+      #expect(status.contains("▏"), "width \(width): \(status)")
+      #expect(status.contains("Denmark▏") || status.contains("mark▏"), "width \(width): \(status)")
+      #expect(status.count <= width)
+      for _ in 0..<28 { play.handle(.left) }
+      let start = window.render().plainText().split(separator: "\n").last.map(String.init) ?? ""
+      #expect(start.contains("▏Skjern"), "width \(width): \(start)")
+    }
   }
 
   @Test("r flips to the words and back; a press during the flip is refused with a message")
