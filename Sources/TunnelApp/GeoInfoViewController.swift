@@ -123,14 +123,11 @@ public final class GeoInfoViewController: ViewController {
       lines.append("Could not look this place up: \(reason)")
     case .found(let placemark):
       lines.append(PlacemarkText.headline(placemark))
+      // One label on both sides: the country code where the place may lie in another country (at sea).
       let place = placemark.nearestPlace
-      if placemark.land || placemark.inLake {
-        lines.append("Nearest place: \(place.name), \(PlacemarkText.kilometres(place.distanceKm)) away")
-      } else {
-        lines.append(
-          "Nearest town: \(place.name), \(place.countryCode), \(PlacemarkText.kilometres(place.distanceKm)) away"
-        )
-      }
+      let country = placemark.land || placemark.inLake ? "" : ", \(place.countryCode)"
+      lines.append(
+        "Nearest place: \(place.name)\(country), \(PlacemarkText.kilometres(place.distanceKm)) away")
       lines.append(Self.timeLine(placemark.timeZone.identifier, at: now()))
     }
     if let geocodedLocation {

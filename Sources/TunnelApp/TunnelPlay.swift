@@ -7,7 +7,8 @@ import TunnelGeo
 /// Keys: arrows or h/j/k/l move the active marker a twentieth of the map, H/J/K/L a quarter;
 /// Tab switches which marker moves; + and - zoom both maps; r is the radar; g or / opens the
 /// prompt (a place name or a coordinate, Enter to go, Esc to cancel); a click on a map moves its
-/// marker there and makes it the active one; ? shows the keys; q or Esc quits. (Control-Z, which
+/// marker there and makes it the active one, and a click on the radar flips; ? shows the keys; q or Esc
+/// quits. (Control-Z, which
 /// suspends, never gets here: `TerminalApplication` handles it.)
 ///
 ///     let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer)
@@ -76,6 +77,7 @@ public final class TunnelPlay {
      r                 radar: flip to words
      g or /            go to a place
      click             put the marker there
+     click the radar   flip, as r does
      ?                 this help
      Ctrl-Z            suspend (fg resumes)
      q or Esc          quit
@@ -189,8 +191,14 @@ public final class TunnelPlay {
     tunnel.targetMap.zoom(by: factor)
   }
 
-  /// A click on a map shown now moves its marker there and makes it the active one.
+  /// A click on the radar flips the maps, as r does; a click on a map shown now moves its marker there
+  /// and makes it the active one.
   private func click(at point: Point) {
+    let radar = tunnel.radarButton
+    if radar.window === window, !radar.isHidden, radar.bounds.contains(radar.convert(point, from: nil)) {
+      if !tunnel.radar() { message = "The maps are still turning over." }
+      return
+    }
     for annotation in MapAnnotation.allCases {
       let map = tunnel.map(annotation)
       guard let view = map.viewIfLoaded, view.window === window, !view.isHidden else { continue }

@@ -117,6 +117,18 @@ struct TunnelPlayTests {
     }
   }
 
+  @Test("A click on the radar flips the maps, as r does")
+  func radarClick() throws {
+    let (play, window) = play()
+    let radar = play.tunnel.radarButton
+    let point = radar.convert(Point(x: radar.bounds.width / 2, y: 0), to: nil)
+    play.handle(.click(point))
+    #expect(play.tunnel.isFlipping)
+    window.clock.runUntilIdle()
+    #expect(play.tunnel.isFlipped)
+    #expect(play.active == .digger, "the click was not taken for a click on a map")
+  }
+
   @Test("r flips to the words and back; a press during the flip is refused with a message")
   func radar() {
     let (play, window) = play()
