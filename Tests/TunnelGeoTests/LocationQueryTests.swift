@@ -143,4 +143,16 @@ import Testing
       #expect(error.description.contains("what3words"), "\(error)")
     }
   }
+
+  @Test(
+    "Links inside links and codes before codes are unwrapped once, so no text nests the resolution deeply")
+  func nestingIsBounded() {
+    let links = String(repeating: "geo:0,0?q=", count: 20_000) + "Skjern"
+    let codes = String(repeating: "XG8C+XX ", count: 20_000) + "Skjern"
+    for text in [links, codes] {
+      // A plain error (or an answer), not a stack overflow.
+      _ = try? Self.query(text)
+    }
+    #expect(throws: LocationQueryError.self) { try Self.query(codes) }
+  }
 }

@@ -43,16 +43,25 @@ public struct LocationQuery: Sendable, Hashable, Codable {
   public init(
     _ text: String, gazetteer gazetteerLoader: () throws(PlaceDataError) -> Gazetteer
   ) throws(LocationQueryError) {
+    try self.init(text, gazetteer: gazetteerLoader, unwrapping: true)
+  }
+
+  /// Resolves `text`; only when `unwrapping`, a link that names a place and a short plus code with a place
+  /// are read as what they hold. What they hold is resolved without unwrapping, so that a link inside a
+  /// link, or codes before codes, cannot nest the resolution deeper than one level, however long the text.
+  private init(
+    _ text: String, gazetteer gazetteerLoader: () throws(PlaceDataError) -> Gazetteer, unwrapping: Bool
+  ) throws(LocationQueryError) {
     namesakes = 0
     // A map link that names a place without its coordinates ("…/maps/place/Skjern"): that name.
-    if let target = try? MapLink.target(of: text), case .name(let name) = target {
-      self = try LocationQuery(name, gazetteer: gazetteerLoader)
+    if unwrapping, let target = try? MapLink.target(of: text), case .name(let name) = target {
+      self = try LocationQuery(name, gazetteer: gazetteerLoader, unwrapping: false)
       return
     }
     // A short plus code with the place it is near, as Google Maps shows it ("XG8C+XX Skjern").
-    let words = text.trimmingWhitespace().split(separator: " ", maxSplits: 1)
+    let words = unwrapping ? text.trimmingWhitespace().split(separator: " ", maxSplits: 1) : []
     if words.count == 2, OpenLocationCode.isShort(words[0]) {
-      let near = try LocationQuery(String(words[1]), gazetteer: gazetteerLoader)
+      let near = try LocationQuery(String(words[1]), gazetteer: gazetteerLoader, unwrapping: false)
       guard
         let found = OpenLocationCode.recoverNearest(
           words[0], referenceLatitude: near.coordinate.latitude, referenceLongitude: near.coordinate.longitude
