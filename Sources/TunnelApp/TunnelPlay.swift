@@ -56,7 +56,8 @@ public final class TunnelPlay {
     status.style = Style(foreground: .black, background: .palette(250))
     status.backgroundColor = .palette(250)
     window.addSubview(status)
-    help.content = { _ in Self.helpText }
+    help.content = { charset in Self.helpPanel(charset) }
+    help.lineBreakMode = .byClipping
     help.isHidden = true
     help.backgroundColor = .palette(238)
     help.style = Style(foreground: .brightWhite, background: .palette(238))
@@ -67,21 +68,41 @@ public final class TunnelPlay {
     centreHelp()
   }
 
-  /// The keys, as the help panel lists them.
-  public static let helpText = """
-     Keys
-     ←↑↓→ or h j k l   move the marker
-     H J K L           move it further
-     Tab               switch marker
-     + and -           zoom in and out
-     r                 radar: flip to words
-     g or /            go to a place
-     click             put the marker there
-     click the radar   flip, as r does
-     ?                 this help
-     Ctrl-Z            suspend (fg resumes)
-     q or Esc          quit
-    """
+  /// The keys and what they do, as the help panel lists them.
+  public static let keys: [(key: String, action: String)] = [
+    ("←↑↓→ or h j k l", "move the marker"), ("H J K L", "move it further"), ("Tab", "switch marker"),
+    ("+ and -", "zoom in and out"), ("r, or click the radar", "radar: flip to words"),
+    ("g or /", "go to a place"), ("click", "put the marker there"), ("?", "this help"),
+    ("Ctrl-Z", "suspend (fg resumes)"), ("q or Esc", "quit"),
+  ]
+
+  /// The keys, one a line, their actions in a column: what ``helpPanel(_:)`` frames.
+  public static var helpText: String {
+    let width = keys.map(\.key.count).max() ?? 0
+    return
+      (["Keys"]
+      + keys.map { $0.key.padding(toLength: width, withPad: " ", startingAt: 0) + "   " + $0.action })
+      .joined(separator: "\n")
+  }
+
+  /// The help panel for a window's characters: ``helpText`` in a box (`+`, `-` and `|` in ASCII), its
+  /// columns aligned after the keys are spelled for the window.
+  public static func helpPanel(_ charset: Charset) -> String {
+    let spelled = keys.map {
+      (key: charset == .ascii ? ASCIIText.converted($0.key) : $0.key, action: $0.action)
+    }
+    let width = spelled.map(\.key.count).max() ?? 0
+    let rows =
+      ["Keys"]
+      + spelled.map { $0.key.padding(toLength: width, withPad: " ", startingAt: 0) + "   " + $0.action }
+    let inner = rows.map(\.count).max() ?? 0
+    let (across, down, corners) =
+      charset == .ascii ? ("-", "|", ["+", "+", "+", "+"]) : ("─", "│", ["┌", "┐", "└", "┘"])
+    let rule = String(repeating: across, count: inner + 2)
+    let body = rows.map { down + " " + $0.padding(toLength: inner, withPad: " ", startingAt: 0) + " " + down }
+    return ([corners[0] + rule + corners[1]] + body + [corners[2] + rule + corners[3]]).joined(
+      separator: "\n")
+  }
 
   /// Handles one key; false when the key asks to quit.
   @discardableResult
@@ -212,9 +233,9 @@ public final class TunnelPlay {
   }
 
   private func centreHelp() {
-    let lines = Self.helpText.split(separator: "\n", omittingEmptySubsequences: false)
-    let width = min(window.bounds.width, (lines.map(\.count).max() ?? 0) + 2)
-    let height = min(window.bounds.height, lines.count + 1)
+    let lines = Self.helpPanel(window.charset).split(separator: "\n", omittingEmptySubsequences: false)
+    let width = min(window.bounds.width, lines.map(\.count).max() ?? 0)
+    let height = min(window.bounds.height, lines.count)
     help.frame = Rect(
       x: (window.bounds.width - width) / 2, y: (window.bounds.height - height) / 2, width: width,
       height: height)

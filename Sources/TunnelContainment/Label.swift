@@ -16,6 +16,17 @@ open class Label: View {
   public var style: Style = .plain
   /// Whether the block of lines is centred vertically.
   public var centersVertically = false
+  /// How lines longer than the label break, as UILabel's `lineBreakMode`.
+  public var lineBreakMode: LineBreakMode = .byWordWrapping
+
+  /// How a label breaks its lines.
+  public enum LineBreakMode: Hashable, Sendable {
+    /// At word boundaries, runs of spaces between words shown as one.
+    case byWordWrapping
+    /// Only at the text's own newlines, every space kept (columns stay aligned); what does not fit is
+    /// cut off.
+    case byClipping
+  }
 
   /// Creates a label.
   public init(text: String = "", frame: Rect = .zero) {
@@ -26,6 +37,9 @@ open class Label: View {
   /// The text broken into lines no wider than `width`.
   public func lines(width: Int) -> [String] {
     guard width > 0 else { return [] }
+    if lineBreakMode == .byClipping {
+      return text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.prefix(width)) }
+    }
     var result: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""

@@ -158,7 +158,22 @@ struct TunnelPlayTests {
     let (play, window) = play()
     play.handle(.character("?"))
     #expect(play.isShowingHelp)
-    #expect(window.render().plainText().contains("radar: flip to words"))
+    let shown = window.render().plainText()
+    #expect(shown.contains("radar: flip to words"))
+    // A framed panel, the actions in one column.
+    let rows = shown.split(separator: "\n").filter { $0.contains("│ ") }
+    #expect(shown.contains("┌") && shown.contains("┘") && rows.count == TunnelPlay.keys.count + 1)
+    let columns = Set(
+      rows.dropFirst().compactMap { row in
+        TunnelPlay.keys.compactMap {
+          row.range(of: "   " + $0.action).map { row.distance(from: row.startIndex, to: $0.lowerBound) }
+        }.first
+      })
+    #expect(columns.count == 1, "\(columns)\n\(shown)")
+    // In ASCII the frame and the arrows are spelled out, and the columns still line up.
+    let ascii = TunnelPlay.helpPanel(.ascii).split(separator: "\n")
+    #expect(ascii.first?.hasPrefix("+--") == true && ascii.allSatisfy { $0.count == ascii[0].count })
+    #expect(ascii.allSatisfy { $0.allSatisfy(\.isASCII) })
     #expect(play.handle(.escape))
     #expect(!play.isShowingHelp)
     #expect(!play.handle(.character("q")))
