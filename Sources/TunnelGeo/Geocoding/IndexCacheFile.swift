@@ -83,7 +83,11 @@ enum IndexCacheFile {
           UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: countsStart + 8 * index, as: UInt64.self))
         }
       }
-      guard counts.allSatisfy({ $0 <= UInt64(IndexCacheFile.largestArray) }) else {
+      // The counts must add up to the file's size, so that a damaged count never sizes an allocation.
+      var info = stat()
+      guard counts.allSatisfy({ $0 <= UInt64(IndexCacheFile.largestArray) }), fstat(descriptor, &info) == 0,
+        UInt64(header.count) + counts.reduce(0, +) == UInt64(info.st_size)
+      else {
         close(descriptor)
         return nil
       }
