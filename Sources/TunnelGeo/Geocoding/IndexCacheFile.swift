@@ -166,7 +166,7 @@ private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _
 }
 
 /// Writes all of `bytes`, retrying after signals; false when the file cannot take them.
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
   var offset = 0
   while offset < bytes.count {
     let put = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

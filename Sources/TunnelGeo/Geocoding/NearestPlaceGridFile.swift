@@ -140,15 +140,7 @@ enum NearestPlaceGridFile {
   }
 
   static func writeAll<Element>(_ descriptor: Int32, _ array: [Element]) -> Bool {
-    array.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let put = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if put < 0, errno == EINTR { continue }
-        guard put > 0 else { return false }
-        offset += put
-      }
-      return true
-    }
+    array.withUnsafeBytes { writeBytes(descriptor, $0) }
   }
+
 }
