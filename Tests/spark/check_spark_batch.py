@@ -1,25 +1,35 @@
 """The Spark job's output is `tunnel batch`'s, row for row: run by `Scripts/test --spark` (pyspark is a large download).
 
 On 100,000 points with bad rows among them and a text column that needs quoting:
-1. Parquet, every field, in local mode with two cores and one retry, the first attempt of a task losing its `tunnel`
-   (killed) after its first batch: each input row comes out exactly once, and equals `tunnel batch` on the same file, value for value.
-2. CSV, --fields nearestPlace,country --antipode: the same, text for text.
-Both runs exit 65 (there are bad rows) and say how many. The job's own usage errors exit 64 without starting Spark.
+1. Parquet, every field, through mapInArrow (--via arrow) in local mode with two cores and one retry, the first
+   attempt of a task losing its `tunnel` (killed) after its first batch: each input row comes out exactly once, and
+   equals `tunnel batch` on the same file, value for value.
+2. CSV, --fields nearestPlace,country --antipode, through the script transform: the same, text for text.
+3. Parquet on a standalone cluster (Scripts/spark-batch --cluster: a master and two workers, each worker in its own
+   network namespace where they can be made), --fields nearestPlace,country,timeZone --antipode, the second worker
+   killed with its executor once the first task has committed its rows: the same, value for value; the
+   namespaces and the cluster's processes are gone afterwards.
+All runs exit 65 (there are bad rows) and say how many. The job's own usage errors exit 64 without starting Spark.
 """
 
 import csv
+import glob
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 import pyarrow.csv
 import pyarrow.parquet
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 TUNNEL = os.path.join(ROOT, ".build", "spark", "prefix", "bin", "tunnel")
+CLUSTER = os.path.join(ROOT, ".build", "spark", "cluster")
 ROWS = 100_000
 BAD = {97: ("91", "8.5"), 1_013: ("abc", "8.5"), 5_000: ("12", ""), 77_777: ("NaN", "0"), 99_999: ("-90.5", "3")}
 failures = []
@@ -90,6 +100,56 @@ def compare(expected, actual, label):
     check(bad == len(BAD), "%s: %d rows have an error, not %d" % (label, bad, len(BAD)))
 
 
+def cluster_run(source, output, flags):
+    """Scripts/spark-batch --cluster, its second worker killed (its whole process group, as a host that dies) once
+    the first task's output is committed and before the job ends. Returns the status, what it said, and whether
+    the kill came mid-job."""
+    process = subprocess.Popen([os.path.join(ROOT, "Scripts", "spark-batch"), "--cluster", "--partitions", "8",
+                                "--input", source, "--output", output] + flags,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said = []
+    reader = threading.Thread(target=lambda: said.extend(process.stdout), daemon=True)
+    reader.start()
+    mid_job = False
+    while process.poll() is None:
+        if glob.glob(os.path.join(output, "_temporary", "*", "task_*")):
+            done = os.path.exists(os.path.join(output, "_SUCCESS"))
+            with open(os.path.join(CLUSTER, "worker-2.pid")) as handle:
+                group = int(handle.read())
+            os.killpg(group, signal.SIGKILL)
+            mid_job = not done
+            break
+        time.sleep(0.05)
+    status = process.wait()
+    reader.join()
+    return status, "".join(said), mid_job
+
+
+def check_cluster(source, work):
+    """The standalone cluster: two workers, each its own host where namespaces can be made, one killed mid-job."""
+    output = os.path.join(work, "cluster.parquet")
+    flags = ["--fields", "nearestPlace,country,timeZone", "--antipode"]
+    status, said, mid_job = cluster_run(source, output, flags)
+    check(status == 65, "the cluster job exits 65, not %d: %s" % (status, said[-3000:]))
+    check(mid_job, "the second worker was killed before the job ended: %s" % said[-1000:])
+    check("Lost executor" in said, "the driver lost the killed worker's executor: %s" % said[-1000:])
+    with open(os.path.join(CLUSTER, "logs", "master.log")) as handle:
+        master = handle.read()
+    if "each in its own network namespace" in said:
+        for host in ("10.231.31.11", "10.231.31.12"):
+            check("Registering worker %s:" % host in master, "a worker registered from %s" % host)
+        namespaces = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        check("tunnel-spark" not in namespaces, "the namespaces are gone after the job: %s" % namespaces)
+    else:
+        check("separate processes on loopback" in said, "the cluster says where its workers are: %s" % said[:2000])
+        print("(no network namespaces here: the workers ran on loopback)", file=sys.stderr)
+    check(master.count("Registering worker") == 2, "two workers joined the master")
+    launched = [path for path in glob.glob(os.path.join(CLUSTER, "work", "worker-*", "app-*"))]
+    check(len(launched) == 2, "each worker ran an executor: %s" % launched)
+    check(not glob.glob(os.path.join(CLUSTER, "*.pid")), "the cluster's processes are stopped after the job")
+    compare(tunnel_batch(source, flags), pyarrow.parquet.read_table(output).to_pylist(), "cluster")
+
+
 def main():
     work = tempfile.mkdtemp(prefix="tunnel-spark-")
     source = os.path.join(work, "points.csv")
@@ -100,7 +160,8 @@ def main():
           "an unknown column is a usage error (64), not %d: %s" % (status, said[-300:]))
 
     output = os.path.join(work, "placemarks.parquet")
-    status, said = spark(["--master", "local[2,2]", "--partitions", "4", "--input", source, "--output", output],
+    status, said = spark(["--master", "local[2,2]", "--partitions", "4", "--via", "arrow", "--input", source,
+                          "--output", output],
                          {"TUNNEL_SPARK_KILL_FIRST_ATTEMPT": "1"})
     check(status == 65, "the job exits 65 when rows were bad, not %d: %s" % (status, said[-2000:]))
     check("%d bad (see the error column)" % len(BAD) in said, "the job says how many rows were bad: %s" % said[-500:])
@@ -120,12 +181,14 @@ def main():
             rows.extend(csv.DictReader(handle))
     compare(tunnel_batch(source, flags), rows, "csv")
 
+    check_cluster(source, work)
+
     if failures:
         print("%d check(s) failed; the job's files are in %s" % (len(failures), work), file=sys.stderr)
         return 1
     subprocess.run(["rm", "-rf", work])
-    print("Spark job: parquet and CSV output equal tunnel batch on %s rows, bad rows and a retried task included"
-          % format(ROWS, ","))
+    print("Spark job: parquet and CSV output equal tunnel batch on %s rows, bad rows and a retried task included, "
+          "locally and on a standalone cluster that lost a worker mid-job" % format(ROWS, ","))
     return 0
 
 

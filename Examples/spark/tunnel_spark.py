@@ -1,0 +1,449 @@
+"""Tunnel's placemarks as a DataFrame function: `add_placemarks(df)` runs `tunnel batch` beside every partition.
+
+    import sys; sys.path.insert(0, "Examples/spark")
+    from tunnel_spark import add_placemarks
+
+    points = spark.read.option("header", True).csv("points.csv")
+    placemarks = add_placemarks(points, fields="nearestPlace,country", tunnel="dist/bin/tunnel")
+    placemarks.select("id", "nearest_place", "nearest_place_km").show()
+
+Every row of the DataFrame comes back once, its own columns first and unchanged, then the columns `tunnel batch`
+adds, typed (doubles for degrees and kilometres, a long for population, booleans for land and lake, text for the
+rest; a field tunnel leaves empty is null). A bad row (an unreadable coordinate, a latitude outside -90…90, a null)
+keeps its place with its problem in the `error` column. The `tunnel` binary and its data travel with the job (the
+binary with SparkContext.addFile, the data as a tar with addArchive), so the executors need nothing installed.
+
+Rows reach `tunnel batch` in one of two ways, the same answers either way:
+- "transform": Spark SQL's script transform (`SELECT TRANSFORM(…) USING 'tunnel batch …'`) pipes each
+  partition's rows from the JVM to one `tunnel batch` process as TSV and reads its TSV back, with no Python on the
+  executors. Every column travels through `tunnel` (which passes a row's own columns through unchanged): text
+  escaped as `tunnel batch` escapes TSV, with a mark that tells null from empty, and numbers, booleans, decimals
+  and dates as Spark's text for them, which casts back to the same value.
+- "arrow": `mapInArrow`, a Python worker per task sending only the coordinate columns to `tunnel batch` as CSV
+  and joining the answers back to the Arrow batches by position. Any column type passes through untouched.
+The default is "transform" when every column is of a type it carries exactly, else "arrow".
+"""
+
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import uuid
+
+# The names `tunnel batch` recognises, compared without case (Sources/TunnelBatch/CoordinateColumns.swift).
+LATITUDE_NAMES = {"lat", "latitude", "y", "lat_deg", "latitude_deg", "decimallatitude"}
+LONGITUDE_NAMES = {"lon", "lng", "long", "longitude", "x", "lon_deg", "longitude_deg", "decimallongitude"}
+COORDINATE_NAMES = {"coordinate", "coordinates", "coord", "coords", "location", "position", "point", "latlon",
+                    "latlng", "lat_lon", "lat_lng", "lat/lon", "geo"}
+FIELDS = ("land", "country", "region", "sea", "nearestPlace", "nearestLand", "timeZone")
+WAYS = ("transform", "arrow")
+
+# The shipped data folder's name on the executors: SparkContext.addArchive unpacks it into a folder of this name.
+DATA_ARCHIVE = "tunnel-data.tar"
+
+# For the test of retries only (the "arrow" way): the first attempt of partition 0 kills its `tunnel` after its
+# first batch.
+KILL_FIRST_ATTEMPT = "TUNNEL_SPARK_KILL_FIRST_ATTEMPT"
+
+
+class UsageError(Exception):
+    """A problem with what was asked (a column that is not there, a field tunnel does not know): said on one line."""
+
+
+def add_placemarks(df, fields=None, antipode=False, *, columns=None, precision=9, text=False, tunnel=None,
+                   data=None, via=None):
+    """`df` with Tunnel's placemark for each row's coordinate added as columns.
+
+    Args:
+        df: a DataFrame holding a coordinate in each row.
+        fields: the placemark's parts, comma-separated or a list (default: all): land, country, region, sea,
+            nearestPlace, nearestLand, timeZone. "nearestPlace" alone is the fastest.
+        antipode: also add each point's antipode and the same fields for it.
+        columns: the coordinate's column(s): (latitude, longitude), or one column holding a whole coordinate such
+            as "56.55 8.32" (default: found by name, as `tunnel batch` finds them: lat/latitude/y and
+            lon/lng/long/longitude/x, else coordinate/location/…).
+        precision: decimals for degrees (kilometres get three fewer); 9, the default, is 0.1 mm.
+        text: keep `tunnel batch`'s text for every added column, digit for digit, instead of typed values.
+        tunnel: the `tunnel` binary to ship (default: `tunnel` on PATH).
+        data: Tunnel's data folder to ship (default: the one installed beside the binary).
+        via: "transform" or "arrow", how rows reach `tunnel batch` (default: "transform" when every column's type
+            allows it; see the module's description).
+
+    Returns:
+        A DataFrame with df's columns, then the added ones (their names as `tunnel batch` writes them:
+        nearest_place, nearest_place_km, country_code, …, error). Lazy, as any DataFrame: nothing runs until
+        it is written or collected.
+
+    Raises:
+        UsageError: no such column, no coordinate columns found, a column tunnel would add is already there, an
+            unknown field, no tunnel binary or data.
+
+    Example:
+        >>> placemarks = add_placemarks(spark.createDataFrame([("cph", 55.68, 12.57)], "id string, lat double, lon double"),
+        ...                             fields="nearestPlace", tunnel="/usr/local/bin/tunnel")
+        >>> placemarks.select("id", "nearest_place", "nearest_place_km").first()
+        Row(id='cph', nearest_place='Copenhagen', nearest_place_km=0.68...)
+    """
+    binary, data = tunnel_and_data(tunnel, data)
+    if columns is None:
+        columns = coordinate_columns(df.columns)
+    elif isinstance(columns, str):
+        columns = [columns]
+    columns = list(columns)
+    if len(columns) not in (1, 2) or any(name not in df.columns for name in columns):
+        raise UsageError("columns: give (latitude, longitude) or one coordinate column, among %s; not %r" % (
+            ", ".join(df.columns), columns))
+    if not isinstance(fields, (str, type(None))):
+        fields = ",".join(fields)
+    spark = df.sparkSession
+    threads = int(spark.sparkContext.getConf().get("spark.task.cpus", "1"))
+    options = batch_options(fields, antipode, precision, threads)
+    added = added_columns([binary, "batch", "--data", data] + options, columns)
+    clash = sorted(set(added) & set(df.columns))
+    if clash:
+        raise UsageError("the input already has column(s) %s, which tunnel adds: rename them first" % ", ".join(clash))
+    way = via or ("transform" if all(transform_carries(field.dataType) for field in df.schema.fields) else "arrow")
+    if way not in WAYS:
+        raise UsageError("via: 'transform' or 'arrow', not %r" % (way,))
+    if way == "transform" and not all(transform_carries(field.dataType) for field in df.schema.fields):
+        raise UsageError("via='transform' carries text, numbers, booleans, decimals and dates; use via='arrow'")
+    ship(spark.sparkContext, binary, data)
+    kinds = [added_type(name, text) for name in added]
+    if way == "transform":
+        return through_transform(df, columns, os.path.basename(binary), options, added, kinds)
+    return through_arrow(df, columns, os.path.basename(binary), options, added, kinds)
+
+
+def tunnel_and_data(binary=None, data=None):
+    """The binary and data folder to ship, checked on the driver so that a wrong path fails before Spark starts."""
+    binary = binary or shutil.which("tunnel")
+    if not binary:
+        raise UsageError("no tunnel binary: give its path, or install it (Scripts/install) and put it on PATH")
+    binary = os.path.abspath(os.path.expanduser(binary))
+    if not os.access(binary, os.X_OK) or os.path.isdir(binary):
+        raise UsageError("'%s' is not an executable tunnel binary" % binary)
+    data = data or os.path.join(os.path.dirname(os.path.dirname(binary)), "share", "tunnel", "Data")
+    data = os.path.abspath(os.path.expanduser(data))
+    if not os.path.isfile(os.path.join(data, "places.tunnel")):
+        raise UsageError("'%s' is not Tunnel's data folder (no places.tunnel)" % data)
+    return binary, data
+
+
+def coordinate_columns(columns, latitude=None, longitude=None, coordinate=None):
+    """The columns to send: [latitude, longitude] or [coordinate], by the names given, then the common ones.
+
+    A name matches without case, or is a column's number from 1.
+    """
+    folded = [name.strip().lower() for name in columns]
+
+    def position(name, what):
+        if name in columns:
+            return name
+        if name.strip().lower() in folded:
+            return columns[folded.index(name.strip().lower())]
+        if name.isdigit() and 1 <= int(name) <= len(columns):
+            return columns[int(name) - 1]
+        raise UsageError("%s '%s' is not a column of the input (its columns: %s)" % (what, name, ", ".join(columns)))
+
+    def common(names):
+        return next((columns[index] for index, name in enumerate(folded) if name in names), None)
+
+    if coordinate:
+        return [position(coordinate, "--coordinate-column")]
+    if latitude or longitude:
+        found_latitude = position(latitude, "--lat-column") if latitude else common(LATITUDE_NAMES)
+        found_longitude = position(longitude, "--lon-column") if longitude else common(LONGITUDE_NAMES)
+        if found_latitude is None or found_longitude is None:
+            raise UsageError("name the %s column too (%s); the input's columns: %s" % (
+                "latitude" if found_latitude is None else "longitude",
+                "--lat-column" if found_latitude is None else "--lon-column", ", ".join(columns)))
+        return [found_latitude, found_longitude]
+    found_latitude, found_longitude = common(LATITUDE_NAMES), common(LONGITUDE_NAMES)
+    if found_latitude is not None and found_longitude is not None:
+        return [found_latitude, found_longitude]
+    single = common(COORDINATE_NAMES)
+    if single is not None:
+        return [single]
+    raise UsageError("no coordinate columns among %s: name them with --lat-column and --lon-column, or "
+                     "--coordinate-column" % ", ".join(columns))
+
+
+def batch_options(fields, antipode, precision, threads):
+    """`tunnel batch`'s options after `--data`, the same for the probe on the driver and for every task."""
+    options = ["--precision", str(precision), "--threads", str(threads)]
+    if fields:
+        options += ["--fields", fields]
+    if antipode:
+        options.append("--antipode")
+    return options
+
+
+def sent_header(columns):
+    """The header of the coordinate columns as they are sent to `tunnel batch`, which finds them by these names."""
+    return ["coordinate"] if len(columns) == 1 else ["latitude", "longitude"]
+
+
+def added_columns(command, columns):
+    """The columns `tunnel batch` adds, read from its header on one probe row (it also checks the fields)."""
+    header = sent_header(columns)
+    probe = ",".join(header) + "\n" + ("0 0" if len(header) == 1 else "0,0") + "\n"
+    finished = subprocess.run(command + ["--input-format", "csv", "--format", "csv"], input=probe.encode(),
+                              capture_output=True)
+    if finished.returncode != 0:
+        message = finished.stderr.decode(errors="replace").strip().splitlines()
+        raise UsageError(message[0] if message else "tunnel batch failed with status %d" % finished.returncode)
+    first_line = finished.stdout.decode().splitlines()[0]
+    return first_line.split(",")[len(header):]
+
+
+def added_type(name, as_text):
+    """The Spark SQL type of a column `tunnel batch` adds, by its name; as_text keeps the text."""
+    if as_text:
+        return "string"
+    if name.endswith(("latitude", "longitude", "_km")):
+        return "double"
+    if name.endswith("population"):
+        return "bigint"
+    if name in ("land", "in_lake") or name.endswith(("_land", "_in_lake")):
+        return "boolean"
+    return "string"
+
+
+def transform_carries(kind):
+    """Whether the script transform carries a column of this type exactly: as text that casts back to it."""
+    from pyspark.sql import types
+
+    return isinstance(kind, (types.StringType, types.ByteType, types.ShortType, types.IntegerType, types.LongType,
+                             types.FloatType, types.DoubleType, types.DecimalType, types.BooleanType,
+                             types.DateType))
+
+
+def ship(context, binary, data):
+    """Sends the binary (addFile) and the data folder, as a tar (addArchive: Spark ships no folders to a cluster),
+    to every executor, once per Spark context."""
+    if os.path.basename(binary) not in {os.path.basename(path) for path in context.listFiles}:
+        context.addFile(binary)
+    if DATA_ARCHIVE not in {os.path.basename(path) for path in context.listArchives}:
+        folder = tempfile.mkdtemp(prefix="tunnel-spark-")
+        archive = os.path.join(folder, DATA_ARCHIVE)
+        with tarfile.open(archive, "w") as tar:
+            tar.add(data, arcname="Data")
+        context.addArchive(archive)
+
+
+def shipped(name):
+    """Where a shipped file or unpacked archive is on this executor (or, in local mode, on the driver)."""
+    from pyspark import SparkFiles
+
+    return SparkFiles.get(name)
+
+
+def through_arrow(df, columns, binary, options, added, kinds):
+    """The "arrow" way: mapInArrow, each task's Python worker piping the coordinates through one `tunnel batch`."""
+    from pyspark import cloudpickle
+    from pyspark.sql.types import StructType
+    import sys
+
+    # Executors have no copy of this module: its functions travel by value, as a script's would.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    schema = StructType(list(df.schema.fields) + StructType.fromDDL(
+        ", ".join("`%s` %s" % (name, kind) for name, kind in zip(added, kinds))).fields)
+    return df.mapInArrow(PartitionAnswerer(binary, options, columns, added, kinds), schema)
+
+
+class PartitionAnswerer:
+    """Answers one partition's Arrow batches through one `tunnel batch` process; picklable, shipped to every task."""
+
+    def __init__(self, binary, options, columns, added, kinds):
+        self.binary = binary
+        self.options = options
+        self.columns = columns
+        self.added = added
+        self.kinds = kinds
+
+    def __call__(self, batches):
+        import itertools
+        import sys
+        import threading
+        from collections import deque
+
+        import pyarrow
+        import pyarrow.csv as arrow_csv
+        from pyspark import TaskContext
+
+        binary = shipped(self.binary)
+        if not os.access(binary, os.X_OK):
+            os.chmod(binary, 0o755)
+        command = [binary, "batch", "--data", os.path.join(shipped(DATA_ARCHIVE), "Data"), "--input-format", "csv",
+                   "--format", "csv"] + self.options
+        arrow_types = {"double": pyarrow.float64(), "bigint": pyarrow.int64(), "boolean": pyarrow.bool_(),
+                       "string": pyarrow.string()}
+        types = [arrow_types[kind] for kind in self.kinds]
+        context = TaskContext.get()
+        kill = (os.environ.get(KILL_FIRST_ATTEMPT) == "1" and context is not None
+                and context.partitionId() == 0 and context.attemptNumber() == 0)
+
+        batches = iter(batches)
+        first = next(batches, None)
+        while first is not None and first.num_rows == 0:
+            first = next(batches, None)
+        if first is None:
+            return
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        pending = deque()  # input batches sent and not yet answered, oldest first
+        lock = threading.Lock()
+        failure = []
+        sent_rows = [0]
+        complaints = deque(maxlen=40)
+
+        def send():
+            try:
+                header = True
+                for batch in itertools.chain([first], batches):
+                    if batch.num_rows == 0:
+                        continue
+                    with lock:
+                        pending.append(batch)
+                    coordinates = pyarrow.table(
+                        [batch.column(batch.schema.get_field_index(name)).cast(pyarrow.string())
+                         for name in self.columns], names=sent_header(self.columns))
+                    arrow_csv.write_csv(coordinates, process.stdin,
+                                        arrow_csv.WriteOptions(include_header=header, quoting_style="needed"))
+                    header = False
+                    sent_rows[0] += batch.num_rows
+                    if kill:
+                        process.kill()  # before the partition's end, so that it cannot have finished
+                process.stdin.close()
+            except BrokenPipeError:
+                pass  # tunnel ended early; its status says why
+            except BaseException as error:  # noqa: B036 (handed to the reading thread)
+                failure.append(error)
+                process.kill()
+
+        def drain():
+            for line in process.stderr:
+                complaints.append(line.decode(errors="replace").rstrip("\n"))
+
+        sender = threading.Thread(target=send, daemon=True)
+        reader = threading.Thread(target=drain, daemon=True)
+        sender.start()
+        reader.start()
+        answered = 0
+        try:
+            convert = arrow_csv.ConvertOptions(
+                column_types=dict(zip(self.added, types)), include_columns=self.added, strings_can_be_null=True,
+                null_values=[""])  # only an empty field: "NA" is Namibia
+            stream = arrow_csv.open_csv(process.stdout, read_options=arrow_csv.ReadOptions(block_size=1 << 22),
+                                        parse_options=arrow_csv.ParseOptions(newlines_in_values=True),
+                                        convert_options=convert)
+            for answers in stream:
+                offset = 0
+                while offset < answers.num_rows:
+                    with lock:
+                        rows = pending[0]
+                    take = min(rows.num_rows, answers.num_rows - offset)
+                    taken = rows.slice(0, take)
+                    with lock:
+                        if take == rows.num_rows:
+                            pending.popleft()
+                        else:
+                            pending[0] = rows.slice(take)
+                    part = answers.slice(offset, take)
+                    yield pyarrow.RecordBatch.from_arrays(
+                        list(taken.columns) + list(part.columns),
+                        names=list(taken.schema.names) + self.added)
+                    offset += take
+                    answered += take
+        except (pyarrow.ArrowInvalid, IndexError) as error:
+            problem = error
+        else:
+            problem = None
+        finally:
+            # Also when Spark stops reading (a cancelled task): no tunnel left waiting on a full pipe.
+            if process.poll() is None and (sys.exc_info()[0] is not None or answered != sent_rows[0]):
+                process.kill()
+        sender.join()
+        status = process.wait()
+        reader.join()
+        said = " | ".join(line for line in complaints if ", line " not in line) or "no message"
+        if failure:
+            raise RuntimeError("sending rows to tunnel failed: %r" % failure[0])
+        if status not in (0, 65):
+            how = "was killed by signal %d" % -status if status < 0 else "exited with status %d" % status
+            raise RuntimeError("tunnel batch %s after %d of %d rows: %s" % (how, answered, sent_rows[0], said))
+        if problem is not None:
+            raise RuntimeError("tunnel batch's output could not be read: %s (%s)" % (problem, said))
+        if answered != sent_rows[0]:
+            raise RuntimeError("tunnel batch answered %d of %d rows: %s" % (answered, sent_rows[0], said))
+
+
+def through_transform(df, columns, binary, options, added, kinds):
+    """The "transform" way: Spark SQL's script transform pipes every column through one `tunnel batch` per task.
+
+    Sent per row, tab-separated: the coordinate column(s) as text, then every column of df marked ("=" and its
+    text, or nothing for null), all escaped as `tunnel batch` escapes TSV (\\\\, \\t, \\n, \\r), so that no value
+    can split a field or a line. `tunnel batch` reads the fields, answers from the coordinate, and writes each
+    row's fields back, escaped the same way, followed by the added columns; the header is sent before the rows
+    (from the script itself) and dropped from the answers. The script's status fails the task when `tunnel` does
+    not end with 0 or 65 (65: some rows were bad, which their error column says), so a task never ends with
+    fewer rows than it read.
+    """
+    from pyspark.sql import functions
+
+    spark = df.sparkSession
+    sent = [escape(functions.coalesce(functions.col(quoted(name)).cast("string"), functions.lit("")))
+            for name in columns]
+    carried = [functions.when(functions.col(quoted(field.name)).isNull(), functions.lit("")).otherwise(
+        functions.concat(functions.lit("="), escape(functions.col(quoted(field.name)).cast("string"))))
+        for field in df.schema.fields]
+    view = "tunnel_rows_%s" % uuid.uuid4().hex
+    df.select([column.alias("f%d" % index) for index, column in enumerate(sent + carried)]).createOrReplaceTempView(
+        view)
+    header = sent_header(columns) + ["f%d" % index for index in range(len(columns), len(sent) + len(carried))]
+    script = ("set -o pipefail; [ -x ./{binary} ] || chmod +x ./{binary}; "
+              "{{ printf \"{header}\\n\" && exec cat; }} | "
+              "./{binary} batch --data ./{archive}/Data --input-format tsv --format tsv {options} | tail -n +2; "
+              "status=$?; if [ $status -eq 65 ]; then exit 0; fi; exit $status").format(
+        binary=binary, header="\\t".join(header), archive=DATA_ARCHIVE, options=" ".join(options))
+    outputs = ["f%d" % index for index in range(len(sent) + len(carried))] + ["a%d" % index for index in range(len(added))]
+    tsv = r"ROW FORMAT DELIMITED FIELDS TERMINATED BY '\t' LINES TERMINATED BY '\n'"
+    answers = spark.sql("SELECT TRANSFORM(%s) %s USING '%s' AS (%s) %s FROM %s" % (
+        ", ".join("f%d" % index for index in range(len(sent) + len(carried))), tsv,
+        script.replace("\\", "\\\\").replace("'", "\\'"),
+        ", ".join("%s string" % name for name in outputs), tsv, view))
+    kept = [unmark(functions.col("f%d" % (len(sent) + index)), field.dataType).alias(field.name)
+            for index, field in enumerate(df.schema.fields)]
+    answered = [functions.nullif(functions.col("a%d" % index), functions.lit("")).cast(kind).alias(name)
+                for index, (name, kind) in enumerate(zip(added, kinds))]
+    return answers.select(kept + answered)
+
+
+def quoted(name):
+    """A column name as Spark reads it whatever it holds (dots, spaces, backticks)."""
+    return "`%s`" % name.replace("`", "``")
+
+
+def escape(text):
+    """Text as `tunnel batch` writes it in TSV: a backslash, tab, line feed or carriage return escaped."""
+    from pyspark.sql import functions
+
+    for plain, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
+        text = functions.replace(text, functions.lit(plain), functions.lit(escaped))
+    return text
+
+
+def unmark(field, kind):
+    """A carried column back: null for an empty field, else its text after the mark, unescaped, cast to its type.
+
+    Unescaping splits at each escaped backslash (\\\\, read left to right as `tunnel` reads it), replaces \\t, \\n
+    and \\r in the pieces and joins them with single backslashes; text without a backslash is taken as it is.
+    """
+    from pyspark.sql import functions
+
+    body = functions.substring(field, 2, 1 << 30)
+    pieces = functions.transform(functions.split(body, r"\\\\"), lambda piece: functions.replace(
+        functions.replace(functions.replace(piece, functions.lit("\\t"), functions.lit("\t")),
+                          functions.lit("\\n"), functions.lit("\n")), functions.lit("\\r"), functions.lit("\r")))
+    text = functions.when(functions.instr(body, "\\") == 0, body).otherwise(functions.array_join(pieces, "\\"))
+    return functions.when(field == "", functions.lit(None)).otherwise(text).cast(kind)
