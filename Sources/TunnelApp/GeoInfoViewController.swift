@@ -101,7 +101,13 @@ public final class GeoInfoViewController: ViewController {
     label.alignment = .center
     label.style = Style(foreground: .brightWhite, background: .palette(236))
     label.backgroundColor = .palette(236)
-    label.content = { [weak self] charset in self?.lines(for: charset).joined(separator: "\n\n") ?? "" }
+    label.content = { [weak label, weak self] charset in
+      guard let self else { return "" }
+      let lines = self.lines(for: charset)
+      // A blank line between lines where there is room for them, else none.
+      let spaced = 2 * lines.count - 1 <= (label?.bounds.height ?? 0)
+      return lines.joined(separator: spaced ? "\n\n" : "\n")
+    }
     view = label
   }
 
@@ -129,6 +135,7 @@ public final class GeoInfoViewController: ViewController {
       lines.append(
         "Nearest place: \(place.name)\(country), \(PlacemarkText.kilometres(place.distanceKm)) away")
       lines.append(Self.timeLine(placemark.timeZone.identifier, at: now()))
+      if let geocodedLocation { lines.append(Self.tunnelLine(from: geocodedLocation)) }
     }
     if let geocodedLocation {
       let decimal = geocodedLocation.formatted(.decimal(places: 5))
@@ -136,6 +143,14 @@ public final class GeoInfoViewController: ViewController {
         charset == .ascii ? decimal : decimal + "   " + geocodedLocation.formatted(.dms(secondsPlaces: 0)))
     }
     return lines
+  }
+
+  /// "Straight through: 12,735 km, a fall of 38 min 11 s": the tunnel from a location to its antipode, and
+  /// how long falling through it takes with PREM's densities.
+  static func tunnelLine(from location: Coordinate) -> String {
+    let tunnel = StraightTunnel(from: location, to: location.antipode)
+    let kilometres = PlaceText.grouped(Int((tunnel.length / 1000).rounded()))
+    return "Straight through: \(kilometres) km, a fall of \(TunnelFacts.duration(tunnel.fallTime(.prem)))"
   }
 
   /// "Europe/Copenhagen, 18:42 local time (UTC+01:00)"; the zone alone when the system has no rules for it.

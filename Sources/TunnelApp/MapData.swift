@@ -1,3 +1,4 @@
+import Synchronization
 import TunnelGeo
 
 #if canImport(Glibc)
@@ -13,7 +14,10 @@ import Darwin
 /// islands in lakes, ponds and the Antarctic ice front), borders from the country polygons, labels
 /// from the populated places, largest first. Each vertex and place also gets its unit vector, so a
 /// frame can tell what lies near its view without trigonometry. Decoding takes about 60 ms and
-/// 16 MB; share one `MapData` between every map of a process.
+/// 16 MB; share one `MapData` between every map of a process. Maps closer than
+/// ``detailedMetresPerPixel`` draw GSHHG's high resolution instead (about 1.5 million vertices,
+/// decoded the first time one is drawn), so that a map zoomed in shows the coast and lakes as they
+/// are, not the low resolution's kilometre-long chords.
 ///
 /// ```swift
 /// let mapData = try MapData(data: PlaceData())
@@ -30,6 +34,28 @@ public final class MapData: Sendable {
   let borders: DrawingLayer
   /// The populated places.
   let places: PlaceLayer
+  /// The named seas, to name the water at a map's centre.
+  let marine: MarineLayer
+  /// The high-resolution coastlines, decoded when a map first needs them.
+  private let detailed = Mutex<Coast?>(nil)
+
+  /// Maps with pixels smaller than this (in metres) are drawn from the high-resolution coastlines:
+  /// the low resolution's edges run to a few kilometres, which shows from here on.
+  public static let detailedMetresPerPixel = 500.0
+
+  /// Coastlines to draw and to tell land from water by: the same polygons for both.
+  struct Coast: Sendable {
+    /// The rings, for filling land and drawing shores.
+    let drawing: DrawingLayer
+    /// The polygons, to tell land from water at one point.
+    let polygons: CoastlineLayer
+
+    /// Whether a point is on land (or on an island in a lake).
+    func isLand(_ coordinate: Coordinate) -> Bool {
+      polygons.polygons.features(containing: coordinate).count % 2 == 1
+    }
+  }
+
   /// Place indices, the most populous first (ties in index order).
   let placesByPopulation: [Int32]
   /// The unit vectors of the places in ``placesByPopulation``'s order.
@@ -46,6 +72,7 @@ public final class MapData: Sendable {
     borders = DrawingLayer(countries, isStroked: SharedBorders.predicate(countries))
     let places = try data.places()
     self.places = places
+    marine = try data.marine()
     var order = (0..<places.count).map { (population: places.population(at: $0), index: Int32($0)) }
     order.sort { $0.population != $1.population ? $0.population > $1.population : $0.index < $1.index }
     placesByPopulation = order.map(\.index)
@@ -53,9 +80,18 @@ public final class MapData: Sendable {
     try data.checkIntact()
   }
 
-  /// Whether a point is on land (or on an island in a lake) by the same coastlines that are drawn.
-  func isLand(_ coordinate: Coordinate) -> Bool {
-    coastline.polygons.features(containing: coordinate).count % 2 == 1
+  /// The coastlines a map with pixels of `metresPerPixel` is drawn from: the high resolution below
+  /// ``detailedMetresPerPixel`` (the low one if that layer cannot be read), else the low one.
+  func coast(metresPerPixel: Double) -> Coast {
+    let low = Coast(drawing: coast, polygons: coastline)
+    guard metresPerPixel < Self.detailedMetresPerPixel else { return low }
+    return detailed.withLock { cached in
+      if let cached { return cached }
+      guard let layer = try? placeData.coastline(.high) else { return low }
+      let high = Coast(drawing: DrawingLayer(layer.polygons), polygons: layer)
+      cached = high
+      return high
+    }
   }
 }
 

@@ -19,6 +19,11 @@ public struct MapPicture: Sendable {
   public internal(set) var shorelines: [[MapPoint]]
   /// Border polylines in pixels (coastal stretches included; ``borders`` has the inland ones).
   public internal(set) var borderLines: [[MapPoint]]
-  /// Places inside the picture, the most populous first.
+  /// Places inside the picture: capitals first, then the most populous.
   public internal(set) var places: [MapPlace]
+  /// Places in ``places`` on islands too small for the coastlines drawn: each got a pixel of land (and
+  /// shore) in ``land`` and ``coast``, so that no place is named on open sea.
+  public internal(set) var islets: [MapPoint] = []
+  /// The name of the sea at the centre, when the centre is at sea ("South Pacific Ocean").
+  public internal(set) var seaName: String?
 }

@@ -45,22 +45,49 @@ public final class MapRenderer {
     // The fill needs every edge of the rings; the strokes leave out the seams where the source cut a land
     // mass (along 0° and 180°) and closed Antarctica along the pole, which are no shore, and the countries'
     // edges that no other country shares, which are no border.
-    let coastLines = polylines(of: data.coast, in: frame)
+    let coastLayer = data.coast(metresPerPixel: viewport.metresPerPixel)
+    let coastLines = polylines(of: coastLayer.drawing, in: frame)
     let shorelines = zip(coastLines.lines, coastLines.isSeam).filter { !$0.1 }.map(\.0)
     let borderParts = polylines(of: data.borders, in: frame)
     let borderLines = zip(borderParts.lines, borderParts.isSeam).filter { !$0.1 }.map(\.0)
     var coast = Bitmap(width: viewport.width, height: viewport.height)
     for line in shorelines { coast.drawPolyline(line) }
-    var land = fill(coastLines.lines, in: frame)
+    var land = fill(coastLines.lines, in: frame, isLand: coastLayer.isLand)
     for (index, isCoast) in coast.bits.enumerated() where isCoast {
       land[index % land.width, index / land.width] = true
     }
     var rawBorders = Bitmap(width: viewport.width, height: viewport.height)
     for line in borderLines { rawBorders.drawPolyline(line) }
+    let places = places(in: frame)
+    let islets = Self.islets(of: places, land: land)
+    for point in islets {
+      land[Int(point.x), Int(point.y)] = true
+      coast[Int(point.x), Int(point.y)] = true
+    }
+    let centreIsLand = coastLayer.isLand(viewport.centre)
     return MapPicture(
       viewport: viewport, land: land, coast: coast,
       borders: Self.inland(rawBorders, land: land, coast: coast), shorelines: shorelines,
-      borderLines: borderLines, places: places(in: frame))
+      borderLines: borderLines, places: places, islets: islets,
+      seaName: centreIsLand ? nil : data.marine.names(containing: viewport.centre).first)
+  }
+
+  /// The points of the places with no land pixel within a pixel of them: their islands are smaller
+  /// than the coastlines drawn keep (Fernando de Noronha, Nukuoro), or lie between two of their vertices.
+  static func islets(of places: [MapPlace], land: Bitmap) -> [MapPoint] {
+    places.map(\.point).filter { point in
+      let x = Int(point.x)
+      let y = Int(point.y)
+      return !(-1...1).contains { dy in (-1...1).contains { dx in land[x + dx, y + dy] } }
+    }
+  }
+
+  /// Where a coordinate is drawn on a viewport's picture, nil when it is on the far side of the Earth
+  /// (it may lie outside the picture).
+  public func point(of coordinate: Coordinate, in viewport: MapViewport) -> MapPoint? {
+    guard let projection = try? projection(centredOn: viewport.centre) else { return nil }
+    return Frame(viewport: viewport, projection: projection).point(
+      latitude: coordinate.latitude, longitude: coordinate.longitude)
   }
 
   /// The coordinate drawn at a point of a viewport, if any.
@@ -305,10 +332,12 @@ public final class MapRenderer {
 
   /// Land by the even-odd rule over the shorelines, anchored at a reference point whose answer comes
   /// from the coastline polygons.
-  func fill(_ shorelines: [[MapPoint]], in frame: Frame) -> Bitmap {
+  func fill(
+    _ shorelines: [[MapPoint]], in frame: Frame, isLand: (Coordinate) -> Bool
+  ) -> Bitmap {
     let viewport = frame.viewport
     var land = Bitmap(width: viewport.width, height: viewport.height)
-    let (reference, referenceIsLand) = anchor(shorelines, in: frame)
+    let (reference, referenceIsLand) = anchor(shorelines, in: frame, isLand: isLand)
     let left = -0.5
     // Parity at (left, reference.y): the reference's, plus the shorelines crossed going left.
     var parity = referenceIsLand
@@ -368,7 +397,9 @@ public final class MapRenderer {
   ///
   /// Only shorelines near the view are drawn, so the point must be inside it: the paths from it to
   /// every pixel then cross only shorelines that are drawn.
-  private func anchor(_ shorelines: [[MapPoint]], in frame: Frame) -> (MapPoint, Bool) {
+  private func anchor(
+    _ shorelines: [[MapPoint]], in frame: Frame, isLand: (Coordinate) -> Bool
+  ) -> (MapPoint, Bool) {
     let viewport = frame.viewport
     let centre = MapPoint(x: viewport.centreX, y: viewport.centreY)
     var candidates = [centre]
@@ -390,9 +421,9 @@ public final class MapRenderer {
       if clearance >= 1 { break }
     }
     if let coordinate = frame.coordinate(at: best.point) {
-      return (best.point, data.isLand(coordinate))
+      return (best.point, isLand(coordinate))
     }
-    return (centre, data.isLand(viewport.centre))
+    return (centre, isLand(viewport.centre))
   }
 
   /// The distance in pixels from a point to the nearest shoreline segment.
@@ -443,7 +474,7 @@ public final class MapRenderer {
 
   // MARK: - Places
 
-  /// The places inside the view, most populous first, at most `limit`.
+  /// The places inside the view, at most `limit` of the most populous; capitals first, then by population.
   func places(in frame: Frame, limit: Int = 120) -> [MapPlace] {
     let layer = data.places
     let units = Double(layer.unitsPerDegree)
@@ -460,10 +491,12 @@ public final class MapRenderer {
       let details = layer.place(at: place)
       result.append(
         MapPlace(
-          name: details.name, asciiName: details.asciiName, population: details.population, point: point))
+          name: details.name, asciiName: details.asciiName, population: details.population,
+          isCapital: layer.isCapital(at: place), point: point))
       if result.count == limit { break }
     }
-    return result
+    // A stable partition: the order by population stays within each part.
+    return result.filter(\.isCapital) + result.filter { !$0.isCapital }
   }
 }
 

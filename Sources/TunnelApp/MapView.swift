@@ -45,6 +45,7 @@ public final class MapView: View {
     static let land = Style(foreground: .palette(149), background: .palette(28))
     static let coast = Style(foreground: .palette(149), background: .palette(24))
     static let label = Style(foreground: .brightWhite, bold: true)
+    static let seaName = Style(foreground: .palette(153), background: .palette(24))
   }
 
   override public func draw(in canvas: inout Canvas) {
@@ -56,6 +57,7 @@ public final class MapView: View {
     drawSurface(picture, in: &canvas)
     var taken = [Rect(x: centreCell.x - 1, y: centreCell.y, width: 3, height: 1)]
     drawLabels(picture, charset: charset, taken: &taken, in: &canvas)
+    drawSeaName(picture, charset: charset, taken: &taken, in: &canvas)
     let marker = Style(
       foreground: annotation.color, background: style(at: centreCell, in: canvas), bold: true)
     canvas.put(annotation.glyph(charset), at: centreCell, style: marker)
@@ -85,6 +87,29 @@ public final class MapView: View {
         let style = land == 8 ? Palette.land : land == 0 ? Palette.sea : Palette.coast
         canvas.put(Cell(" ", dots: dots, style: style), at: Point(x: column, y: row))
       }
+    }
+  }
+
+  /// The name of the sea at the centre, centred two rows below the marker (or above it) where that
+  /// row is open water and no label is.
+  private func drawSeaName(
+    _ picture: MapPicture, charset: Charset, taken: inout [Rect], in canvas: inout Canvas
+  ) {
+    guard let seaName = picture.seaName else { return }
+    let name = charset == .ascii ? ASCIIText.converted(seaName) : seaName
+    guard name.count <= bounds.width - 2 else { return }
+    let x = centreCell.x - name.count / 2
+    for y in [centreCell.y + 2, centreCell.y - 2] where y >= 0 && y < bounds.height {
+      let rect = Rect(x: x, y: y, width: name.count, height: 1)
+      let isOpenWater = (rect.minX..<rect.maxX).allSatisfy { column in
+        (0..<4).allSatisfy { dy in (0..<2).allSatisfy { dx in !picture.land[column * 2 + dx, y * 4 + dy] } }
+      }
+      guard isOpenWater, !taken.contains(where: { !$0.intersection(rect).isEmpty }) else { continue }
+      for (offset, character) in name.enumerated() {
+        canvas.put(character, at: Point(x: x + offset, y: y), style: Palette.seaName)
+      }
+      taken.append(rect)
+      return
     }
   }
 

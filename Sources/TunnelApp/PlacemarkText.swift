@@ -30,6 +30,22 @@ public enum PlacemarkText {
     return text
   }
 
+  /// Where a placemark is in a few words, for a status line: "Skjern, Denmark", "Denmark" away from any
+  /// town, "Lake Superior", "South Pacific Ocean"; nil where the data names nothing.
+  ///
+  /// It needs the fields ``shortNameFields`` only.
+  public static func shortName(_ placemark: Placemark) -> String? {
+    if placemark.land {
+      guard let locality = placemark.locality else { return placemark.country?.name }
+      return [locality, placemark.country?.name].compactMap { $0 }.joined(separator: ", ")
+    }
+    if let water = placemark.inlandWater { return water }
+    return placemark.sea ?? placemark.country.map { "Sea off \($0.name)" }
+  }
+
+  /// The fields of a placemark ``shortName(_:)`` reads.
+  public static let shortNameFields: Placemark.Fields = [.land, .country, .sea, .nearestPlace]
+
   /// The labelled lines under the headline.
   public static func details(_ placemark: Placemark) -> [(label: String, value: String)] {
     var lines: [(String, String)] = []

@@ -75,9 +75,11 @@ public struct SVGMap {
         """
     }
     let through = Geodesic.chordLength(from: start, to: start.antipode) / 1000
+    let around = Geodesic.distance(from: start, to: start.antipode) / 1000
     svg += """
       <text x="14" y="\(2 * band + 20)" font-size="12" fill="#aab8c2">Straight through the Earth: \
-      \(PlaceText.grouped(Int(through.rounded()))) km · along the surface: 20,004 km</text>
+      \(PlaceText.grouped(Int(through.rounded()))) km · along the surface: \
+      \(PlaceText.grouped(Int(around.rounded()))) km</text>
       </svg>
 
       """
@@ -120,8 +122,24 @@ public struct SVGMap {
       let y = Int(point.y)
       return (-1...1).contains { dy in (-1...1).contains { dx in picture.borders[x + dx, y + dy] } }
     }
+    // Places on islands too small for the coastlines: a dot of land under the place's own.
+    for point in picture.islets {
+      out += """
+        <circle class="islet" cx="\(Self.number(point.x))" cy="\(Self.number(point.y))" r="4" fill="#4f7d3a" \
+        stroke="#c8d9a8" stroke-width="0.8"/>
+
+        """
+    }
     out += overlay(picture.viewport)
-    out += labels(picture, featuring: placemark.locality)
+    if let seaName = picture.seaName {
+      out += """
+        <text class="sea" x="\(Self.number(picture.viewport.centreX))" \
+        y="\(Self.number(picture.viewport.centreY + 48))" font-size="13" font-style="italic" \
+        letter-spacing="2" fill="#9cc3dc" text-anchor="middle">\(Self.escaped(seaName))</text>
+
+        """
+    }
+    out += labels(picture, featuring: featuredPlace(placemark, in: picture))
     out += marker(annotation, at: MapPoint(x: picture.viewport.centreX, y: picture.viewport.centreY))
     return out
   }
@@ -199,19 +217,46 @@ public struct SVGMap {
     return out
   }
 
+  /// The place a caption names, where the map shows it: on land the town the end is in, at sea the land
+  /// its distance is measured to. Nil when the caption names neither or it lies outside the map.
+  private func featuredPlace(_ placemark: Placemark, in picture: MapPicture) -> MapPlace? {
+    let named: (name: String, latitude: Double, longitude: Double)
+    if let locality = placemark.locality {
+      named = (locality, placemark.nearestPlace.latitude, placemark.nearestPlace.longitude)
+    } else if !placemark.land, let land = placemark.nearestLand, let name = land.name {
+      named = (name, land.latitude, land.longitude)
+    } else {
+      return nil
+    }
+    guard let coordinate = try? Coordinate(latitude: named.latitude, longitude: named.longitude),
+      let point = renderer.point(of: coordinate, in: picture.viewport),
+      point.x >= 0, point.y >= 0, point.x < Double(width), point.y < Double(mapHeight)
+    else { return nil }
+    return MapPlace(name: named.name, asciiName: named.name, population: 0, point: point)
+  }
+
   /// The largest places in view, each label clear of the others and of the marker; the place the caption
-  /// names (`featured`, the dig site's town) first, its name beside the marker when it lies under it.
-  private func labels(_ picture: MapPicture, featuring featured: String?) -> String {
+  /// names (`featured`) first, even when it is not among the largest, its name beside the marker when it
+  /// lies under it.
+  private func labels(_ picture: MapPicture, featuring featured: MapPlace?) -> String {
     let fontSize = 13.0
     let (centreX, centreY) = (picture.viewport.centreX, picture.viewport.centreY)
     var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = [
       (centreX - 18, centreY - 22, centreX + 18, centreY + 22)
     ]
+    if let seaName = picture.seaName {
+      let half = Double(seaName.count) * (fontSize * 0.6 + 2) / 2
+      taken.append((centreX - half, centreY + 48 - fontSize, centreX + half, centreY + 52))
+    }
     var out = ""
     var placed = 0
-    var places = picture.places
-    if let featured, let index = places.firstIndex(where: { $0.name == featured }) {
-      let place = places.remove(at: index)
+    // The featured place once: the picture's own entry for it gives way.
+    var places = picture.places.filter { place in
+      guard let featured else { return true }
+      return place.name != featured.name
+        || abs(place.point.x - featured.point.x) + abs(place.point.y - featured.point.y) > 4
+    }
+    if let place = featured {
       if abs(place.point.x - centreX) < 18 && abs(place.point.y - centreY) < 22 {
         // Under the marker: the name goes to its right, without a dot of its own.
         let x = centreX + 20

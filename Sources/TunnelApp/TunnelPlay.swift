@@ -30,7 +30,16 @@ public final class TunnelPlay {
   /// Whether the key help is shown.
   public var isShowingHelp: Bool { !help.isHidden }
 
+  /// Names a location in a few words for the status line ("Skjern, Denmark", "South Pacific Ocean");
+  /// nil where there is no name.
+  public typealias Namer = @MainActor (Coordinate) -> String?
+
   private let gazetteer: Gazetteer
+  private let namer: Namer?
+  /// The name last given for each end, and where.
+  private var names: [MapAnnotation: (location: Coordinate, name: String?)] = [:]
+  /// The map a press of the mouse fell on, and the cell the pointer was last reported at.
+  private var drag: (annotation: MapAnnotation, last: Point)?
   private let status = CharsetLabel()
   private let help = CharsetLabel()
 
@@ -41,11 +50,13 @@ public final class TunnelPlay {
 
   /// Shows `tunnel` in `window` (as its root view controller, above a one-row status line).
   ///
-  /// `gazetteer` finds the places typed at the prompt.
-  public init(window: Window, tunnel: TunnelViewController, gazetteer: Gazetteer) {
+  /// `gazetteer` finds the places typed at the prompt; `namer` names both ends in the status line
+  /// (without one, the status line gives their coordinates).
+  public init(window: Window, tunnel: TunnelViewController, gazetteer: Gazetteer, namer: Namer? = nil) {
     self.window = window
     self.tunnel = tunnel
     self.gazetteer = gazetteer
+    self.namer = namer
     window.rootViewController = tunnel
     let size = window.bounds.size
     tunnel.view.frame = Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - 1))
@@ -72,7 +83,8 @@ public final class TunnelPlay {
   public static let keys: [(key: String, action: String)] = [
     ("←↑↓→ or h j k l", "move the marker"), ("H J K L", "move it further"), ("Tab", "switch marker"),
     ("+ and -", "zoom in and out"), ("r, or click the radar", "radar: flip to words"),
-    ("g or /", "go to a place"), ("click", "put the marker there"), ("?", "this help"),
+    ("g or /", "go to a place"), ("click", "put the marker there"), ("drag", "move the map"),
+    ("?", "this help"),
     ("Ctrl-Z", "suspend (fg resumes)"), ("q or Esc", "quit"),
   ]
 
@@ -109,6 +121,8 @@ public final class TunnelPlay {
   public func handle(_ key: Key) -> Bool {
     if prompt != nil { return handlePrompt(key) }
     message = nil
+    // Only a drag goes on from a press; anything else ends it.
+    if case .drag = key {} else { drag = nil }
     if isShowingHelp, key != .character("q") {
       help.isHidden = true
       if key == .escape || key == .character("?") { return true }
@@ -137,6 +151,7 @@ public final class TunnelPlay {
       centreHelp()
       help.isHidden = false
     case .click(let point): click(at: point)
+    case .drag(let point): drag(to: point)
     default: break
     }
     return true
@@ -215,6 +230,7 @@ public final class TunnelPlay {
   /// A click on the radar flips the maps, as r does; a click on a map shown now moves its marker there
   /// and makes it the active one.
   private func click(at point: Point) {
+    drag = nil
     let radar = tunnel.radarButton
     if radar.window === window, !radar.isHidden, radar.bounds.contains(radar.convert(point, from: nil)) {
       if !tunnel.radar() { message = "The maps are still turning over." }
@@ -227,9 +243,28 @@ public final class TunnelPlay {
       if view.bounds.contains(local) {
         active = annotation
         map.moveAnnotation(toCell: local)
+        drag = (annotation, point)
         return
       }
     }
+  }
+
+  /// The pointer moved with the button held since a press on a map: the map follows it, as a map
+  /// pulled by hand does, taking its marker (which stays at the centre) the other way.
+  private func drag(to point: Point) {
+    guard let (annotation, last) = drag, point != last else { return }
+    let map = tunnel.map(annotation)
+    guard let view = map.viewIfLoaded, view.window === window, !view.isHidden else {
+      drag = nil
+      return
+    }
+    let centre = Point(x: view.bounds.width / 2, y: view.bounds.height / 2)
+    let pulled = Point(x: centre.x - (point.x - last.x), y: centre.y - (point.y - last.y))
+    let clamped = Point(
+      x: min(max(0, pulled.x), view.bounds.width - 1), y: min(max(0, pulled.y), view.bounds.height - 1))
+    active = annotation
+    map.moveAnnotation(toCell: clamped)
+    drag = (annotation, point)
   }
 
   private func centreHelp() {
@@ -262,15 +297,66 @@ public final class TunnelPlay {
     return line
   }
 
-  /// "☻ 56.55000, 8.31667 · ✖ -56.55000, -171.68333 · moving ☻ · r radar · ? keys · q quit", the
-  /// prompt while it is open, or a message.
+  /// The status line: both ends by name with the moving one marked, the scale and the zoom, and the
+  /// keys for help and quitting, as much of it as fits ("▸☻ Skjern, Denmark · ✖ South Pacific Ocean ·
+  /// 1,000 km across, zoom ×1 · ? keys · q quit"); the prompt while it is open, or a message.
   private func statusText(_ charset: Charset) -> String {
-    func end(_ annotation: MapAnnotation) -> String {
-      let location = tunnel.map(annotation).location
-      return "\(annotation.glyph(charset)) \(location.formatted(.decimal(places: 5)))"
-    }
     if let prompt { return promptText(prompt, width: status.bounds.width) }
     if let message { return message }
-    return "\(end(.digger)) · \(end(.target)) · moving \(active.glyph(charset)) · r radar · ? keys · q quit"
+    return Self.statusLine(
+      ends: MapAnnotation.allCases.map { annotation in
+        (annotation.glyph(charset), name(of: annotation), annotation == active)
+      },
+      regionSpan: tunnel.startMap.regionSpan, charset: charset, width: status.bounds.width)
+  }
+
+  /// The name of an end (its coordinates when it has none), looked up again only when it has moved.
+  private func name(of annotation: MapAnnotation) -> String {
+    let location = tunnel.map(annotation).location
+    let name: String?
+    if let known = names[annotation], known.location == location {
+      name = known.name
+    } else {
+      name = namer?(location)
+      names[annotation] = (location, name)
+    }
+    return name ?? location.formatted(.decimal(places: 3))
+  }
+
+  /// The status line for the ends (their markers, names and whether each is the one moving), the span
+  /// shown, in `width` columns: the parts after the names are left out first, then the names shortened.
+  public static func statusLine(
+    ends: [(glyph: Character, name: String, isActive: Bool)], regionSpan: Double, charset: Charset,
+    width: Int
+  ) -> String {
+    let mark = charset == .ascii ? ">" : "▸"
+    let ratio = MapViewController.defaultRegionSpan / regionSpan
+    let zoom = ratio >= 1 ? "×\(Int(ratio.rounded()))" : "×1/\(Int((1 / ratio).rounded()))"
+    let kilometres = regionSpan / 1000
+    let span =
+      kilometres < 100 ? "\(Int(kilometres.rounded()))" : PlaceText.grouped(Int(kilometres.rounded()))
+    let scale =
+      charset == .ascii ? "\(span) km across, zoom x\(zoom.dropFirst())" : "\(span) km across, zoom \(zoom)"
+    func end(_ end: (glyph: Character, name: String, isActive: Bool), nameLength: Int) -> String {
+      let name =
+        end.name.count <= nameLength ? end.name : String(end.name.prefix(max(1, nameLength - 1))) + "…"
+      return (end.isActive ? mark : "") + String(end.glyph) + " " + name
+    }
+    let separator = charset == .ascii ? " - " : " · "
+    func fitting(_ parts: [String]) -> String? {
+      let line = parts.joined(separator: separator)
+      let shown = charset == .ascii ? ASCIIText.converted(line) : line
+      return shown.count <= width ? shown : nil
+    }
+    // The parts after the names go first, the last first; then the names are shortened.
+    let longest = ends.map(\.name.count).max() ?? 0
+    for tail in [[scale, "? keys", "q quit"], [scale, "? keys"], [scale], []] {
+      if let line = fitting(ends.map { end($0, nameLength: longest) } + tail) { return line }
+    }
+    for nameLength in stride(from: longest - 1, through: 8, by: -1) {
+      if let line = fitting(ends.map { end($0, nameLength: nameLength) }) { return line }
+    }
+    let line = ends.map { end($0, nameLength: 8) }.joined(separator: separator)
+    return charset == .ascii ? ASCIIText.converted(line) : line
   }
 }

@@ -11,13 +11,16 @@ public enum Key: Hashable, Sendable {
   case suspend
   /// A press of the left mouse button on a cell, in window coordinates (column and row from zero).
   case click(Point)
+  /// The mouse moved to a cell with the left button held down (after a ``click(_:)``).
+  case drag(Point)
   /// The mouse wheel turned away from the user (`up`) or towards the user, over a cell.
   case scroll(up: Bool, at: Point)
 
   /// Splits raw terminal input into keys, taking the bytes as complete.
   ///
   /// Arrow keys arrive as `ESC [ A` … `ESC [ D` (or `ESC O A` …); mouse reports in the SGR
-  /// encoding (`ESC [ < button ; column ; row M`) become ``click(_:)`` and ``scroll(up:at:)``;
+  /// encoding (`ESC [ < button ; column ; row M`) become ``click(_:)``, ``drag(_:)`` and
+  /// ``scroll(up:at:)``;
   /// other control sequences (function keys, modified arrows, releases), control strings (OSC,
   /// DCS, APC, PM) and keys pressed with Alt are skipped whole. A lone ESC at the end is the Escape
   /// key; a sequence cut off at the end is dropped. ``KeyDecoder`` reads input that arrives in parts.

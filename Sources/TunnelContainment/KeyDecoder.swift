@@ -215,6 +215,7 @@ public struct KeyDecoder: Sendable {
     let point = Point(x: numbers[1] - 1, y: numbers[2] - 1)
     switch numbers[0] {
     case 0: return .click(point)
+    case 32: return .drag(point)
     case 64: return .scroll(up: true, at: point)
     case 65: return .scroll(up: false, at: point)
     default: return nil

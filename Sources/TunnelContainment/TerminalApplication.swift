@@ -199,7 +199,7 @@ public final class TerminalApplication {
       raw.c_oflag |= tcflag_t(OPOST)
       tcsetattr(input, TCSAFLUSH, &raw)
     }
-    let mouse = reportsMouse ? "\u{1B}[?1000h\u{1B}[?1006h" : ""
+    let mouse = reportsMouse ? "\u{1B}[?1002h\u{1B}[?1006h" : ""
     writeAll("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J" + mouse)
     CrashRestore.install(input: input, modes: savedModes, output: output, leaving: leavingSequence)
     isOnScreen = true
@@ -216,7 +216,7 @@ public final class TerminalApplication {
 
   /// What puts the screen back: mouse reports off, colours reset, the cursor shown, the normal screen.
   private var leavingSequence: String {
-    (reportsMouse ? "\u{1B}[?1006l\u{1B}[?1000l" : "") + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    (reportsMouse ? "\u{1B}[?1006l\u{1B}[?1002l" : "") + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
   }
 
   private func handle(_ key: Key) {

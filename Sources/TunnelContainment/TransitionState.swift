@@ -165,6 +165,10 @@ final class TransitionState {
   }
 
   /// Draws all of `image` squeezed into `range` along the flip's axis, in perspective.
+  ///
+  /// Each line of cells is squeezed on its own (``squeezed(_:into:)``): blank cells go before any
+  /// letter does, so a line of text narrows by its margins and its gaps and reads whole for as
+  /// long as it fits.
   private static func face(
     into out: inout Canvas, image: Canvas, range: Range<Int>, foldAtStart: Bool, length: Int,
     across: Int, vertical: Bool
@@ -173,22 +177,61 @@ final class TransitionState {
     guard band > 0 else { return }
     let squeeze = Double(band) / Double(length)
     let tilt = 0.4 * (1 - squeeze * squeeze).squareRoot()
+    // The cells kept of a line of the image when it is squeezed to a width, by line and width.
+    var kept: [Int: [Int: [Int]]] = [:]
+    func keptCells(line: Int, lineLength: Int, width: Int, cell: (Int) -> Cell) -> [Int] {
+      if let found = kept[line]?[width] { return found }
+      let cells = (0..<lineLength).map(cell)
+      let found = squeezed(cells, into: width)
+      kept[line, default: [:]][width] = found
+      return found
+    }
     for position in range {
       let inBand = position - range.lowerBound
       let relative = (Double(inBand) + 0.5) / Double(band)
       let distance = foldAtStart ? relative : 1 - relative
       let extent = max(1, Int((Double(across) * (1 - tilt * distance)).rounded()))
       let offset = (across - extent) / 2
-      let source = inBand * length / band
-      for index in offset..<(offset + extent) {
-        let sourceAcross = (index - offset) * across / extent
-        if vertical {
-          out[index, position] = image[sourceAcross, source]
-        } else {
-          out[position, index] = image[source, sourceAcross]
+      if vertical {
+        // Rows are the flip's lines: a row is shown or left out whole; each row shown narrows.
+        let source = inBand * length / band
+        let columns = keptCells(line: source, lineLength: across, width: extent) { image[$0, source] }
+        for index in offset..<(offset + extent) {
+          out[index, position] = image[columns[index - offset], source]
+        }
+      } else {
+        // Columns are the flip's lines: each row of the image narrows into the band on its own.
+        for index in offset..<(offset + extent) {
+          let row = (index - offset) * across / extent
+          let columns = keptCells(line: row, lineLength: length, width: band) { image[$0, row] }
+          out[position, index] = image[columns[inBand], row]
         }
       }
     }
+  }
+
+  /// Which of `cells` to keep, in order, to show them in `width` cells: blank cells in a run of
+  /// blanks go first (one of each run stays), then single blanks, then the rest evenly spread.
+  static func squeezed(_ cells: [Cell], into width: Int) -> [Int] {
+    let count = cells.count
+    guard width < count else { return Array(0..<count) }
+    guard width > 0 else { return [] }
+    var drop = count - width
+    var dropped = [Bool](repeating: false, count: count)
+    func isBlank(_ index: Int) -> Bool { cells[index].character == " " && cells[index].dots == 0 }
+    // Blanks after another blank: margins and wide gaps narrow first, evenly across the line.
+    let repeats = (0..<count).filter { $0 > 0 && isBlank($0) && isBlank($0 - 1) }
+    let singles = (0..<count).filter { isBlank($0) && !($0 > 0 && isBlank($0 - 1)) }
+    for group in [repeats, singles] where drop > 0 {
+      let taken = min(drop, group.count)
+      for step in 0..<taken { dropped[group[(step * group.count) / taken]] = true }
+      drop -= taken
+    }
+    if drop > 0 {
+      let rest = (0..<count).filter { !dropped[$0] }
+      for step in 0..<drop { dropped[rest[(step * rest.count) / drop]] = true }
+    }
+    return (0..<count).filter { !dropped[$0] }
   }
 
   /// A fixed pseudo-random number in [0, 1) for a cell, so dissolves are deterministic.

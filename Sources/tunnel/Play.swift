@@ -111,7 +111,11 @@ extension Tunnel {
       }
       Diagnostics.handler = { diagnostic in record("! \(diagnostic.message)") }
       let tunnel = TunnelViewController(start: start, renderer: parts.renderer, geocoder: parts.geocoder)
-      let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer)
+      let reverseGeocoder = parts.reverseGeocoder
+      let play = TunnelPlay(window: window, tunnel: tunnel, gazetteer: gazetteer) { location in
+        (try? reverseGeocoder.placemark(for: location, fields: PlacemarkText.shortNameFields))
+          .flatMap(PlacemarkText.shortName)
+      }
       window.makeKeyAndVisible()
       app.onKey = { key in
         if !play.handle(key) { app.quit() }

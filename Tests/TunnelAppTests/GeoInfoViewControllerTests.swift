@@ -62,7 +62,9 @@ struct GeoInfoViewControllerTests {
     #expect(
       info.lines == [
         "Where you dig", "Skjern, Midtjylland, Denmark", "Nearest place: Skjern, 0.0 km away",
-        "Europe/Copenhagen, 16:13 local time (UTC+02:00)", "55.95000, 8.50000   55°57′00″N 8°30′00″E",
+        "Europe/Copenhagen, 16:13 local time (UTC+02:00)",
+        "Straight through: 12,727 km, a fall of 38 min 11 s",
+        "55.95000, 8.50000   55°57′00″N 8°30′00″E",
       ])
     let window = Window(size: Size(width: 70, height: 14))
     window.rootViewController = info

@@ -195,11 +195,97 @@ struct TunnelPlayTests {
     #expect(play.tunnel.isFlipped && play.tunnel.children.map(\.title) == ["Start info", "Target info"])
   }
 
-  @Test("The status line shows both coordinates")
+  /// The status line's names, as `tunnel play` gives them.
+  static let namer: TunnelPlay.Namer = { location in
+    (try? Shared.reverseGeocoder.placemark(for: location, fields: PlacemarkText.shortNameFields))
+      .flatMap(PlacemarkText.shortName)
+  }
+
+  func statusLine(_ window: Window) -> String {
+    window.render().plainText().split(separator: "\n").last.map(String.init) ?? ""
+  }
+
+  @Test("The status line names both ends, marks the one moving, and gives the scale and the zoom")
   func statusLine() {
-    let (play, window) = play()
-    let last = window.render().plainText().split(separator: "\n").last.map(String.init) ?? ""
-    #expect(last.contains("☻ 56.55000, 8.31667") && last.contains("✖ -56.55000, -171.68333"))
+    let window = Window(size: Size(width: 100, height: 30))
+    let tunnel = TunnelViewController(renderer: Shared.renderer, geocoder: Shared.geocoder)
+    let play = TunnelPlay(
+      window: window, tunnel: tunnel, gazetteer: try! Gazetteer(data: Shared.data), namer: Self.namer)
+    window.makeKeyAndVisible()
+    #expect(
+      statusLine(window).trimmingCharacters(in: .whitespaces)
+        == "▸☻ Lemvig, Denmark · ✖ South Pacific Ocean · 1,000 km across, zoom ×1 · ? keys · q quit")
+    play.handle(.tab)
+    play.handle(.character("+"))
+    play.handle(.character("+"))
+    #expect(
+      statusLine(window).hasPrefix("☻ Lemvig, Denmark · ▸✖ South Pacific Ocean · 250 km across, zoom ×4"))
+    for _ in 0..<8 { play.handle(.character("-")) }
+    #expect(statusLine(window).contains("20,000 km across, zoom ×1/20"))
+    // Narrower, the keys go first, then the scale, then the names are shortened.
+    window.resize(to: Size(width: 60, height: 30))
+    let narrow = statusLine(window).trimmingCharacters(in: .whitespaces)
+    #expect(
+      narrow.count <= 60 && narrow.contains("▸✖ South Pacific Ocean") && !narrow.contains("q quit"),
+      "\(narrow)")
+    window.resize(to: Size(width: 30, height: 30))
+    let tiny = statusLine(window).trimmingCharacters(in: .whitespaces)
+    #expect(tiny.count <= 30 && tiny.hasPrefix("☻ Lemvig") && tiny.contains("▸✖ South"), "\(tiny)")
+  }
+
+  @Test("Without names the status line gives coordinates; in ASCII the marks are ASCII")
+  func statusLineCoordinates() {
+    let (play, window) = play(size: Size(width: 100, height: 30))
+    #expect(
+      statusLine(window).hasPrefix("▸☻ 56.550, 8.317 · ✖ -56.550, -171.683 · 1,000 km across, zoom ×1"))
+    let ascii = TunnelPlay.statusLine(
+      ends: [("@", "København, Denmark", true), ("X", "South Pacific Ocean", false)], regionSpan: 250_000,
+      charset: .ascii, width: 100)
+    #expect(
+      ascii == ">@ Kobenhavn, Denmark - X South Pacific Ocean - 250 km across, zoom x4 - ? keys - q quit")
     _ = play
+  }
+
+  /// A solution's initial azimuth from 0 to 360°.
+  func bearing(_ solution: GeodesicSolution) -> Double {
+    (solution.initialAzimuth + 360).truncatingRemainder(dividingBy: 360)
+  }
+
+  @Test("A drag on a map pulls it: the marker goes the other way, and the other end follows to the antipode")
+  func dragMovesTheMap() throws {
+    let (play, window) = play(size: Size(width: 80, height: 30))
+    _ = window.render()
+    let tunnel = play.tunnel
+    let top = try #require(tunnel.startMap.viewIfLoaded)
+    let centre = top.convert(Point(x: top.bounds.width / 2, y: top.bounds.height / 2), to: nil)
+    // A press on the marker's own cell leaves it where it is (to within the cell); then pull right.
+    play.handle(.click(centre))
+    let pressed = tunnel.startMap.location
+    play.handle(.drag(Point(x: centre.x + 6, y: centre.y)))
+    let pulled = Geodesic.inverse(from: pressed, to: tunnel.startMap.location)
+    #expect(pulled.distance > 50_000 && abs(bearing(pulled) - 270) < 10, "\(pulled)")
+    #expect(tunnel.targetMap.location == tunnel.startMap.location.antipode)
+    // Pulled down, the marker goes north; the same pointer report twice moves nothing.
+    let before = tunnel.startMap.location
+    play.handle(.drag(Point(x: centre.x + 6, y: centre.y + 2)))
+    let down = Geodesic.inverse(from: before, to: tunnel.startMap.location)
+    #expect(bearing(down) < 10 || bearing(down) > 350, "\(down)")
+    let settled = tunnel.startMap.location
+    play.handle(.drag(Point(x: centre.x + 6, y: centre.y + 2)))
+    #expect(tunnel.startMap.location == settled)
+    // A drag on the bottom map moves the X and makes it the one moving.
+    let bottom = try #require(tunnel.targetMap.viewIfLoaded)
+    let lower = bottom.convert(Point(x: bottom.bounds.width / 2, y: bottom.bounds.height / 2), to: nil)
+    play.handle(.click(lower))
+    let target = tunnel.targetMap.location
+    play.handle(.drag(Point(x: lower.x - 6, y: lower.y)))
+    #expect(play.active == .target)
+    #expect(abs(bearing(Geodesic.inverse(from: target, to: tunnel.targetMap.location)) - 90) < 10)
+    // A drag with no press on a map before it (after a key) does nothing.
+    play.handle(.character("r"))
+    window.clock.runUntilIdle()
+    let flipped = tunnel.startMap.location
+    play.handle(.drag(Point(x: 3, y: 3)))
+    #expect(tunnel.startMap.location == flipped)
   }
 }

@@ -156,7 +156,7 @@ struct PlayCommandTests {
   @discardableResult
   func waitForMaps(_ session: TerminalSession, _ description: String = "the maps") throws -> [String] {
     try session.wait(description) { screen in
-      screen.contains { $0.contains("☻ 56.55000, 8.31667") && $0.contains("q quit") }
+      screen.contains { $0.contains("▸☻ Lemvig, Denmark") && $0.contains("q quit") }
         && (try? session.format("alternate_on")) == "1"
     }
   }
@@ -199,13 +199,17 @@ struct PlayCommandTests {
     try session.start(command())
     // The whole first frame: the maps and the status line (a capture can catch a frame half drawn).
     let start = try session.wait("the maps") { screen in
-      screen.contains { $0.contains("Copenhagen") } && screen.contains { $0.contains("☻ 56.55000, 8.31667") }
+      screen.contains { $0.contains("Copenhagen") } && screen.contains { $0.contains("▸☻ Lemvig, Denmark") }
     }
     let braille = start.prefix(session.rows / 2).joined().unicodeScalars.filter {
       (0x2801...0x28FF).contains($0.value)
     }
     #expect(braille.count > 500, "Denmark's land drawn in Braille dots")
-    #expect(start.contains { $0.contains("☻ 56.55000, 8.31667") })
+    // The status line: both ends by name, the digger marked as the one moving, the scale and the zoom.
+    #expect(
+      start.contains {
+        $0.contains("▸☻ Lemvig, Denmark · ✖ South Pacific Ocean · 1,000 km across, zoom ×1 · ? keys · q quit")
+      }, "\(start.joined(separator: "\n"))")
     try session.send("r")
     let flipped = try session.wait("the geocode view") { screen in
       let denmark = screen.firstIndex { $0.contains("Denmark") }
@@ -224,14 +228,13 @@ struct PlayCommandTests {
     defer { session.stop() }
     try session.start(command(place: "-41.2865 174.7762"))
     try session.wait("Wellington") {
-      $0.contains { $0.contains("☻ -41.28650, 174.77620") && $0.contains("✖ 41.28650, -5.22380") }
+      $0.contains { $0.contains("▸☻ Wellington, New Zealand") && $0.contains("✖ Alaejos, Spain") }
     }
     let before = try session.screen()
     try session.send("Tab", "Left")
     try session.wait("the X moved west, and the digger with it") { screen in
       screen.contains {
-        $0.contains("moving ✖") && !$0.contains("✖ 41.28650, -5.22380")
-          && !$0.contains("☻ -41.28650, 174.77620")
+        $0.contains("▸✖ ") && !$0.contains("✖ Alaejos, Spain") && !$0.contains("☻ Wellington, New Zealand")
       }
     }
     // Zooming in redraws the maps at another scale.
@@ -364,7 +367,7 @@ struct PlayCommandTests {
     try session.wait("the scribble") { $0.contains { $0.contains("SCRIBBLED") } }
     kill(pid, SIGCONT)
     try session.wait("the whole screen drawn again") { screen in
-      !screen.contains { $0.contains("SCRIBBLED") } && screen.contains { $0.contains("☻ 56.55000, 8.31667") }
+      !screen.contains { $0.contains("SCRIBBLED") } && screen.contains { $0.contains("▸☻ Lemvig, Denmark") }
     }
     try expectTaken(session, "after SIGCONT")
     try session.send("q")
@@ -385,6 +388,45 @@ struct PlayCommandTests {
     try session.send("r")
     try session.wait("the geocode view") { $0.contains { $0.contains("South Pacific Ocean") } }
     try session.send("Escape")
+    try expectRestored(session, status: "0")
+  }
+
+  /// The bytes of an SGR mouse report for a cell (columns and rows from zero): a press of the left button,
+  /// or a move with it held.
+  func mouse(_ session: TerminalSession, column: Int, row: Int, drag: Bool = false) throws {
+    let report = "\u{1B}[<\(drag ? 32 : 0);\(column + 1);\(row + 1)M"
+    try session.sendBytes(report.utf8.map { String($0, radix: 16) }.joined(separator: " "))
+  }
+
+  @Test(
+    "The mouse: a click on the bottom map makes the X the one moving, a drag pulls it, a click on the radar flips"
+  )
+  func mouseClicksAndDrags() throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    try session.start(command())
+    let screen = try waitForMaps(session)
+    #expect(try session.format("mouse_button_flag") == "1", "mouse reports while a button is held")
+    func column(of text: String, in line: String) throws -> Int {
+      let found = try #require(line.range(of: text), "'\(text)' in '\(line)'")
+      return line.distance(from: line.startIndex, to: found.lowerBound)
+    }
+    // The X's cell on the bottom map (not the status line's).
+    let row = try #require(screen.dropLast(2).lastIndex { $0.contains("✖") })
+    let x = try column(of: "✖", in: screen[row])
+    try mouse(session, column: x - 10, row: row)
+    let clicked = try session.wait("the X made the one moving") { $0.contains { $0.contains("▸✖ ") } }
+    // A drag to the right pulls the bottom map: the X goes west, the digger east, so the top map changes.
+    let top = Array(clicked.prefix(session.rows / 3))
+    try mouse(session, column: x, row: row)
+    try mouse(session, column: x + 12, row: row, drag: true)
+    try session.wait("the top map moved with the drag") { Array($0.prefix(session.rows / 3)) != top }
+    // A click on the radar flips to the words.
+    let now = try session.screen()
+    let radarRow = try #require(now.firstIndex { $0.contains("( r ) radar") })
+    try mouse(session, column: try column(of: "radar", in: now[radarRow]), row: radarRow)
+    try session.wait("the geocode view") { $0.contains { $0.contains("Straight through:") } }
+    try session.send("q")
     try expectRestored(session, status: "0")
   }
 

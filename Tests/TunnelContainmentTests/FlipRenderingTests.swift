@@ -130,4 +130,47 @@ struct FlipRenderingTests {
     #expect(width(row: oldRows.first!) > width(row: oldRows.last!))
     #expect(width(row: oldRows.last!) < area.width)
   }
+
+  @Test(
+    "A flip frame squeezes a line of text by its blanks: every letter stays, in order, while the line fits",
+    arguments: [
+      View.AnimationOptions.transitionFlipFromTop, .transitionFlipFromBottom, .transitionFlipFromLeft,
+      .transitionFlipFromRight,
+    ], [0.25, 0.5])
+  func squeezeKeepsLetters(effect: View.AnimationOptions, fraction: Double) {
+    let text = "Skjern, Midtjylland, Denmark"
+    // A flip from the top or bottom narrows each row it shows: every row holds the text. One from the
+    // side narrows the line itself: a single row.
+    let vertical = effect == .transitionFlipFromTop || effect == .transitionFlipFromBottom
+    let size = Size(width: 60, height: vertical ? 5 : 1)
+    var image = Canvas(size: size)
+    for y in 0..<size.height {
+      for (offset, character) in text.enumerated() { image[16 + offset, y] = Cell(character) }
+    }
+    let blank = Canvas(size: size)
+    let frame = TransitionState.frame(
+      effect: effect, progress: fraction, size: size, from: image, to: blank, base: blank)
+    var rows = 0
+    for y in 0..<size.height {
+      let row = String((0..<size.width).map { frame[$0, y].character })
+      let letters = row.filter { $0 != " " }
+      guard !letters.isEmpty else { continue }
+      rows += 1
+      #expect(letters == text.filter { $0 != " " }, "row \(y) at \(fraction): '\(row)'")
+    }
+    #expect(rows >= 1, "the text shows at \(fraction)")
+  }
+
+  @Test("Squeezing drops repeated blanks first, then single ones, then the rest evenly")
+  func squeezeOrder() {
+    let cells = Array("  ab  c d  ").map { Cell($0) }
+    let kept = { (width: Int) in
+      String(TransitionState.squeezed(cells, into: width).map { cells[$0].character })
+    }
+    #expect(kept(11) == "  ab  c d  ")
+    #expect(kept(7) == "ab c d ")
+    #expect(kept(4) == "abcd")
+    #expect(kept(2).count == 2)
+    #expect(kept(0).isEmpty)
+  }
 }

@@ -11,6 +11,8 @@ struct TerminalInputTests {
       ("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}OD", [.up, .down, .right, .left]),
       ("\u{1B}[<0;12;5M", [.click(Point(x: 11, y: 4))]),
       ("\u{1B}[<0;12;5m", []),  // a release
+      ("\u{1B}[<0;12;5M\u{1B}[<32;14;6M", [.click(Point(x: 11, y: 4)), .drag(Point(x: 13, y: 5))]),
+      ("\u{1B}[<35;14;6M", []),  // a move with no button held
       (
         "\u{1B}[<64;1;1M\u{1B}[<65;3;2M",
         [.scroll(up: true, at: Point(x: 0, y: 0)), .scroll(up: false, at: Point(x: 2, y: 1))]

@@ -144,6 +144,9 @@ public final class PlaceLayer: Sendable {
   /// Inhabitants of a place (0 when unknown).
   @inline(__always) public func population(at index: Int) -> Int { Int(file.u32(record(index))) }
 
+  /// Whether a place is its country's capital (by GeoNames' country information).
+  @inline(__always) public func isCapital(at index: Int) -> Bool { file.u16(record(index) + 22) & 1 != 0 }
+
   /// ISO 3166-1 alpha-2 country code of a place.
   public func countryCode(at index: Int) -> String {
     Self.countryCode(countryCodeValue(at: index))
