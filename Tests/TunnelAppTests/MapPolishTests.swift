@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TunnelContainment
 import TunnelGeo
 
 @testable import TunnelApp
@@ -107,5 +108,91 @@ struct MapPolishTests {
     let pole = try Self.elements(try Self.document(coordinate(88, 30)))
     let poles = pole.filter { $0.attributes["class"] == "pole" }
     #expect(poles.map(\.text).sorted() == ["North Pole", "South Pole"])
+  }
+
+  @Test("Capitals are labelled before larger places: Suva before Nasinu, in the terminal and in the SVG")
+  func capitalsFirst() throws {
+    let viewport = MapViewport(centre: coordinate(-18.1, 178.4), regionSpan: 200_000, width: 160, height: 80)
+    let picture = try Shared.renderer.picture(of: viewport)
+    let names = picture.places.map(\.name)
+    let suva = try #require(names.firstIndex(of: "Suva"))
+    let nasinu = try #require(names.firstIndex(of: "Nasinu"))
+    #expect(suva < nasinu && picture.places[suva].isCapital && !picture.places[nasinu].isCapital)
+    #expect(picture.places[nasinu].population > picture.places[suva].population)
+    // Within each part the order is by population.
+    let towns = picture.places.filter { !$0.isCapital }.map(\.population)
+    #expect(towns == towns.sorted(by: >))
+    let svg = try Self.elements(try Self.document(coordinate(-18.14, 178.44)))
+    let labels = svg.filter { ($0.attributes["class"] ?? "").hasPrefix("place") }.map(\.text)
+    #expect(labels.contains("Suva"), "\(labels)")
+  }
+
+  @Test(
+    "No place is named on open sea: an island too small for the coastlines gets a dot of land",
+    arguments: [(-3.85, -32.42, "Vila dos Remédios", false), (3.85, 154.95, "Nukuoro", true)])
+  func isletsUnderNames(latitude: Double, longitude: Double, name: String, isIslet: Bool) throws {
+    let viewport = MapViewport(
+      centre: coordinate(latitude, longitude), regionSpan: 300_000, width: 400, height: 300)
+    let picture = try Shared.renderer.picture(of: viewport)
+    // Every place has land in its pixel or next to it (a coastal town may sit a pixel out at sea).
+    for place in picture.places {
+      let (x, y) = (Int(place.point.x), Int(place.point.y))
+      let nearLand = (-1...1).contains { dy in (-1...1).contains { dx in picture.land[x + dx, y + dy] } }
+      #expect(nearLand, "\(place.name) on open sea")
+    }
+    let named = try #require(picture.places.first { $0.name == name }, "\(picture.places.map(\.name))")
+    // Fernando de Noronha is in the coastlines; Nukuoro's atoll is not, and gets a dot.
+    #expect(picture.islets.contains(named.point) == isIslet, "\(name) on an islet: \(isIslet)")
+    if isIslet {
+      #expect(picture.land[Int(named.point.x), Int(named.point.y)])
+      // In the SVG an islet is a small land circle under the place's dot.
+      let svg = try Self.elements(try Self.document(coordinate(latitude, longitude), regionSpan: 300_000))
+      #expect(svg.contains { $0.attributes["class"] == "islet" })
+    }
+  }
+
+  @Test("The sea at the centre is named, on the terminal map and in the SVG; land has no sea name")
+  func seaNamed() throws {
+    let start = TunnelViewController.defaultStart
+    let sea = try Shared.renderer.picture(
+      of: MapViewport(centre: start.antipode, regionSpan: 1_000_000, width: 160, height: 80))
+    #expect(sea.seaName == "South Pacific Ocean")
+    let land = try Shared.renderer.picture(
+      of: MapViewport(centre: coordinate(55.95, 8.5), regionSpan: 1_000_000, width: 160, height: 80))
+    #expect(land.seaName == nil)
+    let window = Window(size: Size(width: 80, height: 30))
+    window.rootViewController = TunnelViewController(renderer: Shared.renderer, geocoder: Shared.geocoder)
+    window.makeKeyAndVisible()
+    let lines = window.render().plainText().split(separator: "\n")
+    #expect(lines.suffix(from: lines.count / 2).contains { $0.contains("South Pacific Ocean") })
+    let svg = try Self.elements(try Self.document(start))
+    #expect(svg.filter { $0.attributes["class"] == "sea" }.map(\.text) == ["South Pacific Ocean"])
+  }
+
+  @Test("The place a caption names is labelled even when larger places fill the map (Gao, Mali)")
+  func captionPlaceLabelled() throws {
+    // From Gao's antipode the far end is Gao: its map is crowded with larger towns of Mali, Niger and Burkina.
+    let gao = coordinate(16.27, -0.04)
+    let end = try Shared.reverseGeocoder.placemark(for: gao)
+    #expect(end.locality == "Gao")
+    let crowded = try Shared.renderer.picture(
+      of: MapViewport(centre: gao, regionSpan: 3_000_000, width: 960, height: 400))
+    #expect(!crowded.places.prefix(14).contains { $0.name == "Gao" }, "Gao is not among the largest in view")
+    let svg = try Self.elements(try Self.document(gao.antipode, regionSpan: 3_000_000))
+    let target = svg.filter { ($0.attributes["class"] ?? "").contains("featured") }.map(\.text)
+    #expect(target.contains("Gao"), "\(target)")
+  }
+
+  @Test("Zoomed in past the low-resolution coastlines, maps are drawn from the high-resolution ones")
+  func closeZoomDetail() throws {
+    let low = Shared.mapData.coast(metresPerPixel: MapData.detailedMetresPerPixel)
+    let high = Shared.mapData.coast(metresPerPixel: MapData.detailedMetresPerPixel / 2)
+    #expect(high.drawing.rings.count > 5 * low.drawing.rings.count)
+    // Ringkøbing Fjord's shores at 20 km across: many more shore pixels than the low resolution's chords.
+    let close = MapViewport(centre: coordinate(56.0, 8.25), regionSpan: 20_000, width: 160, height: 80)
+    let picture = try Shared.renderer.picture(of: close)
+    #expect(close.metresPerPixel < MapData.detailedMetresPerPixel)
+    #expect(picture.shorelines.map(\.count).reduce(0, +) > 200, "\(picture.shorelines.map(\.count))")
+    #expect(picture.coast.bits.filter { $0 }.count > 150)
   }
 }
