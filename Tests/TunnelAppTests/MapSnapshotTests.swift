@@ -65,4 +65,26 @@ struct MapSnapshotTests {
     #expect(text.contains("Suva") || text.contains("Lautoka") || text.contains("Nadi"))
     try check("fiji-antimeridian", text)
   }
+
+  @Test("A lake country: Finland's lakes as water, 500 km across")
+  func lakeCountry() throws {
+    let text = render(.digger, at: coordinate(62.6, 27.0), span: 500_000, charset: .unicode)
+    #expect(text.contains("☻") && text.contains("Kuopio"))
+    try check("finland-lakes", text)
+  }
+
+  @Test("An island capital: Suva labelled before the larger Nasinu, 100 km across")
+  func islandCapital() throws {
+    let text = render(.digger, at: coordinate(-18.0, 178.3), span: 100_000, charset: .unicode)
+    #expect(text.contains("Suva"))
+    try check("suva", text)
+  }
+
+  @Test("At sea the map says which sea, under the marker")
+  func seaNamed() throws {
+    let text = render(
+      .target, at: TunnelViewController.defaultStart.antipode, span: 1_000_000, charset: .unicode)
+    #expect(text.contains("South Pacific Ocean"))
+    try check("south-pacific", text)
+  }
 }
