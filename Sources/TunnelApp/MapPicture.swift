@@ -26,4 +26,15 @@ public struct MapPicture: Sendable {
   public internal(set) var islets: [MapPoint] = []
   /// The name of the sea at the centre, when the centre is at sea ("South Pacific Ocean").
   public internal(set) var seaName: String?
+  /// When no place is in view: the nearest one, how far it is and which way (degrees clockwise from up on
+  /// the map, which on this projection is its bearing from the centre).
+  public internal(set) var nearestOutside: NearestOutside?
+
+  /// A place outside the picture, and the way to it.
+  public struct NearestOutside: Sendable, Hashable {
+    public var name: String
+    public var asciiName: String
+    public var distanceKm: Double
+    public var bearing: Double
+  }
 }

@@ -69,7 +69,27 @@ public final class MapRenderer {
       viewport: viewport, land: land, coast: coast,
       borders: Self.inland(rawBorders, land: land, coast: coast), shorelines: shorelines,
       borderLines: borderLines, places: places, islets: islets,
-      seaName: centreIsLand ? nil : data.marine.names(containing: viewport.centre).first)
+      seaName: centreIsLand ? nil : data.marine.names(containing: viewport.centre).first,
+      nearestOutside: places.isEmpty ? nearestPlace(to: frame) : nil)
+  }
+
+  /// The place nearest to the centre of a frame, and which way it lies: for a map zoomed in where no
+  /// place is in view, so that it still says what is near.
+  func nearestPlace(to frame: Frame) -> MapPicture.NearestOutside? {
+    var best = (order: -1, dot: -Float.infinity)
+    for (order, vector) in data.placeVectors.enumerated() {
+      let dot = (vector * frame.up).sum()
+      if dot > best.dot { best = (order, dot) }
+    }
+    guard best.order >= 0 else { return nil }
+    let vector = data.placeVectors[best.order]
+    let details = data.places.place(at: Int(data.placesByPopulation[best.order]))
+    // On an azimuthal projection the direction on the map from its centre is the bearing.
+    let bearing = atan2(Double((vector * frame.east).sum()), Double((vector * frame.north).sum())) * 180 / .pi
+    return MapPicture.NearestOutside(
+      name: details.name, asciiName: details.asciiName,
+      distanceKm: acos(Double(min(1, best.dot))) * WGS84.meanRadius / 1000,
+      bearing: (bearing + 360).truncatingRemainder(dividingBy: 360))
   }
 
   /// The points of the places with no land pixel within a pixel of them: their islands are smaller

@@ -1,3 +1,4 @@
+import Foundation
 import TunnelContainment
 import TunnelGeo
 
@@ -58,6 +59,7 @@ public final class MapView: View {
     var taken = [Rect(x: centreCell.x - 1, y: centreCell.y, width: 3, height: 1)]
     drawLabels(picture, charset: charset, taken: &taken, in: &canvas)
     drawSeaName(picture, charset: charset, taken: &taken, in: &canvas)
+    drawNearestOutside(picture, charset: charset, in: &canvas)
     let marker = Style(
       foreground: annotation.color, background: style(at: centreCell, in: canvas), bold: true)
     canvas.put(annotation.glyph(charset), at: centreCell, style: marker)
@@ -110,6 +112,38 @@ public final class MapView: View {
       }
       taken.append(rect)
       return
+    }
+  }
+
+  /// With no place in view, the nearest one at the edge towards it: "↗ Skjern 12 km".
+  private func drawNearestOutside(_ picture: MapPicture, charset: Charset, in canvas: inout Canvas) {
+    guard let nearest = picture.nearestOutside, bounds.width >= 12, bounds.height >= 3 else { return }
+    let octant = Int(((nearest.bearing + 22.5) / 45).rounded(.down)) % 8
+    let arrow =
+      charset == .ascii
+      ? ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][octant]
+      : ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"][octant]
+    let name = charset == .ascii ? nearest.asciiName : nearest.name
+    let distance = PlacemarkText.kilometres(nearest.distanceKm)
+    var text = "\(arrow) \(name) \(distance)"
+    if text.count > bounds.width - 2 { text = "\(arrow) \(distance)" }
+    // From the centre towards the place, to a cell or two inside the edge (a cell is half as wide as high).
+    let radians = nearest.bearing * .pi / 180
+    let dx = sin(radians) * 2
+    let dy = -cos(radians)
+    let reach = min(
+      abs(dx) > 1e-9 ? (Double(bounds.width) / 2 - 1) / abs(dx) : .infinity,
+      abs(dy) > 1e-9 ? (Double(bounds.height) / 2 - 1) / abs(dy) : .infinity)
+    let target = Point(
+      x: centreCell.x + Int((dx * reach).rounded()), y: centreCell.y + Int((dy * reach).rounded()))
+    let start = dx >= 0 ? target.x - text.count + 1 : target.x
+    let x = min(max(0, start), bounds.width - text.count)
+    let y = min(max(0, target.y), bounds.height - 1)
+    for (offset, character) in text.enumerated() {
+      let point = Point(x: x + offset, y: y)
+      var style = Palette.label
+      style.background = self.style(at: point, in: canvas)
+      canvas.put(character, at: point, style: style)
     }
   }
 

@@ -195,4 +195,30 @@ struct MapPolishTests {
     #expect(picture.shorelines.map(\.count).reduce(0, +) > 200, "\(picture.shorelines.map(\.count))")
     #expect(picture.coast.bits.filter { $0 }.count > 150)
   }
+
+  @Test(
+    "Zoomed in where no place is in view, the map points to the nearest one: the geocoder's, its way and distance",
+    arguments: [(-25.0, 133.0), (-56.55, -171.683333), (72.0, -40.0)])
+  func nearestOutside(latitude: Double, longitude: Double) throws {
+    let centre = coordinate(latitude, longitude)
+    let picture = try Shared.renderer.picture(
+      of: MapViewport(centre: centre, regionSpan: 20_000, width: 120, height: 60))
+    #expect(picture.places.isEmpty)
+    let pointer = try #require(picture.nearestOutside)
+    let nearest = try Shared.reverseGeocoder.placemark(for: centre, fields: .nearestPlace).nearestPlace
+    #expect(pointer.name == nearest.name)
+    #expect(abs(pointer.distanceKm - nearest.distanceKm) < 0.005 * nearest.distanceKm + 0.1)
+    let way = Geodesic.inverse(
+      from: centre, to: try Coordinate(latitude: nearest.latitude, longitude: nearest.longitude))
+    let bearing = (way.initialAzimuth + 360).truncatingRemainder(dividingBy: 360)
+    let difference = abs(bearing - pointer.bearing)
+    #expect(min(difference, 360 - difference) < 1, "\(bearing) against \(pointer.bearing)")
+    // The terminal map says it at its edge.
+    let map = MapViewController(annotation: .digger, location: centre, renderer: Shared.renderer)
+    map.regionSpan = 20_000
+    let window = Window(size: Size(width: 60, height: 15))
+    window.rootViewController = map
+    window.makeKeyAndVisible()
+    #expect(window.render().plainText().contains(" \(nearest.name) "))
+  }
 }
