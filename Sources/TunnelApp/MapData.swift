@@ -56,9 +56,13 @@ public final class MapData: Sendable {
     }
   }
 
-  /// Place indices, the most populous first (ties in index order).
-  let placesByPopulation: [Int32]
-  /// The unit vectors of the places in ``placesByPopulation``'s order.
+  /// Place indices in the order labels are chosen: by population, a capital's counted ``capitalWeight``
+  /// times (ties in index order), so that Suva is named before its larger suburb Nasinu while São Paulo still
+  /// comes before Brasília.
+  let placesByRank: [Int32]
+  /// How many times a capital's population counts when labels are chosen.
+  static let capitalWeight = 4
+  /// The unit vectors of the places in ``placesByRank``'s order.
   let placeVectors: [SIMD3<Float>]
 
   /// Reads and decodes the layers maps need.
@@ -73,9 +77,14 @@ public final class MapData: Sendable {
     let places = try data.places()
     self.places = places
     marine = try data.marine()
-    var order = (0..<places.count).map { (population: places.population(at: $0), index: Int32($0)) }
-    order.sort { $0.population != $1.population ? $0.population > $1.population : $0.index < $1.index }
-    placesByPopulation = order.map(\.index)
+    var order = (0..<places.count).map {
+      (
+        rank: places.population(at: $0) * (places.isCapital(at: $0) ? Self.capitalWeight : 1),
+        index: Int32($0)
+      )
+    }
+    order.sort { $0.rank != $1.rank ? $0.rank > $1.rank : $0.index < $1.index }
+    placesByRank = order.map(\.index)
     placeVectors = order.map { SIMD3<Float>(places.unitVector(at: Int($0.index))) }
     try data.checkIntact()
   }

@@ -19,7 +19,7 @@ public struct MapPicture: Sendable {
   public internal(set) var shorelines: [[MapPoint]]
   /// Border polylines in pixels (coastal stretches included; ``borders`` has the inland ones).
   public internal(set) var borderLines: [[MapPoint]]
-  /// Places inside the picture: capitals first, then the most populous.
+  /// Places inside the picture, the most populous first, a capital's population counted four times.
   public internal(set) var places: [MapPlace]
   /// Places in ``places`` on islands too small for the coastlines drawn: each got a pixel of land (and
   /// shore) in ``land`` and ``coast``, so that no place is named on open sea.

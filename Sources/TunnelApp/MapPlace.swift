@@ -6,7 +6,7 @@ public struct MapPlace: Sendable, Hashable {
   public var asciiName: String
   /// The number of inhabitants.
   public var population: Int
-  /// Whether the place is its country's capital; capitals are labelled before larger places.
+  /// Whether the place is its country's capital; a capital is labelled before places up to four times larger.
   public var isCapital = false
   /// Where the place is on the map.
   public var point: MapPoint

@@ -83,7 +83,7 @@ public final class MapRenderer {
     }
     guard best.order >= 0 else { return nil }
     let vector = data.placeVectors[best.order]
-    let details = data.places.place(at: Int(data.placesByPopulation[best.order]))
+    let details = data.places.place(at: Int(data.placesByRank[best.order]))
     // On an azimuthal projection the direction on the map from its centre is the bearing.
     let bearing = atan2(Double((vector * frame.east).sum()), Double((vector * frame.north).sum())) * 180 / .pi
     return MapPicture.NearestOutside(
@@ -494,7 +494,8 @@ public final class MapRenderer {
 
   // MARK: - Places
 
-  /// The places inside the view, at most `limit` of the most populous; capitals first, then by population.
+  /// The places inside the view, at most `limit`, in ``MapData``'s label order (a capital's population
+  /// counted four times).
   func places(in frame: Frame, limit: Int = 120) -> [MapPlace] {
     let layer = data.places
     let units = Double(layer.unitsPerDegree)
@@ -502,7 +503,7 @@ public final class MapRenderer {
     let height = Double(frame.viewport.height)
     var result: [MapPlace] = []
     for (order, vector) in data.placeVectors.enumerated() where frame.isNear(vector) {
-      let place = Int(data.placesByPopulation[order])
+      let place = Int(data.placesByRank[order])
       let latitude = Double(layer.latitudeUnits(at: place)) / units
       let longitude = Double(layer.longitudeUnits(at: place)) / units
       guard let point = frame.point(latitude: latitude, longitude: longitude),
@@ -515,8 +516,7 @@ public final class MapRenderer {
           isCapital: layer.isCapital(at: place), point: point))
       if result.count == limit { break }
     }
-    // A stable partition: the order by population stays within each part.
-    return result.filter(\.isCapital) + result.filter { !$0.isCapital }
+    return result
   }
 }
 

@@ -444,7 +444,7 @@ struct TileLabels: Sendable {
       }
       return true
     }
-    for place in data.placesByPopulation {
+    for place in data.placesByRank {
       let index = Int(place)
       let latitude = Double(layer.latitudeUnits(at: index)) / units
       guard abs(latitude) < MapTiles.maximumLatitude else { continue }
