@@ -281,10 +281,12 @@ public final class TunnelPlay {
   /// room.
   func promptText(_ prompt: String, width: Int) -> String {
     let text = Array(prompt)
+    let labels = ["Go to (a place or a coordinate; Enter to go, Esc to cancel): ", "Go to: "]
+    // The long label where the text (and a complaint) fits beside it, the short one otherwise.
+    let complaint = message.map { 3 + $0.count } ?? 0
     let label =
-      ["Go to (a place or a coordinate; Enter to go, Esc to cancel): ", "Go to: "].first {
-        $0.count + text.count + 1 <= width || $0.count <= width / 3
-      } ?? "Go to: "
+      labels.first { $0.count + text.count + 1 + complaint <= width }
+      ?? labels.first { $0.count + text.count + 1 <= width || $0.count <= width / 3 } ?? "Go to: "
     let room = max(1, width - label.count - 1)
     // The text shown: all of it when it fits, else a window that keeps the cursor in view.
     var first = 0

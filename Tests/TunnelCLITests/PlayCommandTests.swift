@@ -430,6 +430,33 @@ struct PlayCommandTests {
     try expectRestored(session, status: "0")
   }
 
+  @Test(
+    "The search box: a failed search keeps the text to mend, Ctrl-U clears it, a place moves the digger there"
+  )
+  func searchBox() throws {
+    let session = TerminalSession()
+    defer { session.stop() }
+    try session.start(command())
+    try waitForMaps(session)
+    try session.send("g")
+    try session.wait("the prompt") { $0.contains { $0.contains("Go to (a place or a coordinate") } }
+    try session.type("Wellingtn Zealand Nowhere")
+    let failed = try session.wait("the complaint after the kept text") { screen in
+      screen.contains { $0.contains("Wellingtn Zealand Nowhere▏ — ") }
+    }
+    #expect(failed.contains { $0.contains("Go to") }, "the prompt stays open")
+    try session.send("C-u")
+    try session.wait("the text cleared") {
+      $0.contains { $0.hasSuffix("Esc to cancel): ▏") || $0.contains("cancel): ▏ ") }
+    }
+    try session.type("Wellington")
+    try session.wait("the digger in Wellington") { screen in
+      screen.contains { $0.contains("▸☻ Wellington, New Zealand") && $0.contains("✖ Alaejos, Spain") }
+    }
+    try session.send("q")
+    try expectRestored(session, status: "0")
+  }
+
   @Test("Without a terminal it refuses politely, with exit 64")
   func refusesWithoutATerminal() throws {
     let result = try TunnelProcess.run(["play"])
