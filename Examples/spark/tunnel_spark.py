@@ -381,22 +381,19 @@ class PartitionAnswerer:
 def through_transform(df, columns, binary, options, added, kinds):
     """The "transform" way: Spark SQL's script transform pipes every column through one `tunnel batch` per task.
 
-    Sent per row, tab-separated: the coordinate column(s) as text, then every column of df marked ("=" and its
-    text, or nothing for null), all escaped as `tunnel batch` escapes TSV (\\\\, \\t, \\n, \\r), so that no value
-    can split a field or a line. `tunnel batch` reads the fields, answers from the coordinate, and writes each
-    row's fields back, escaped the same way, followed by the added columns; the header is sent before the rows
-    (from the script itself) and dropped from the answers. The script's status fails the task when `tunnel` does
-    not end with 0 or 65 (65: some rows were bad, which their error column says), so a task never ends with
-    fewer rows than it read.
+    Sent per row, tab-separated: the coordinate column(s) as text, escaped as `tunnel batch` reads TSV (\\\\, \\t,
+    \\n, \\r), then every column of df as Spark's text for it (see `carry`), which holds no backslash, tab or line
+    break, so that `tunnel batch` reads and writes it unchanged. `tunnel batch` answers from the coordinate and
+    writes each row's fields back followed by the added columns; the header is sent before the rows (by the script
+    itself) and dropped from the answers. The script's status fails the task when `tunnel` does not end with 0 or
+    65 (65: some rows were bad, which their error column says), so a task never ends with fewer rows than it read.
     """
     from pyspark.sql import functions
 
     spark = df.sparkSession
     sent = [escape(functions.coalesce(functions.col(quoted(name)).cast("string"), functions.lit("")))
             for name in columns]
-    carried = [functions.when(functions.col(quoted(field.name)).isNull(), functions.lit("")).otherwise(
-        functions.concat(functions.lit("="), escape(functions.col(quoted(field.name)).cast("string"))))
-        for field in df.schema.fields]
+    carried = [carry(functions.col(quoted(field.name)), field.dataType) for field in df.schema.fields]
     view = "tunnel_rows_%s" % uuid.uuid4().hex
     df.select([column.alias("f%d" % index) for index, column in enumerate(sent + carried)]).createOrReplaceTempView(
         view)
@@ -406,13 +403,14 @@ def through_transform(df, columns, binary, options, added, kinds):
               "./{binary} batch --data ./{archive}/Data --input-format tsv --format tsv {options} | tail -n +2; "
               "status=$?; if [ $status -eq 65 ]; then exit 0; fi; exit $status").format(
         binary=binary, header="\\t".join(header), archive=DATA_ARCHIVE, options=" ".join(options))
-    outputs = ["f%d" % index for index in range(len(sent) + len(carried))] + ["a%d" % index for index in range(len(added))]
+    outputs = ["f%d" % index for index in range(len(sent) + len(carried))] + ["a%d" % index
+                                                                            for index in range(len(added))]
     tsv = r"ROW FORMAT DELIMITED FIELDS TERMINATED BY '\t' LINES TERMINATED BY '\n'"
     answers = spark.sql("SELECT TRANSFORM(%s) %s USING '%s' AS (%s) %s FROM %s" % (
         ", ".join("f%d" % index for index in range(len(sent) + len(carried))), tsv,
         script.replace("\\", "\\\\").replace("'", "\\'"),
         ", ".join("%s string" % name for name in outputs), tsv, view))
-    kept = [unmark(functions.col("f%d" % (len(sent) + index)), field.dataType).alias(field.name)
+    kept = [uncarry(functions.col("f%d" % (len(sent) + index)), field.dataType).alias(field.name)
             for index, field in enumerate(df.schema.fields)]
     answered = [functions.nullif(functions.col("a%d" % index), functions.lit("")).cast(kind).alias(name)
                 for index, (name, kind) in enumerate(zip(added, kinds))]
@@ -433,17 +431,32 @@ def escape(text):
     return text
 
 
-def unmark(field, kind):
-    """A carried column back: null for an empty field, else its text after the mark, unescaped, cast to its type.
+# How carried text avoids what `tunnel batch` would escape: each of these characters as "%" and two hex digits.
+PERCENT_CODES = (("%", "%25"), ("\\", "%5C"), ("\t", "%09"), ("\n", "%0A"), ("\r", "%0D"))
 
-    Unescaping splits at each escaped backslash (\\\\, read left to right as `tunnel` reads it), replaces \\t, \\n
-    and \\r in the pieces and joins them with single backslashes; text without a backslash is taken as it is.
-    """
-    from pyspark.sql import functions
 
-    body = functions.substring(field, 2, 1 << 30)
-    pieces = functions.transform(functions.split(body, r"\\\\"), lambda piece: functions.replace(
-        functions.replace(functions.replace(piece, functions.lit("\\t"), functions.lit("\t")),
-                          functions.lit("\\n"), functions.lit("\n")), functions.lit("\\r"), functions.lit("\r")))
-    text = functions.when(functions.instr(body, "\\") == 0, body).otherwise(functions.array_join(pieces, "\\"))
-    return functions.when(field == "", functions.lit(None)).otherwise(text).cast(kind)
+def carry(column, kind):
+    """A column as one TSV field that `tunnel batch` passes through unchanged: empty for null, else Spark's text for
+    the value; text with "%", "\\", tab, line feed and carriage return percent-encoded, and empty text as "%"
+    (which no encoding is). Numbers, booleans, decimals and dates have no such characters."""
+    from pyspark.sql import functions, types
+
+    text = column.cast("string")
+    if isinstance(kind, types.StringType):
+        for plain, code in PERCENT_CODES:
+            text = functions.replace(text, functions.lit(plain), functions.lit(code))
+        text = functions.when(text == "", functions.lit("%")).otherwise(text)
+    return functions.coalesce(text, functions.lit(""))
+
+
+def uncarry(field, kind):
+    """A carried field back to its value: `carry` undone (codes replaced in reverse order, "%25" last, so that
+    each "%" read is the start of a code), then cast to the column's type."""
+    from pyspark.sql import functions, types
+
+    if not isinstance(kind, types.StringType):
+        return functions.nullif(field, functions.lit("")).cast(kind)
+    text = field
+    for plain, code in reversed(PERCENT_CODES):
+        text = functions.replace(text, functions.lit(code), functions.lit(plain))
+    return functions.when(field == "", functions.lit(None)).when(field == "%", functions.lit("")).otherwise(text)

@@ -24,10 +24,12 @@ sys.path.insert(0, os.path.join(ROOT, "Examples", "spark"))
 from tunnel_spark import UsageError, add_placemarks  # noqa: E402
 
 TEXTS = ["plain", "tab\there", "line\nfeed", "carriage\rreturn", "back\\slash", "\\N", "\\t literally", "=marked",
-         "", None, "ünïcødé ⛏", " spaced ", 'quote "d', "ends with \\", "\\\\", "\t\n\r\\"]
+         "", None, "ünïcødé ⛏", " spaced ", 'quote "d', "ends with \\", "\\\\", "\t\n\r\\", "nul\x00 escape\x1b",
+         "%41 %25 %", "%5C%09%"]
 COORDINATES = [(55.68, 12.57), (-33.9, 18.4), (91.0, 0.0), (None, 3.0), (0.0, 0.0), (float("nan"), 1.0),
                (-89.999, 179.999), (12.5, -180.0), (40.7, -74.0), (64.1, -21.9), (-0.5, 100.2), (35.0, 139.0),
-               (1.0, 1.0), (-45.0, 170.0), (70.0, 25.0), (10.0, -70.0)]
+               (1.0, 1.0), (-45.0, 170.0), (70.0, 25.0), (10.0, -70.0), (-20.0, -150.0), (48.85, 2.35),
+               (30.0, 31.2)]
 failures = []
 
 

@@ -1,4 +1,5 @@
-"""The Spark job's output is `tunnel batch`'s, row for row: run by `Scripts/test --spark` (pyspark is a large download).
+"""The Spark job's output is `tunnel batch`'s, row for row: run by `Scripts/test --spark` (pyspark is a large download),
+after `Scripts/spark-batch --setup-only` (the runs here use what it installed: --installed).
 
 On 100,000 points with bad rows among them and a text column that needs quoting:
 1. Parquet, every field, through mapInArrow (--via arrow) in local mode with two cores and one retry, the first
@@ -56,8 +57,9 @@ def write_points(path):
 
 def spark(arguments, environment=None):
     # spark-submit sends the driver's standard error to its standard output: read both.
-    finished = subprocess.run([os.path.join(ROOT, "Scripts", "spark-batch")] + arguments, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, env=dict(os.environ, **(environment or {})))
+    finished = subprocess.run([os.path.join(ROOT, "Scripts", "spark-batch"), "--installed"] + arguments,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env=dict(os.environ, **(environment or {})))
     return finished.returncode, finished.stdout
 
 
@@ -104,7 +106,8 @@ def cluster_run(source, output, flags):
     """Scripts/spark-batch --cluster, its second worker killed (its whole process group, as a host that dies) once
     the first task's output is committed and before the job ends. Returns the status, what it said, and whether
     the kill came mid-job."""
-    process = subprocess.Popen([os.path.join(ROOT, "Scripts", "spark-batch"), "--cluster", "--partitions", "8",
+    process = subprocess.Popen([os.path.join(ROOT, "Scripts", "spark-batch"), "--installed", "--cluster",
+                                "--partitions", "8",
                                 "--input", source, "--output", output] + flags,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     said = []
