@@ -108,13 +108,8 @@ public struct SVGMap {
       }
     }
     out += "<path class=\"land\" d=\"\(land)\" fill=\"#4f7d3a\" shape-rendering=\"crispEdges\"/>\n"
-    // Shores of lakes and islets under a dozen pixels across would only draw scratches; their fill shows
-    // them.
-    let shores = picture.shorelines.filter { line in
-      let xs = line.map(\.x)
-      let ys = line.map(\.y)
-      return max(xs.max()! - xs.min()!, ys.max()! - ys.min()!) >= 12
-    }
+    // Shores of lakes and islets too small or too thin for their fill to show would only draw scratches.
+    let shores = picture.shorelines.filter(Self.isReadableShore)
     out += polylines(shores, stroke: "#c8d9a8", width: 0.8, keep: { _ in true })
     out += polylines(picture.borderLines, stroke: "#2d3b22", width: 1, dashes: "4 3") { point in
       // Only the stretches of border drawn inland on the terminal map too.
@@ -142,6 +137,28 @@ public struct SVGMap {
     out += labels(picture, featuring: featuredPlace(placemark, in: picture))
     out += marker(annotation, at: MapPoint(x: picture.viewport.centreX, y: picture.viewport.centreY))
     return out
+  }
+
+  /// Whether a shoreline is worth a stroke: a dozen pixels across at least and, when it is a whole ring
+  /// (a lake or an island in view), on average at least two pixels wide, so that the water or land it
+  /// bounds shows in the fill beside it. A ring's mean width is twice its area over its perimeter (a
+  /// strip w wide has w, a disc of radius r has r); a long thin lake's shore is a scratch on the land.
+  static func isReadableShore(_ line: [MapPoint]) -> Bool {
+    let xs = line.map(\.x)
+    let ys = line.map(\.y)
+    guard max(xs.max()! - xs.min()!, ys.max()! - ys.min()!) >= 12 else { return false }
+    let first = line[0]
+    let last = line[line.count - 1]
+    guard abs(first.x - last.x) <= 1, abs(first.y - last.y) <= 1 else { return true }
+    var twiceArea = 0.0
+    var perimeter = 0.0
+    for index in line.indices {
+      let a = line[index]
+      let b = line[(index + 1) % line.count]
+      twiceArea += a.x * b.y - b.x * a.y
+      perimeter += ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+    }
+    return perimeter > 0 && abs(twiceArea) / perimeter >= 2
   }
 
   /// The polylines' segments that are in view and pass `keep` at their middle, as one path.

@@ -94,6 +94,8 @@ struct GeoInfoViewControllerTests {
     info.location = skjern.antipode
     await info.geocoding?.value
     #expect(info.lines[1] == "South Pacific Ocean, 948.7 km from Antipodes Island (New Zealand)")
+    // The same word as on land, with the country, since the nearest place may be in another one.
+    #expect(info.lines[2] == "Nearest place: Waitangi, NZ, 1,381 km away")
     #expect(info.lines[3] == "Etc/GMT+11, 03:13 local time (UTC−11:00)")
   }
 

@@ -75,6 +75,69 @@ struct MapPolishTests {
     #expect(pyrenees.borders.bits.contains(true))
   }
 
+  /// The vertices of an SVG path made of M and L commands.
+  static func vertices(_ path: String) -> [MapPoint] {
+    let numbers = path.split { "MLhvz ".contains($0) }.compactMap { Double($0) }
+    return stride(from: 0, to: numbers.count - 1, by: 2).map { MapPoint(x: numbers[$0], y: numbers[$0 + 1]) }
+  }
+
+  @Test("tunnel map 88 30 --svg: no shore or border stroke runs along 180° or across Antarctica's interior")
+  func svgSeams() throws {
+    let start = coordinate(88, 30)
+    let elements = try Self.elements(try Self.document(start))
+    // The maps are nested <svg> elements; the strokes after the second one's start are the far end's.
+    let far = try #require(elements.lastIndex { $0.attributes["class"] == "map target" })
+    let strokes = elements[far...].filter {
+      $0.name == "path" && ($0.attributes["stroke"] == "#c8d9a8" || $0.attributes["stroke-dasharray"] != nil)
+    }
+    let viewport = MapViewport(
+      centre: start.antipode, regionSpan: MapViewController.defaultRegionSpan, width: 960, height: 400)
+    var checked = 0
+    for stroke in strokes {
+      for point in Self.vertices(stroke.attributes["d"] ?? "") {
+        guard let found = Shared.renderer.coordinate(at: point, in: viewport) else { continue }
+        checked += 1
+        #expect(abs(abs(found.longitude) - 180) > 0.05, "a stroke along 180° at \(found)")
+        #expect(found.latitude > -80, "a stroke across Antarctica's interior at \(found)")
+      }
+    }
+    // The far end's map is all land round the pole: it has no stroke left to draw.
+    #expect(checked == 0, "\(checked) stroked vertices on the map round the South Pole")
+    let picture = try Shared.renderer.picture(of: viewport)
+    #expect(picture.land.bits.allSatisfy { $0 }, "Antarctica fills the map round the South Pole")
+  }
+
+  @Test(
+    "Lakes and islets whose fill does not show get no shore stroke: no scratches across Norway, Spain, New Zealand",
+    arguments: [(61.0, 9.0), (40.4165, -3.70256), (-44.0, 170.0), (16.3, -0.05)])
+  func noScratches(latitude: Double, longitude: Double) throws {
+    let viewport = MapViewport(
+      centre: coordinate(latitude, longitude), regionSpan: MapViewController.defaultRegionSpan, width: 960,
+      height: 400)
+    let picture = try Shared.renderer.picture(of: viewport)
+    let kept = picture.shorelines.filter(SVGMap.isReadableShore)
+    var checked = 0
+    for line in kept {
+      let first = line[0]
+      let last = line[line.count - 1]
+      guard abs(first.x - last.x) <= 1, abs(first.y - last.y) <= 1,
+        line.allSatisfy({ (0..<960).contains($0.x) && (0..<400).contains($0.y) })
+      else { continue }
+      checked += 1
+      // A whole ring in view that is stroked bounds something the fill shows: both land and water lie within it.
+      let xs = line.map { Int($0.x) }
+      let ys = line.map { Int($0.y) }
+      var seen: Set<Bool> = []
+      for y in ys.min()!...ys.max()! {
+        for x in xs.min()!...xs.max()! {
+          seen.insert(picture.land[x, y])
+        }
+      }
+      #expect(seen.count == 2, "a shore stroked round a ring whose fill does not show, at \(first)")
+    }
+    #expect(checked > 0, "some lake or island ring lies wholly in view")
+  }
+
   @Test("Captions read once each: no region repeating the town, no two brackets, offsets from UTC")
   func captions() throws {
     #expect(PlaceText.regionName("Madrid, Comunidad de") == "Comunidad de Madrid")
@@ -92,6 +155,7 @@ struct MapPolishTests {
     #expect(PlaceText.timeZone("Etc/UTC") == "Etc/UTC (UTC)")
     let noronha = try Shared.reverseGeocoder.placemark(for: coordinate(-3.80, -32.35))
     let headline = PlacemarkText.headline(noronha)
+    #expect(headline.hasSuffix("from Fernando de Noronha (Distrito Estadual), Brazil"), "\(headline)")
     #expect(!headline.contains(") ("), "\(headline)")
   }
 

@@ -59,6 +59,17 @@ struct MapSnapshotTests {
     try check("north-pole", text)
   }
 
+  @Test("The far end of 'tunnel map 88 30': Antarctica round the South Pole, 1,000 km across, no seam drawn")
+  func southPole() throws {
+    let text = render(.target, at: coordinate(88, 30).antipode, span: 1_000_000, charset: .unicode)
+    #expect(text.contains("✖"))
+    // Land all round: the seams along 180° and at the pole are neither shore nor border, so every cell of
+    // dots is full (the rest are the marker and the pointer to the nearest place).
+    let dots = text.unicodeScalars.filter { (0x2800...0x28FF).contains($0.value) }
+    #expect(dots.count > 1_000 && dots.allSatisfy { $0 == "⣿" }, "\(text)")
+    try check("south-pole", text)
+  }
+
   @Test("Fiji, on the antimeridian")
   func antimeridian() throws {
     let text = render(.digger, at: coordinate(-17.0, 180), span: 1_000_000, charset: .unicode)

@@ -163,6 +163,7 @@ struct TunnelPlayTests {
     // A framed panel, the actions in one column.
     let rows = shown.split(separator: "\n").filter { $0.contains("│ ") }
     #expect(shown.contains("┌") && shown.contains("┘") && rows.count == TunnelPlay.keys.count + 1)
+    #expect(!TunnelPlay.helpPanel(.unicode).contains("•"), "no stray bullet in the panel")
     let columns = Set(
       rows.dropFirst().compactMap { row in
         TunnelPlay.keys.compactMap {
