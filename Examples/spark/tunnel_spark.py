@@ -80,10 +80,10 @@ def add_placemarks(df, fields=None, antipode=False, *, columns=None, precision=9
             unknown field, no tunnel binary or data.
 
     Example:
-        >>> placemarks = add_placemarks(spark.createDataFrame([("cph", 55.68, 12.57)], "id string, lat double, lon double"),
-        ...                             fields="nearestPlace", tunnel="/usr/local/bin/tunnel")
-        >>> placemarks.select("id", "nearest_place", "nearest_place_km").first()
-        Row(id='cph', nearest_place='Copenhagen', nearest_place_km=0.68...)
+        >>> points = spark.createDataFrame([("cph", 55.68, 12.57)], "id string, lat double, lon double")
+        >>> placemarks = add_placemarks(points, fields="nearestPlace", tunnel=".build/spark/prefix/bin/tunnel")
+        >>> placemarks.select("id", "nearest_place", "nearest_place_country", "nearest_place_km").first()
+        Row(id='cph', nearest_place='Indre By', nearest_place_country='DK', nearest_place_km=0.316424)
     """
     binary, data = tunnel_and_data(tunnel, data)
     if columns is None:
