@@ -8,7 +8,8 @@ Run by `Scripts/bench --spark` after `Scripts/spark-batch --setup-only`; every S
 all cores), and the job (CSV to Parquet) through Spark SQL's script transform and through mapInArrow, on
 `local[1]`, `local[2]` and `--cluster` (a standalone master and two workers of one core each, each worker in its
 own network namespace where it can be; started and stopped by each run). Spark's own share: a job that reads the
-same CSV and writes it to Parquet untouched (copy_job.py), on the same masters. Every Spark run splits the file
+same CSV and writes it to Parquet untouched (copy_job.py), on the same masters, and the same with every row passed
+through mapInArrow's Python worker unchanged (the arrow way's floor). Every Spark run splits the file
 into two partitions (spark.sql.files.maxPartitionBytes), so that both cores or both workers have a task.
 
 Each command is a whole process (spark-submit starts a JVM, --cluster a master and two workers first); the job's
@@ -92,6 +93,10 @@ def main():
     for where in ("local[1]", "local[2]", "cluster"):
         commands.append(("Spark alone", "read the CSV, write Parquet", where,
                          spark(where, ["--job", COPY, source, output]), output))
+    # The floor of the arrow way: the same copy with every row through mapInArrow's Python worker, unchanged.
+    for where in ("local[2]", "cluster"):
+        commands.append(("Spark alone", "the same through mapInArrow, unchanged", where,
+                         spark(where, ["--job", COPY, source, output, "--through-arrow"]), output))
     results = {command[:3]: [] for command in commands}
     namespaces = set()
     for round_number in range(arguments.runs):
@@ -143,13 +148,19 @@ def main():
             "(%.2f s) plus twice `tunnel batch` alone (2 × %.2f s), is %.2f s: %s." % (
                 where, best_way, best, copy, alone, copy + 2 * alone,
                 "met" if best <= copy + 2 * alone else "missed by %.2f s" % (best - copy - 2 * alone)))
+    for where in ("local[2]", "cluster"):
+        copy = median("Spark alone", "read the CSV, write Parquet", where)
+        floor = median("Spark alone", "the same through mapInArrow, unchanged", where)
+        say("- On %s, passing the rows through mapInArrow unchanged already costs %.2f s over Spark's own copy "
+            "(%.2f s against %.2f s): the arrow way's floor before `tunnel` answers a row." % (
+                where, floor - copy, floor, copy))
     for label in ("nearest place", "every field"):
         best = min(median(label, way, "cluster") for way in ("transform", "arrow"))
         per_core = arguments.rows / best / CLUSTER_CORES
-        say("- A billion rows, %s, at the cluster's measured rate (%s rows/s per core, Parquet out): %.0f "
-            "core-hours; %.1f h on 100 cores, %.1f min on 1,000." % (
-                label, format(int(per_core), ","), 1e9 / per_core / 3600, 1e9 / per_core / 100 / 3600,
-                1e9 / per_core / 1000 / 60))
+        hours = 1e9 / per_core / 3600
+        say("- A billion rows, %s, at the cluster's measured rate (%s rows/s per core, Parquet out): %.1f "
+            "core-hours; %.0f min on 100 cores, %.1f min on 1,000." % (
+                label, format(int(per_core), ","), hours, hours * 60 / 100, hours * 60 / 1000))
     if arguments.out:
         with open(arguments.out, "w") as handle:
             handle.write("\n".join(lines) + "\n")

@@ -9,10 +9,10 @@ with the job, so nothing has to be installed on the workers. `Scripts/spark-batc
 locally, or on a standalone cluster of its own with --cluster.
 
 Rows and columns:
-- Rows reach `tunnel` through Spark SQL's script transform, every column carried through `tunnel batch` as
-  escaped text and cast back to its type, or (--via arrow, and by default when a column is of a type the
-  transform cannot carry, such as a timestamp) through mapInArrow, only the coordinates sent and the answers
-  joined back by position. Either way `tunnel batch` writes exactly one row per row it reads, in order, and a
+- Rows reach `tunnel` through mapInArrow (the default, and the faster everywhere it was measured: Benchmarks/spark),
+  only the coordinates sent and the answers joined back by position, or (--via transform) through Spark SQL's
+  script transform, which runs no Python on the executors: every column carried through `tunnel batch` as
+  percent-encoded text and cast back to its type (not timestamps, arrays or maps). Either way `tunnel batch` writes exactly one row per row it reads, in order, and a
   task whose `tunnel` does not end well fails.
 - The coordinate columns are found as `tunnel batch` finds them (lat/latitude/y and lon/lng/long/longitude/x,
   or one column such as coordinate or location holding a whole coordinate), or named with --lat-column and
@@ -67,8 +67,8 @@ def parse_arguments(argv):
                         help="repartition to this many before answering (default: as read; Spark splits a large "
                              "file into at least one partition per core)")
     parser.add_argument("--via", choices=WAYS,
-                        help="how rows reach tunnel batch: Spark SQL's script transform (no Python on the "
-                             "executors) or mapInArrow (default: transform when every column's type allows it)")
+                        help="how rows reach tunnel batch: mapInArrow (the default, the faster) or Spark SQL's "
+                             "script transform (no Python on the executors)")
     parser.add_argument("--tunnel", help="the tunnel binary to ship (default: tunnel on PATH)")
     parser.add_argument("--data", help="Tunnel's data folder to ship (default: the one installed beside the binary)")
     parser.add_argument("--multiline", action="store_true",

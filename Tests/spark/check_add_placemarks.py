@@ -3,9 +3,10 @@
 On a small DataFrame whose columns are of every type the script transform carries, with text that could break a
 line or a field (tabs, line feeds, carriage returns, backslashes, `\\N`, a leading "=", nulls, empty text), and
 bad coordinates:
-1. Both ways ("transform", the default for these types, and "arrow") give the same rows: every row once, its own
-   columns unchanged, and the added columns equal to `tunnel batch` on the same coordinates, typed.
-2. A column the transform cannot carry (a timestamp, an array) makes the default "arrow", with the same answers.
+1. Both ways ("arrow", the default, and "transform") give the same rows: every row once, its own columns
+   unchanged, and the added columns equal to `tunnel batch` on the same coordinates, typed.
+2. A column the transform cannot carry (a timestamp, an array) goes through the default "arrow" with the same
+   answers, and is a usage error with via="transform".
 3. One coordinate column, a list of fields, the antipode, text instead of types.
 4. Usage errors: an unknown column, a field tunnel does not know, a column tunnel would add.
 """
@@ -111,13 +112,15 @@ def main():
 
     fields = "nearestPlace,country,sea"
     by_default = add_placemarks(points, fields, tunnel=TUNNEL)
-    check(way_of(by_default) == "transform", "text, numbers, dates: the transform by default, not %s"
-          % way_of(by_default))
+    check(way_of(by_default) == "arrow", "mapInArrow by default, not %s" % way_of(by_default))
     kinds = dict(by_default.dtypes)
     check((kinds["nearest_place_km"], kinds["nearest_place_population"], kinds["in_lake"], kinds["country_name"]) ==
           ("double", "bigint", "boolean", "string"), "typed columns: %s" % by_default.dtypes)
-    compare("transform", by_default, source, want)
-    compare("arrow", add_placemarks(points, fields, tunnel=TUNNEL, via="arrow"), source, want)
+    compare("arrow", by_default, source, want)
+    through_transform = add_placemarks(points, fields, tunnel=TUNNEL, via="transform")
+    check(way_of(through_transform) == "transform", "via='transform': the script transform, not %s"
+          % way_of(through_transform))
+    compare("transform", through_transform, source, want)
 
     timed = points.withColumn("seen", points["day"].cast("timestamp")).withColumn(
         "tags", functions.array(points["name"]))
@@ -142,7 +145,9 @@ def main():
             ("an unknown column", lambda: add_placemarks(points, columns=("lat", "nope"), tunnel=TUNNEL)),
             ("an unknown field", lambda: add_placemarks(points, "nearestPlace,elevation", tunnel=TUNNEL)),
             ("a column tunnel adds", lambda: add_placemarks(points.withColumnRenamed("name", "error"),
-                                                            tunnel=TUNNEL))):
+                                                            tunnel=TUNNEL)),
+            ("a timestamp through the transform", lambda: add_placemarks(timed, fields, tunnel=TUNNEL,
+                                                                         via="transform"))):
         try:
             call()
             check(False, "%s is a UsageError" % label)

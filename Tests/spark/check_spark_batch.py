@@ -6,7 +6,7 @@ On 100,000 points with bad rows among them and a text column that needs quoting:
    attempt of a task losing its `tunnel` (killed) after its first batch: each input row comes out exactly once, and
    equals `tunnel batch` on the same file, value for value.
 2. CSV, --fields nearestPlace,country --antipode, through the script transform: the same, text for text.
-3. Parquet on a standalone cluster (Scripts/spark-batch --cluster: a master and two workers, each worker in its own
+3. Parquet (through mapInArrow, the default) on a standalone cluster (Scripts/spark-batch --cluster: a master and two workers, each worker in its own
    network namespace where they can be made), --fields nearestPlace,country,timeZone --antipode, the second worker
    killed with its executor once the first task has committed its rows: the same, value for value; the
    namespaces and the cluster's processes are gone afterwards.
@@ -174,8 +174,8 @@ def main():
 
     output = os.path.join(work, "placemarks-csv")
     flags = ["--fields", "nearestPlace,country", "--antipode"]
-    status, said = spark(["--master", "local[2]", "--input", source, "--output", output, "--output-format", "csv"]
-                         + flags)
+    status, said = spark(["--master", "local[2]", "--via", "transform", "--input", source, "--output", output,
+                          "--output-format", "csv"] + flags)
     check(status == 65, "the CSV job exits 65, not %d: %s" % (status, said[-2000:]))
     parts = sorted(os.path.join(output, name) for name in os.listdir(output) if name.endswith(".csv"))
     rows = []
