@@ -234,6 +234,12 @@ public struct SVGMap {
     return out
   }
 
+  /// The lower left corner the scale bar and its text may take (the bar is at most a fifth of the width):
+  /// labels keep out of it.
+  static func scaleBarBox(width: Int, mapHeight: Int) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
+    (0, Double(mapHeight) - 28, Double(width) / 5 + 80, Double(mapHeight))
+  }
+
   /// The place a caption names, where the map shows it: on land the town the end is in, at sea the land
   /// its distance is measured to. Nil when the caption names neither or it lies outside the map.
   private func featuredPlace(_ placemark: Placemark, in picture: MapPicture) -> MapPlace? {
@@ -259,7 +265,8 @@ public struct SVGMap {
     let fontSize = 13.0
     let (centreX, centreY) = (picture.viewport.centreX, picture.viewport.centreY)
     var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = [
-      (centreX - 18, centreY - 22, centreX + 18, centreY + 22)
+      (centreX - 18, centreY - 22, centreX + 18, centreY + 22),
+      Self.scaleBarBox(width: width, mapHeight: mapHeight),
     ]
     if let seaName = picture.seaName {
       let half = Double(seaName.count) * (fontSize * 0.6 + 2) / 2

@@ -169,6 +169,19 @@ struct MapPolishTests {
     #expect(madrid.filter { $0.attributes["class"] == "graticule" }.count == 2)
     let captions = madrid.filter { ($0.attributes["class"] ?? "").hasPrefix("caption") }
     #expect(captions.count == 2 && captions.allSatisfy { $0.text.contains("(UTC") })
+    // No label over the scale bar (Brisbane sat on it on the map round Vanua Levu, 3,000 km across).
+    let box = SVGMap.scaleBarBox(width: 960, mapHeight: 400)
+    let fiji = try Self.elements(try Self.document(coordinate(16.27, -0.04), regionSpan: 3_000_000))
+    let texts = fiji.filter { $0.name == "text" && ($0.attributes["font-size"] ?? "") == "13" }
+    #expect(texts.count > 10)
+    for text in texts {
+      let x = try #require(Double(text.attributes["x"] ?? ""))
+      let y = try #require(Double(text.attributes["y"] ?? ""))
+      let textWidth = Double(text.text.count) * 13 * 0.6
+      let (x0, x1) = text.attributes["text-anchor"] == "end" ? (x - textWidth, x) : (x, x + textWidth)
+      let overlaps = x0 < box.x1 && box.x0 < x1 && y - 13 < box.y1 && box.y0 < y + 4
+      #expect(!overlaps, "\(text.text) over the scale bar")
+    }
     let pole = try Self.elements(try Self.document(coordinate(88, 30)))
     let poles = pole.filter { $0.attributes["class"] == "pole" }
     #expect(poles.map(\.text).sorted() == ["North Pole", "South Pole"])
