@@ -9,11 +9,12 @@ with the job, so nothing has to be installed on the workers. `Scripts/spark-batc
 locally, or on a standalone cluster of its own with --cluster.
 
 Rows and columns:
-- Rows reach `tunnel` through mapInArrow (the default, and the faster everywhere it was measured: Benchmarks/spark),
-  only the coordinates sent and the answers joined back by position, or (--via transform) through Spark SQL's
-  script transform, which runs no Python on the executors: every column carried through `tunnel batch` as
-  percent-encoded text and cast back to its type (not timestamps, arrays or maps). Either way `tunnel batch` writes exactly one row per row it reads, in order, and a
-  task whose `tunnel` does not end well fails.
+- Rows reach `tunnel` through mapInArrow (the default, and the faster everywhere it was measured:
+  Benchmarks/spark), only the coordinates sent and the answers joined back by position, or (--via transform)
+  through Spark SQL's script transform, which runs no Python on the executors: every column carried through
+  `tunnel batch` as percent-encoded text and cast back to its type (not timestamps, arrays or maps). Either way
+  `tunnel batch` writes exactly one row per row it reads, in order, and a task whose `tunnel` does not end well
+  fails.
 - The coordinate columns are found as `tunnel batch` finds them (lat/latitude/y and lon/lng/long/longitude/x,
   or one column such as coordinate or location holding a whole coordinate), or named with --lat-column and
   --lon-column or --coordinate-column.
