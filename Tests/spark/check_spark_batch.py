@@ -6,8 +6,8 @@ On 100,000 points with bad rows among them and a text column that needs quoting:
    attempt of a task losing its `tunnel` (killed) after its first batch: each input row comes out exactly once, and
    equals `tunnel batch` on the same file, value for value.
 2. CSV, --fields nearestPlace,country --antipode, through the script transform: the same, text for text.
-3. Parquet (through mapInArrow, the default) on a standalone cluster (Scripts/spark-batch --cluster: a master and two workers, each worker in its own
-   network namespace where they can be made), --fields nearestPlace,country,timeZone --antipode, the second worker
+3. Parquet (through mapInArrow, the default) on a standalone cluster (Scripts/spark-batch --cluster: a master and
+   two workers, each worker in its own network namespace where they can be made), --fields nearestPlace,country,timeZone --antipode, the second worker
    killed with its executor once the first task has committed its rows: the same, value for value; the
    namespaces and the cluster's processes are gone afterwards.
 All runs exit 65 (there are bad rows) and say how many. The job's own usage errors exit 64 without starting Spark.
