@@ -61,9 +61,12 @@ public final class TunnelAnswers: Sendable {
 
   /// Opens every layer of `data` and builds the indexes that the answers use, so that the first request is
   /// answered as fast as the rest.
-  public init(data: PlaceData, cacheDirectory: String? = nil) throws(PlaceDataError) {
+  ///
+  /// With a `cache`, the indexes are read from that folder when they were kept there before, and kept
+  /// there when built (``ReverseGeocoder/init(data:cache:)``).
+  public init(data: PlaceData, cache: IndexCache? = nil) throws(PlaceDataError) {
     self.data = data
-    geocoder = ReverseGeocoder(data: data, cacheDirectory: cacheDirectory)
+    geocoder = ReverseGeocoder(data: data, cache: cache)
     gazetteer = try Gazetteer(data: data)
     places = try data.places()
     countries = try data.countries()

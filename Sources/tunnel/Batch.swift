@@ -166,7 +166,7 @@ extension Tunnel {
       let summary: BatchRun.Summary
       do {
         summary = try BatchRun(
-          input: input, geocoder: ReverseGeocoder(data: placeData, cacheDirectory: CacheLocation.directory()),
+          input: input, geocoder: ReverseGeocoder(data: placeData, cache: CacheLocation.cache()),
           options: options
         )
         .run(

@@ -56,4 +56,19 @@ enum CacheLocation {
     if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/tunnel" }
     return nil
   }
+
+  /// The cache folder, opened; nil when none is chosen, or when the folder cannot be used, which is said
+  /// once on standard error and never fails the command: the indexes are then built in memory.
+  static func cache(environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexCache? {
+    guard let path = directory(environment: environment) else { return nil }
+    do {
+      return try IndexCache(path: path)
+    } catch {
+      StandardError.write(
+        "tunnel: not keeping indexes in \(EchoedText.quoted(path, limit: 200)): \(error.reason); "
+          + "building them in memory for this run (set TUNNEL_CACHE_DIR to a folder of your own, or to nothing "
+          + "to keep none)\n")
+      return nil
+    }
+  }
 }

@@ -50,7 +50,7 @@ extension Tunnel {
       let placeData = try data.placeData()
       let pairs: [AntipodalPair]
       do {
-        pairs = try ReverseGeocoder(data: placeData, cacheDirectory: CacheLocation.directory())
+        pairs = try ReverseGeocoder(data: placeData, cache: CacheLocation.cache())
           .antipodalPairs(
             withinKm: within, minimumPopulation: minPopulation)
       } catch {

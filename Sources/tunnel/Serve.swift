@@ -107,7 +107,7 @@ extension Tunnel {
       StandardError.write("tunnel: loading the place data and building its indexes…\n")
       let answers: TunnelAnswers
       do {
-        answers = try TunnelAnswers(data: placeData, cacheDirectory: CacheLocation.directory())
+        answers = try TunnelAnswers(data: placeData, cache: CacheLocation.cache())
       } catch {
         throw CommandFailure(error)
       }

@@ -256,7 +256,30 @@ import Testing
       status: 65, output: .empty, errors: .line("the header")),
   ]
 
-  static let all = unwritable + usage + places + formats + tunnels + dataFolders + batches
+  /// Cache folders that cannot be trusted or used: the batch answers all the same, building its indexes in
+  /// memory, and says once why the folder was not used.
+  static let cacheFolders: [HostileCase] = {
+    let folders = CacheFolders.hostile
+    var cases = [
+      (folders.writableByOthers, "others can write in it (mode 777)"),
+      (folders.groupWritable, "others can write in it (mode 770)"),
+      (folders.file, "cannot be opened as a folder (Not a directory)"),
+      (folders.file + "/cache", "cannot be made (Not a directory)"),
+    ]
+    if let other = folders.otherOwners { cases.append((other, "belongs to user 65534")) }
+    return cases.map { folder, message in
+      HostileCase(
+        ["batch", "--fields", "country"], input: "lat,lon\n56,8.5\n-33.9,18.4\n",
+        environment: ["TUNNEL_CACHE_DIR": folder], status: 0,
+        output: .csv(rows: 2, including: ["Denmark", "South Africa"]), errors: .line(message))
+    } + [
+      HostileCase(
+        ["batch", "--fields", "country"], input: "lat,lon\n56,8.5\n", environment: ["TUNNEL_CACHE_DIR": ""],
+        status: 0, output: .csv(rows: 1, including: ["Denmark"]), errors: .silent)
+    ]
+  }()
+
+  static let all = unwritable + usage + places + formats + tunnels + dataFolders + batches + cacheFolders
 
   @Test("The hostile cases", arguments: all)
   func hostile(_ hostileCase: HostileCase) throws {

@@ -13,12 +13,16 @@ import Testing
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grid-\(UUID().uuidString)")
       .path
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let built = NearestPlaceGridFile.grid(places: places, vectors: vectors, directory: directory + "/a/b")
+    let cache = try IndexCache(path: directory + "/a/b")
+    let built = NearestPlaceGridFile.grid(places: places, vectors: vectors, cache: cache)
     let path = directory + "/a/b/" + NearestPlaceGridFile.name(for: places, topSize: 64)
-    let loaded = try #require(NearestPlaceGridFile.load(path, places: places, vectors: vectors, topSize: 64))
+    func load(topSize: Int = 64) -> NearestPlaceGrid? {
+      NearestPlaceGridFile.load(from: cache, places: places, vectors: vectors, topSize: topSize)
+    }
+    let loaded = try #require(load())
     #expect(
       loaded.first == built.first && loaded.count == built.count && loaded.candidates == built.candidates)
-    #expect(NearestPlaceGridFile.load(path, places: places, vectors: vectors, topSize: 32) == nil)
+    #expect(load(topSize: 32) == nil)
 
     let original = try Data(contentsOf: URL(fileURLWithPath: path))
     var generator = SplitMix64(seed: 3)
@@ -27,17 +31,16 @@ import Testing
       let position = Int(generator.next() % UInt64(damaged.count))
       damaged[position] ^= UInt8(1 << (generator.next() % 8))
       try damaged.write(to: URL(fileURLWithPath: path))
-      #expect(
-        NearestPlaceGridFile.load(path, places: places, vectors: vectors, topSize: 64) == nil, "\(position)")
+      #expect(load() == nil, "\(position)")
     }
     for cut in [0, 47, 48, original.count / 2, original.count - 1] {
       try original.prefix(cut).write(to: URL(fileURLWithPath: path))
-      #expect(NearestPlaceGridFile.load(path, places: places, vectors: vectors, topSize: 64) == nil)
+      #expect(load() == nil)
     }
     try (original + Data([0])).write(to: URL(fileURLWithPath: path))
-    #expect(NearestPlaceGridFile.load(path, places: places, vectors: vectors, topSize: 64) == nil)
+    #expect(load() == nil)
     // The next build replaces the bad file.
-    _ = NearestPlaceGridFile.grid(places: places, vectors: vectors, directory: directory + "/a/b")
+    _ = NearestPlaceGridFile.grid(places: places, vectors: vectors, cache: cache)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
   }
 }
@@ -52,10 +55,11 @@ import Testing
       "pgrid-\(UUID().uuidString)"
     ).path
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let built = PolygonGridFile.grid(layer: layer, directory: directory)
+    let cache = try IndexCache(path: directory)
+    let built = PolygonGridFile.grid(layer: layer, cache: cache)
     let path = directory + "/" + PolygonGridFile.name(for: layer)
-    #expect(path.hasSuffix(".bin") && path.contains("/countries-grid-v1-"))
-    let loaded = try #require(PolygonGridFile.load(path, layer: layer))
+    #expect(path.hasSuffix(".bin") && path.contains("/countries-grid-v2-"))
+    let loaded = try #require(PolygonGridFile.load(from: cache, layer: layer))
     #expect(loaded.cells.nodes == built.cells.nodes)
     #expect(loaded.cells.states == built.cells.states && loaded.cells.runs == built.cells.runs)
     var generator = SplitMix64(seed: 5)
@@ -70,11 +74,11 @@ import Testing
       let position = Int(generator.next() % UInt64(damaged.count))
       damaged[position] ^= UInt8(1 << (generator.next() % 8))
       try damaged.write(to: URL(fileURLWithPath: path))
-      #expect(PolygonGridFile.load(path, layer: layer) == nil, "\(position)")
+      #expect(PolygonGridFile.load(from: cache, layer: layer) == nil, "\(position)")
     }
     for cut in [0, 39, 40, original.count / 2, original.count - 1] {
       try original.prefix(cut).write(to: URL(fileURLWithPath: path))
-      #expect(PolygonGridFile.load(path, layer: layer) == nil)
+      #expect(PolygonGridFile.load(from: cache, layer: layer) == nil)
     }
     // Forged cells whose checksum holds: a node pointing back at itself (a query would never end), a run
     // past its ring, a state that is no feature.
@@ -96,7 +100,7 @@ import Testing
         == nil)
     #expect(PolygonGrid(layer: layer, nodes: cells.nodes, states: cells.states, runs: cells.runs) != nil)
     // The next build replaces the bad file.
-    _ = PolygonGridFile.grid(layer: layer, directory: directory)
+    _ = PolygonGridFile.grid(layer: layer, cache: cache)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
   }
 }
@@ -120,30 +124,31 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let every: (Int) -> Bool = { _ in true }
     let land = { (feature: Int) in coast.level(of: feature) % 2 == 1 }
-    let built = ShoreIndex.cached(grid: grid, kind: "shores", directory: directory, accept: every)
-    let path = IndexCacheFile.path(
-      directory: directory, layer: coast, kind: "shores", version: ShoreIndex.fileVersion)
+    let cache = try IndexCache(path: directory)
+    let built = ShoreIndex.cached(grid: grid, kind: "shores", cache: cache, accept: every)
+    let name = IndexCacheFile.name(layer: coast, kind: "shores", version: ShoreIndex.fileVersion)
+    let path = directory + "/" + name
     let keys = ShoreIndex.fileKeys(grid: grid, accept: every)
-    let loaded = try #require(ShoreIndex.load(path, grid: grid, keys: keys))
+    let loaded = try #require(ShoreIndex.load(name, from: cache, grid: grid, keys: keys))
     #expect(loaded.checksum == built.checksum && Self.bytes(loaded.nodes) == Self.bytes(built.nodes))
     #expect(loaded.pieceFirstEdge == built.pieceFirstEdge && loaded.pieceFeature == built.pieceFeature)
     // Another choice of features is another file.
-    #expect(ShoreIndex.load(path, grid: grid, keys: ShoreIndex.fileKeys(grid: grid, accept: land)) == nil)
+    #expect(
+      ShoreIndex.load(name, from: cache, grid: grid, keys: ShoreIndex.fileKeys(grid: grid, accept: land))
+        == nil)
 
-    let seaBuilt = NearestShoreGrid.cached(
-      shores: loaded, kind: "sea-shores", directory: directory, accept: land)
-    let seaPath = IndexCacheFile.path(
-      directory: directory, layer: coast, kind: "sea-shores", version: NearestShoreGrid.fileVersion)
-    let seaLoaded = NearestShoreGrid.cached(
-      shores: loaded, kind: "sea-shores", directory: directory, accept: land)
+    let seaBuilt = NearestShoreGrid.cached(shores: loaded, kind: "sea-shores", cache: cache, accept: land)
+    let seaName = IndexCacheFile.name(layer: coast, kind: "sea-shores", version: NearestShoreGrid.fileVersion)
+    let seaPath = directory + "/" + seaName
+    let seaLoaded = NearestShoreGrid.cached(shores: loaded, kind: "sea-shores", cache: cache, accept: land)
     #expect(seaLoaded.first == seaBuilt.first && seaLoaded.candidates == seaBuilt.candidates)
     let accepted = (0..<coast.featureCount).map(land)
     let seaKeys = NearestShoreGrid.fileKeys(shores: loaded, topSize: 64, accepted: accepted)
     func loads(_ file: String) -> Bool {
       file == path
-        ? ShoreIndex.load(path, grid: grid, keys: keys) != nil
-        : NearestShoreGrid.load(seaPath, shores: loaded, topSize: 64, accepted: accepted, keys: seaKeys)
-          != nil
+        ? ShoreIndex.load(name, from: cache, grid: grid, keys: keys) != nil
+        : NearestShoreGrid.load(
+          seaName, from: cache, shores: loaded, topSize: 64, accepted: accepted, keys: seaKeys) != nil
     }
     #expect(loads(path) && loads(seaPath))
     var generator = SplitMix64(seed: 21)
@@ -162,11 +167,9 @@ import Testing
         damaged[position] ^= UInt8(1 << (generator.next() % 8))
         try damaged.write(to: URL(fileURLWithPath: file))
         #expect(!loads(file), "\(position)")
-        let grid = NearestShoreGrid.cached(
-          shores: loaded, kind: "sea-shores", directory: directory, accept: land)
+        let grid = NearestShoreGrid.cached(shores: loaded, kind: "sea-shores", cache: cache, accept: land)
         #expect(grid.first == seaBuilt.first && grid.candidates == seaBuilt.candidates)
-        _ = ShoreIndex.cached(
-          grid: PolygonGrid(layer: coast), kind: "shores", directory: directory, accept: every)
+        _ = ShoreIndex.cached(grid: PolygonGrid(layer: coast), kind: "shores", cache: cache, accept: every)
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original, "\(position)")
       }
       for cut in [0, 7, 40, original.count / 2, original.count - 1] {

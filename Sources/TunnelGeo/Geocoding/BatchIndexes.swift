@@ -84,7 +84,7 @@ final class BatchIndexes: Sendable {
   private let shoreDescriptions = Locked(ShoreDescriptionCache())
 
   /// Builds the indexes of `parts` (taking those `existing` has, and the nearest-place grid from
-  /// `placeGrid`) in two chains, one per core. With a `cacheDirectory`, every index is loaded from there
+  /// `placeGrid`) in two chains, one per core. With a `cache`, every index is loaded from there
   /// when saved before, and saved there when built (``PolygonGridFile``, ``IndexCacheFile``).
   ///
   /// Each tree is built right after its grid, while few other indexes exist, and each layer's vertex
@@ -92,7 +92,7 @@ final class BatchIndexes: Sendable {
   /// never comes on top of all the finished indexes, which keeps the peak memory of a batch low.
   init(
     layers: PlacemarkLayers, parts wanted: Parts = .all, existing: BatchIndexes? = nil,
-    cacheDirectory: String? = nil,
+    cache: IndexCache? = nil,
     placeGrid makePlaceGrid: @escaping @Sendable (PlaceLayer) -> NearestPlaceGrid
   ) {
     let parts = wanted.union(existing?.parts ?? [])
@@ -108,12 +108,12 @@ final class BatchIndexes: Sendable {
     let regionFeatureCountries = names.regionFeatureCountries
     let old = existing
     @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
-      let grid = PolygonGridFile.grid(layer: layer, directory: cacheDirectory)
+      let grid = PolygonGridFile.grid(layer: layer, cache: cache)
       layer.releaseVertexStream()
       return grid
     }
     @Sendable func tree(_ grid: PolygonGrid, _ kind: String, accept: (Int) -> Bool) -> ShoreIndex {
-      ShoreIndex.cached(grid: grid, kind: kind, directory: cacheDirectory, accept: accept)
+      ShoreIndex.cached(grid: grid, kind: kind, cache: cache, accept: accept)
     }
     struct First: Sendable {
       var coast: PolygonGrid?
@@ -144,7 +144,7 @@ final class BatchIndexes: Sendable {
           built.shores = shores
           built.seaShores =
             old?.seaShores
-            ?? NearestShoreGrid.cached(shores: shores, kind: "sea-shores", directory: cacheDirectory) {
+            ?? NearestShoreGrid.cached(shores: shores, kind: "sea-shores", cache: cache) {
               coastLayer.level(of: $0) % 2 == 1
             }
         }
@@ -168,7 +168,7 @@ final class BatchIndexes: Sendable {
           built.borders = borders
           built.clearance =
             old?.countryClearance
-            ?? Self.cachedClearances(of: countries, borders: borders, directory: cacheDirectory)
+            ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
         }
         if parts.contains(.marine) {
           let marine = old?.marine ?? grid(marineLayer)
@@ -202,24 +202,23 @@ final class BatchIndexes: Sendable {
     MemoryRelease.trimAllocator()
   }
 
-  /// ``clearances(of:borders:)``, read from `directory` when saved there before (keyed by the grid's
+  /// ``clearances(of:borders:)``, read from `cache` when saved there before (keyed by the grid's
   /// layer and the borders' checksum), else computed and saved there (``IndexCacheFile``).
   private static func cachedClearances(
-    of grid: PolygonGrid, borders: ShoreIndex, directory: String?
+    of grid: PolygonGrid, borders: ShoreIndex, cache: IndexCache?
   ) -> [SIMD2<Float>] {
-    guard let directory else { return clearances(of: grid, borders: borders) }
-    let version: UInt32 = 1
-    let path = IndexCacheFile.path(
-      directory: directory, layer: grid.layer, kind: "clearances", version: version)
+    guard let cache else { return clearances(of: grid, borders: borders) }
+    let version: UInt32 = 2
+    let name = IndexCacheFile.name(layer: grid.layer, kind: "clearances", version: version)
     let keys = [version, grid.layer.file.payloadChecksum, UInt32(grid.size.nodes), borders.checksum]
-    if var file = IndexCacheFile.Reader(path, magic: "TUNLCLRS", keys: keys, arrays: 1),
+    if var file = IndexCacheFile.Reader(name, in: cache, magic: "TUNLCLRS", keys: keys, arrays: 1),
       let loaded = file.read(SIMD2<Float>.self), file.finish(), loaded.count == grid.size.nodes,
       loaded.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.x >= 0 && $0.y >= 0 })
     {
       return loaded
     }
     let computed = clearances(of: grid, borders: borders)
-    IndexCacheFile.save(path, magic: "TUNLCLRS", keys: keys, arrays: [CacheArray(computed)])
+    IndexCacheFile.save(name, in: cache, magic: "TUNLCLRS", keys: keys, arrays: [CacheArray(computed)])
     return computed
   }
 

@@ -87,7 +87,7 @@ final class NearestShoreGrid: Sendable {
     (self.first, self.count, self.candidates) = (first, count, candidates)
   }
 
-  static let fileVersion: UInt32 = 1
+  static let fileVersion: UInt32 = 2
   static let fileMagic = "TUNLSEAS"
 
   /// What a grid's file depends on: its tree, its parameters and the features admitted.
@@ -98,11 +98,12 @@ final class NearestShoreGrid: Sendable {
     ]
   }
 
-  /// The grid saved at `path` with `keys`, or nil when there is none or it does not pass every check.
+  /// The grid saved as `name` in `cache` with `keys`, or nil when there is none or it does not pass
+  /// every check.
   static func load(
-    _ path: String, shores: ShoreIndex, topSize: Int, accepted: [Bool], keys: [UInt32]
+    _ name: String, from cache: IndexCache, shores: ShoreIndex, topSize: Int, accepted: [Bool], keys: [UInt32]
   ) -> NearestShoreGrid? {
-    guard var file = IndexCacheFile.Reader(path, magic: fileMagic, keys: keys, arrays: 3),
+    guard var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 3),
       let first = file.read(UInt32.self), let count = file.read(UInt32.self),
       let candidates = file.read(UInt32.self), file.finish()
     else { return nil }
@@ -111,24 +112,25 @@ final class NearestShoreGrid: Sendable {
     )
   }
 
-  /// The grid over the pieces of `shores` whose feature `accept` admits, read from `directory` when it was
+  /// The grid over the pieces of `shores` whose feature `accept` admits, read from `cache` when it was
   /// saved there before, else built and saved there (``IndexCacheFile``); `kind` names what `accept`
   /// admits in the file's name. The file is keyed by the tree's checksum, so a grid never outlives its
   /// tree.
   static func cached(
-    shores: ShoreIndex, kind: String, directory: String?, topSize: Int = 64, accept: (Int) -> Bool
+    shores: ShoreIndex, kind: String, cache: IndexCache?, topSize: Int = 64, accept: (Int) -> Bool
   ) -> NearestShoreGrid {
-    guard let directory else { return NearestShoreGrid(shores: shores, topSize: topSize, accept: accept) }
+    guard let cache else { return NearestShoreGrid(shores: shores, topSize: topSize, accept: accept) }
     let layer = shores.grid.layer
-    let path = IndexCacheFile.path(directory: directory, layer: layer, kind: kind, version: fileVersion)
+    let name = IndexCacheFile.name(layer: layer, kind: kind, version: fileVersion)
     let accepted = (0..<layer.featureCount).map(accept)
     let keys = fileKeys(shores: shores, topSize: topSize, accepted: accepted)
-    if let loaded = load(path, shores: shores, topSize: topSize, accepted: accepted, keys: keys) {
+    if let loaded = load(name, from: cache, shores: shores, topSize: topSize, accepted: accepted, keys: keys)
+    {
       return loaded
     }
     let built = NearestShoreGrid(shores: shores, topSize: topSize) { accepted[$0] }
     IndexCacheFile.save(
-      path, magic: "TUNLSEAS", keys: keys,
+      name, in: cache, magic: fileMagic, keys: keys,
       arrays: [CacheArray(built.first), CacheArray(built.count), CacheArray(built.candidates)])
     return built
   }

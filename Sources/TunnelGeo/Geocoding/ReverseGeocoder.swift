@@ -16,26 +16,36 @@ import Foundation
 public final class ReverseGeocoder: Sendable {
   /// The data the geocoder reads.
   public let data: PlaceData
-  /// Where built indexes are kept for later processes (the nearest-place grid); nil keeps nothing.
-  public let cacheDirectory: String?
+  /// Where built indexes are kept for later processes; nil keeps nothing.
+  public let cache: IndexCache?
+  /// The path of ``cache``.
+  public var cacheDirectory: String? { cache?.path }
   private let batchIndexes = Locked<BatchIndexes?>(nil)
   private let placeGrid = Locked<NearestPlaceGrid?>(nil)
   private let openedLayers = Locked<PlacemarkLayers?>(nil)
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   ///
-  /// With a `cacheDirectory`, the indexes a batch builds (the nearest-place grid, the polygon grids, the
-  /// trees of shores and borders, the sea-shore grid) are saved there, and later geocoders load them
-  /// instead of building them again (see the benchmark for both times); the answers are the same.
-  public init(data: PlaceData, cacheDirectory: String? = nil) {
+  /// With a `cache`, the indexes a batch builds (the nearest-place grid, the polygon grids, the trees of
+  /// shores and borders, the sea-shore grid, the border clearances) are saved there, and later geocoders
+  /// load them instead of building them again (see the benchmark for both times); the answers are the
+  /// same. A file there that is damaged, or was not written by a holder of the folder's key, is never
+  /// used (``IndexCache``).
+  public init(data: PlaceData, cache: IndexCache? = nil) {
     self.data = data
-    self.cacheDirectory = cacheDirectory
+    self.cache = cache
+  }
+
+  /// Creates a geocoder over `data` that keeps its indexes in the folder at `cacheDirectory`, when that
+  /// folder can be used (``IndexCache/init(path:)`` says why not); else it keeps none.
+  public convenience init(data: PlaceData, cacheDirectory: String?) {
+    self.init(data: data, cache: cacheDirectory.flatMap { try? IndexCache(path: $0) })
   }
 
   /// The nearest-place grid of `places`, loaded from the cache directory or built (and saved there).
   func loadOrBuildPlaceGrid(_ places: PlaceLayer) -> NearestPlaceGrid {
     NearestPlaceGridFile.grid(
-      places: places, vectors: PlaceVectorArray(places: places), directory: cacheDirectory)
+      places: places, vectors: PlaceVectorArray(places: places), cache: cache)
   }
 
   // MARK: Nearest place
@@ -239,7 +249,7 @@ public final class ReverseGeocoder: Sendable {
     if let current, current.parts.isSuperset(of: parts) { return current }
     let existingGrid = placeGrid.withLock { $0 }
     let built = try BatchIndexes(
-      layers: placemarkLayers(), parts: parts, existing: current, cacheDirectory: cacheDirectory
+      layers: placemarkLayers(), parts: parts, existing: current, cache: cache
     ) { places in
       existingGrid ?? self.loadOrBuildPlaceGrid(places)
     }

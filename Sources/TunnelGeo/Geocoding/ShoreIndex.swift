@@ -112,19 +112,19 @@ final class ShoreIndex: Sendable {
     return crc.value
   }
 
-  /// The tree over the boundaries of the features of `grid` that `accept` admits, read from `directory`
+  /// The tree over the boundaries of the features of `grid` that `accept` admits, read from `cache`
   /// when it was saved there before, else built and saved there (``IndexCacheFile``); `kind` names what
   /// `accept` admits in the file's name.
   static func cached(
-    grid: PolygonGrid, kind: String, directory: String?, accept: (Int) -> Bool
+    grid: PolygonGrid, kind: String, cache: IndexCache?, accept: (Int) -> Bool
   ) -> ShoreIndex {
-    guard let directory else { return ShoreIndex(grid: grid, accept: accept) }
-    let path = IndexCacheFile.path(directory: directory, layer: grid.layer, kind: kind, version: fileVersion)
+    guard let cache else { return ShoreIndex(grid: grid, accept: accept) }
+    let name = IndexCacheFile.name(layer: grid.layer, kind: kind, version: fileVersion)
     let keys = fileKeys(grid: grid, accept: accept)
-    if let loaded = load(path, grid: grid, keys: keys) { return loaded }
+    if let loaded = load(name, from: cache, grid: grid, keys: keys) { return loaded }
     let built = ShoreIndex(grid: grid, accept: accept)
     IndexCacheFile.save(
-      path, magic: fileMagic, keys: keys,
+      name, in: cache, magic: fileMagic, keys: keys,
       arrays: [
         CacheArray(built.pieceFirstEdge), CacheArray(built.pieceEdgeCount), CacheArray(built.pieceFeature),
         CacheArray(built.nodes),
@@ -142,9 +142,10 @@ final class ShoreIndex: Sendable {
       ]
   }
 
-  /// The tree saved at `path` with `keys`, or nil when there is none or it does not pass every check.
-  static func load(_ path: String, grid: PolygonGrid, keys: [UInt32]) -> ShoreIndex? {
-    guard var file = IndexCacheFile.Reader(path, magic: fileMagic, keys: keys, arrays: 4),
+  /// The tree saved as `name` in `cache` with `keys`, or nil when there is none or it does not pass
+  /// every check.
+  static func load(_ name: String, from cache: IndexCache, grid: PolygonGrid, keys: [UInt32]) -> ShoreIndex? {
+    guard var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 4),
       let first = file.read(UInt32.self), let count = file.read(UInt8.self),
       let feature = file.read(Int32.self),
       let nodes = file.read(Node.self), file.finish()
@@ -154,7 +155,7 @@ final class ShoreIndex: Sendable {
   }
 
   static let fileMagic = "TUNLSHOR"
-  static let fileVersion: UInt32 = 1
+  static let fileVersion: UInt32 = 2
 
   /// The pieces and the tree while they are built.
   private struct Builder {

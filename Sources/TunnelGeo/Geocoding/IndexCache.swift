@@ -1,0 +1,214 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A folder where batches keep the indexes they build, so that later processes read them instead of
+/// building them again: an optimisation, never an authority.
+///
+/// ```swift
+/// let cache = try IndexCache(path: "/var/cache/tunnel")
+/// let geocoder = ReverseGeocoder(data: try PlaceData(), cache: cache)
+/// ```
+///
+/// The rules, each against a way the folder could be turned against its user:
+/// - **The folder.** Missing folders on the way are made with mode 0700. The folder must belong to the
+///   user the process runs as, and others must not be able to write in it unless it is sticky (as `/tmp`
+///   is): otherwise ``init(path:)`` throws and nothing is read from or written to it. The folder is
+///   opened once, and every file is reached through that descriptor, so a folder renamed or replaced by a
+///   link afterwards is never followed.
+/// - **Writing.** Each file is written to a new temporary file of a random name, created exclusively,
+///   without following links and with mode 0600, and only that file is renamed over the index's name. A
+///   link or a file planted under any name is never written through.
+/// - **Reading.** A file is read only when it is a regular file of the process's own user, opened without
+///   following links and without blocking (a FIFO is never waited on).
+/// - **Trust.** Every file is signed with SipHash-2-4 under a 128-bit random key kept in the folder's
+///   `key` file (mode 0600, made once by the first process and never given out), over all of its bytes.
+///   A file whose signature does not hold, which is what a file forged or changed by anyone without the
+///   key gives, is not used; the index is built and the file replaced. The readers check every index
+///   inside the arrays as well, so that even a file signed with a stolen key cannot make a query read out
+///   of bounds or never end.
+///
+/// An `IndexCache` is `Sendable`: it holds only the folder's descriptor (closed in `deinit`) and the key,
+/// and every operation on it is one system call on that descriptor.
+public final class IndexCache: Sendable {
+  /// The folder, as given.
+  public let path: String
+  /// The folder, opened once.
+  private let folder: Int32
+  /// The key every file in the folder is signed with.
+  let key: Key
+
+  /// The two little-endian halves of a 128-bit key.
+  struct Key: Sendable, Equatable {
+    var low: UInt64
+    var high: UInt64
+
+    /// A key from the system's random source.
+    static func random() -> Key {
+      var generator = SystemRandomNumberGenerator()
+      return Key(low: generator.next(), high: generator.next())
+    }
+  }
+
+  /// The name of the key's file in the folder.
+  static let keyName = "key"
+
+  /// Opens the folder at `path` for keeping indexes, making it (and any missing folder on the way) with
+  /// mode 0700 when it does not exist, and the key when the folder has none.
+  ///
+  /// - Throws: ``IndexCacheError`` when the folder cannot be made or opened, is another user's, can be
+  ///   written by others and is not sticky, or its key cannot be read or made.
+  public init(path: String) throws(IndexCacheError) {
+    self.path = path
+    var prefix = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+      prefix += "/" + part
+      if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+        let code = errno
+        var info = stat()
+        // A folder on the way that exists but cannot be looked into gives EACCES: only a folder that is
+        // not there and could not be made is a failure to create.
+        if stat(prefix, &info) != 0 { throw .cannotCreate(path: path, errno: code) }
+      }
+    }
+    let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard folder >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+    var info = stat()
+    guard fstat(folder, &info) == 0 else {
+      let code = errno
+      close(folder)
+      throw .cannotOpen(path: path, errno: code)
+    }
+    guard info.st_uid == geteuid() else {
+      close(folder)
+      throw .ownedBySomeoneElse(path: path, owner: UInt32(info.st_uid))
+    }
+    let mode = UInt32(info.st_mode)
+    guard mode & 0o022 == 0 || mode & UInt32(S_ISVTX) != 0 else {
+      close(folder)
+      throw .writableByOthers(path: path, mode: mode)
+    }
+    self.folder = folder
+    do throws(IndexCacheError) {
+      key = try Self.key(in: folder, path: path)
+    } catch {
+      close(folder)
+      throw error
+    }
+  }
+
+  deinit { close(folder) }
+
+  /// The folder's key: read when it has a good one, else made and put in place atomically. A key file
+  /// that is not the process's user's own, or that others can read, is replaced; where it cannot be (a
+  /// sticky folder where someone else made it), the folder cannot be used.
+  private static func key(in folder: Int32, path: String) throws(IndexCacheError) -> Key {
+    if let key = readKey(in: folder) { return key }
+    let key = Key.random()
+    var bytes = [UInt8]()
+    withUnsafeBytes(of: key.low.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: key.high.littleEndian) { bytes.append(contentsOf: $0) }
+    guard let temporary = writeTemporary(in: folder, name: keyName, { writeAll($0, bytes) }) else {
+      throw .keyUnusable(path: path, errno: errno)
+    }
+    defer { unlinkat(folder, temporary, 0) }
+    // A hard link publishes the key only if there is none yet: of two processes making one at once, the
+    // second reads the first's.
+    if linkat(folder, temporary, folder, keyName, 0) == 0 { return key }
+    if errno == EEXIST, let key = readKey(in: folder) { return key }
+    // The file there is not a usable key (or links are not supported): replace it.
+    guard renameat(folder, temporary, folder, keyName) == 0 else {
+      throw .keyUnusable(path: path, errno: errno)
+    }
+    return key
+  }
+
+  /// The key in `folder`, when its file is a regular file of the process's user that no one else can
+  /// read, of 16 bytes.
+  private static func readKey(in folder: Int32) -> Key? {
+    guard let descriptor = openOwnFile(in: folder, name: keyName) else { return nil }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, UInt32(info.st_mode) & 0o077 == 0, info.st_size == 16 else {
+      return nil
+    }
+    var bytes = [UInt8](repeating: 0, count: 16)
+    guard readAll(descriptor, &bytes) else { return nil }
+    return bytes.withUnsafeBytes {
+      Key(
+        low: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+        high: UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+    }
+  }
+
+  /// Opens the file `name` for reading when it is a regular file of the process's own user; nil for
+  /// anything else (missing, a link, a FIFO, a device, a folder, someone else's file).
+  func openForReading(_ name: String) -> Int32? {
+    Self.openOwnFile(in: folder, name: name)
+  }
+
+  private static func openOwnFile(in folder: Int32, name: String) -> Int32? {
+    let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+      close(descriptor)
+      return nil
+    }
+    return descriptor
+  }
+
+  /// Writes the file `name` through `body` (false when writing failed): into a new temporary file, which
+  /// then takes the name. Failures leave nothing behind and are not reported: the file is only a cache.
+  func write(_ name: String, _ body: (Int32) -> Bool) {
+    guard let temporary = Self.writeTemporary(in: folder, name: name, body) else { return }
+    if renameat(folder, temporary, folder, name) != 0 { unlinkat(folder, temporary, 0) }
+  }
+
+  /// A new file in `folder` of a random name beginning with `name`, written through `body`: its name,
+  /// or nil (and nothing left behind) when it could not be made or written.
+  private static func writeTemporary(in folder: Int32, name: String, _ body: (Int32) -> Bool) -> String? {
+    for _ in 0..<8 {
+      let temporary = ".\(name).\(String(UInt64.random(in: .min ... .max), radix: 36)).part"
+      let descriptor = openat(
+        folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if descriptor < 0 {
+        if errno == EEXIST { continue }
+        return nil
+      }
+      let written = body(descriptor)
+      let closed = close(descriptor) == 0
+      guard written, closed else {
+        unlinkat(folder, temporary, 0)
+        return nil
+      }
+      return temporary
+    }
+    return nil
+  }
+
+  /// A new signature over a file's bytes, under the folder's key.
+  func signature() -> SipHash24 { SipHash24(key: (key.low, key.high)) }
+}
+
+/// Reads exactly `bytes.count` bytes, retrying after signals; false when the file ends first.
+func readAll(_ descriptor: Int32, _ bytes: inout [UInt8]) -> Bool {
+  let count = bytes.count
+  return bytes.withUnsafeMutableBytes { buffer in
+    var offset = 0
+    while offset < count {
+      let got = read(descriptor, buffer.baseAddress! + offset, count - offset)
+      if got < 0, errno == EINTR { continue }
+      guard got > 0 else { return false }
+      offset += got
+    }
+    return true
+  }
+}
+
+/// Writes all of `bytes`; false when the file cannot take them.
+func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+  bytes.withUnsafeBytes { writeBytes(descriptor, $0) }
+}
