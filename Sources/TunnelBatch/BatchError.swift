@@ -24,6 +24,12 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
   case sameColumn(name: String)
   /// A GeoJSON document broken in a way that leaves the rest unreadable.
   case unreadableDocument(line: Int, reason: String)
+  /// The input's lines end in a carriage return alone (as classic Mac OS ended them): `line` is where the
+  /// first such line ends, and the whole input would otherwise read as one line.
+  case carriageReturnLineEnds(line: Int)
+  /// Input read as JSON Lines or GeoJSON (`expected`) is one JSON array, which neither format is; its
+  /// `[` opens line `line`.
+  case jsonArray(expected: BatchInputFormat, line: Int)
   /// JSON rows asked for as CSV or TSV, whose columns are the first good row's members, and no good
   /// row among the first `rows` read.
   case noRowForColumns(rows: Int)
@@ -57,6 +63,15 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         "--lat-column and --lon-column both name the column \(EchoedText.quoted(name)); name the latitude's column and the longitude's"
     case .unreadableDocument(let line, let reason):
       return "line \(line): \(reason); the rest of the document cannot be read"
+    case .carriageReturnLineEnds(let line):
+      return
+        "line \(line) ends in a carriage return alone: the lines end as classic Mac OS ended them (CR), not in a line feed (LF) or CR LF; convert them first, e.g. tr '\\r' '\\n' < in.csv > out.csv"
+    case .jsonArray(let expected, let line):
+      let wanted =
+        expected == .geojson
+        ? "GeoJSON (a FeatureCollection, or features one a line)" : "JSON Lines (one object a line)"
+      return
+        "line \(line): the input is one JSON array, not \(wanted); write its elements one a line first, e.g. jq -c '.[]' in.json > in.jsonl"
     case .noRowForColumns(let rows):
       return
         "none of the first \(rows) rows has a coordinate, so no row can name the CSV columns; write them as JSON Lines (--format jsonl), or leave out the rows without one"

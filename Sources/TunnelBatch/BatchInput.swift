@@ -18,8 +18,8 @@ public enum BatchInputFormat: String, Sendable, CaseIterable {
   }
 
   /// The format the first bytes of an input look like: JSON objects are JSON Lines unless they are
-  /// GeoJSON features or a feature collection; text with tabs and no commas on its first line is TSV;
-  /// anything else is CSV.
+  /// GeoJSON features or a feature collection, and so is a JSON array (for the message JSON Lines gives
+  /// it); text with tabs and no commas on its first line is TSV; anything else is CSV.
   static func guess(from bytes: UnsafeBufferPointer<UInt8>) -> BatchInputFormat {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
@@ -30,6 +30,15 @@ public enum BatchInputFormat: String, Sendable, CaseIterable {
     switch bytes[start] {
     case 0x1E:
       return .geojson
+    case UInt8(ascii: "[")
+    where {
+      // A JSON array of objects or arrays (read as JSON Lines, which refuses it with what to do), not a
+      // CSV header such as `[lat],[lon]`.
+      let next = JSONScan.skipWhitespace(bytes, start + 1, end: bytes.count)
+      return next == bytes.count
+        || [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "]")].contains(bytes[next])
+    }():
+      return .jsonl
     case UInt8(ascii: "{"):
       let compact = line.filter { $0 != " " && $0 != "\t" }
       return compact.contains("\"type\":\"FeatureCollection\"") || compact.contains("\"type\":\"Feature\"")
@@ -185,6 +194,14 @@ public final class BatchInput {
       columnNames = []
       source = GeoJSONSource(input: buffer)
     }
+  }
+
+  /// For GeoJSON input, the members of its FeatureCollection that GeoJSON output keeps, those before its
+  /// `features` alone while rows are still being read (`whole` false: known once the first row has been
+  /// read), or all of them once the input has been read.
+  func collectionMembers(whole: Bool) -> CollectionMembers {
+    guard let source = source as? GeoJSONSource else { return CollectionMembers() }
+    return CollectionMembers(before: source.membersBefore, after: whole ? source.membersAfter : [])
   }
 
   deinit {

@@ -16,52 +16,98 @@ public struct BatchRecord: Sendable {
   private var texts: Texts?
 
   private final class Texts: Sendable {
-    let values: [String]
-    let names: [String]
-    let problem: String?
-    let geometry: String?
+    let contents: Contents
 
-    init(values: [String], names: [String], problem: String?, geometry: String?) {
-      self.values = values
-      self.names = names
-      self.problem = problem
-      self.geometry = geometry
-    }
+    init(_ contents: Contents) { self.contents = contents }
+  }
+
+  private struct Contents: Sendable {
+    var values: [String] = []
+    var names: [String] = []
+    var problem: String?
+    var geometry: String?
+    var source: String?
+    var feature: Feature?
+  }
+
+  private var contents: Contents { texts?.contents ?? Contents() }
+
+  private mutating func change(_ body: (inout Contents) -> Void) {
+    var changed = contents
+    body(&changed)
+    texts = Texts(changed)
   }
 
   /// The row's values in input order: field texts for CSV and TSV; the raw JSON text of each member for
   /// JSON Lines and GeoJSON (a feature's properties).
   public var values: [String] {
-    get { texts?.values ?? [] }
-    set { texts = Texts(values: newValue, names: names, problem: problem, geometry: geometry) }
+    get { contents.values }
+    set { change { $0.values = newValue } }
   }
 
   /// For JSON rows, the members' names (CSV rows take theirs from the header).
   public var names: [String] {
-    get { texts?.names ?? [] }
-    set { texts = Texts(values: values, names: newValue, problem: problem, geometry: geometry) }
+    get { contents.names }
+    set { change { $0.names = newValue } }
   }
 
   /// What is wrong with the row, as a sentence ("latitude 91 is outside -90…90").
   public var problem: String? {
-    get { texts?.problem }
-    set { texts = Texts(values: values, names: names, problem: newValue, geometry: geometry) }
+    get { contents.problem }
+    set { change { $0.problem = newValue } }
   }
 
   /// For GeoJSON input, the feature's geometry as it came (raw JSON, whitespace between its tokens
   /// removed), written as it is to GeoJSON output; nil for other input and features without one.
   public var geometry: String? {
-    get { texts?.geometry }
-    set { texts = Texts(values: values, names: names, problem: problem, geometry: newValue) }
+    get { contents.geometry }
+    set { change { $0.geometry = newValue } }
+  }
+
+  /// For a bad row of JSON input that an output may not hold whole otherwise, the row's text as it came
+  /// (a JSON Lines line whose members could not be read; any bad GeoJSON feature), written as `input`
+  /// (see ``RowFormatter``); nil for every other row, and for one that is not UTF-8 (it would be changed).
+  public var source: String? {
+    get { contents.source }
+    set { change { $0.source = newValue } }
+  }
+
+  /// For GeoJSON input, what the feature holds besides its properties and geometry; nil for other input
+  /// and for a feature that could not be read.
+  public var feature: Feature? {
+    get { contents.feature }
+    set { change { $0.feature = newValue } }
+  }
+
+  /// The members of a GeoJSON feature that are not properties, each as raw JSON, so that every output
+  /// can carry them: CSV, TSV and JSON Lines as columns or members, GeoJSON as the feature's own.
+  public struct Feature: Sendable, Equatable {
+    /// The feature's `id` (a string or a number, RFC 7946 §3.2).
+    public var id: String?
+    /// The feature's `bbox`.
+    public var bbox: String?
+    /// The Point's latitude and longitude as the input wrote them (`56.50` stays `56.50`); nil when the
+    /// geometry is not a Point of two numbers.
+    public var latitude: String?
+    public var longitude: String?
+
+    public init(id: String? = nil, bbox: String? = nil, latitude: String? = nil, longitude: String? = nil) {
+      self.id = id
+      self.bbox = bbox
+      self.latitude = latitude
+      self.longitude = longitude
+    }
   }
 
   public init(
     line: Int, values: [String], names: [String] = [], coordinate: Coordinate?, problem: String?,
-    geometry: String? = nil
+    geometry: String? = nil, source: String? = nil, feature: Feature? = nil
   ) {
     self.line = line
     self.coordinate = coordinate
-    texts = Texts(values: values, names: names, problem: problem, geometry: geometry)
+    texts = Texts(
+      Contents(
+        values: values, names: names, problem: problem, geometry: geometry, source: source, feature: feature))
   }
 
   /// A good row of a plain line.

@@ -137,18 +137,25 @@ public final class BatchRun {
       format: options.format, fields: options.fields, antipode: options.antipode,
       precision: options.precision,
       skipInvalid: options.skipInvalid, inputColumns: input.columnNames, inputIsJSON: input.valuesAreJSON,
-      inputSeparator: input.separator)
+      inputIsGeoJSON: input.format == .geojson, inputSeparator: input.separator)
     if input.valuesAreJSON {
       formatter.inputColumns = chunk.first { $0.problem == nil }?.names ?? chunk.first?.names ?? []
     }
-    let closing = formatter.footer
+    // The collection's members after its features are known once the reading thread has ended.
+    let closing = { [formatter, input] (rowsWritten: Int) in
+      reader.cancel()
+      return formatter.footer(rowsWritten: rowsWritten, collection: input.collectionMembers(whole: true))
+    }
     // Indexes pay for themselves past a few hundred placemarks, or tens of thousands of nearest places.
     if options.nearestPlaceOnly {
       if chunk.count >= options.chunkSize { _ = try geocoder.nearestPlaceIndex() }
     } else if chunk.count > Self.indexThreshold {
       try geocoder.prepareForBatch(fields: options.placemarkFields)
     }
-    guard try writer.write(formatter.header()) else {
+    // The collection's members before its features are known once its first row has been read, or
+    // reading has ended.
+    if chunk.isEmpty { reader.cancel() }
+    guard try writer.write(formatter.header(collection: input.collectionMembers(whole: false))) else {
       summary.outputClosed = true
       return summary
     }

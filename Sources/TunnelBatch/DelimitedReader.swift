@@ -1,9 +1,12 @@
 /// Records of comma- or tab-separated text; lines end in LF or CRLF; a UTF-8 byte-order mark is skipped.
+/// Outside quotes a carriage return alone ends a record too, so that a stray CR in a file of CRLF lines
+/// does not join two rows (the record says so: a file whose first line ends so is refused by
+/// ``DelimitedSource``). Line numbers count line feeds.
 ///
 /// CSV follows RFC 4180: fields in double quotes may hold separators, quotes (doubled) and line breaks.
 /// TSV follows IANA's text/tab-separated-values: no quoting, a field is what lies between two tabs; the
-/// escapes `\t`, `\n`, `\r` and `\\` stand for a tab, a line feed, a carriage return and a backslash (as
-/// Tunnel writes TSV), and a backslash before anything else is kept as it is.
+/// escapes `\t`, `\n`, `\r`, `\0` and `\\` stand for a tab, a line feed, a carriage return, a NUL and a
+/// backslash (as Tunnel writes TSV), and a backslash before anything else is kept as it is.
 ///
 /// Whatever the bytes, every line of input ends up in some record: a quote left open, text after a
 /// closing quote or bytes that are not UTF-8 become a record with a problem, and reading goes on at the
@@ -18,6 +21,8 @@ final class DelimitedReader {
     /// For a plain line read by ``nextKeepingPlainLine()``: where its bytes are in the input (and
     /// `fields` is empty).
     var plain: Range<Int>? = nil
+    /// Whether a carriage return alone (not before a line feed) ended the record.
+    var endsInCarriageReturn = false
   }
 
   /// Longer records are not read (a reader must hold a whole record in memory).
@@ -47,7 +52,7 @@ final class DelimitedReader {
   }
 
   private enum Scan {
-    case record(fields: [String], length: Int, problem: String?)
+    case record(fields: [String], length: Int, problem: String?, carriageReturn: Bool = false)
     case needMore
     case tooLong
   }
@@ -66,7 +71,7 @@ final class DelimitedReader {
   /// into fields: the record's ``Record/plain`` says where it is in the input, until the next read (see
   /// ``withPlainLine(_:_:)``).
   ///
-  /// A plain line is ASCII without carriage returns, and without quotes (CSV) or backslashes (TSV): its
+  /// A plain line is ASCII without carriage returns or NULs, and without quotes (CSV) or backslashes (TSV): its
   /// fields are exactly what lies between its separators, so that it can be passed through as it is,
   /// and split only if need be.
   func nextKeepingPlainLine() throws(BatchError) -> Record? {
@@ -104,13 +109,13 @@ final class DelimitedReader {
       }
       let line = input.linesConsumed + 1
       switch scan {
-      case .record(_, let length, _) where length > Self.maximumRecordBytes:
+      case .record(_, let length, _, _) where length > Self.maximumRecordBytes:
         return try skipLongRecord(line: line)
-      case .record(let fields, let length, let problem):
+      case .record(let fields, let length, let problem, let carriageReturn):
         input.consume(length)
         fieldCount = fields.count
         if problem == nil, fields.count == 1, fields[0].isEmpty { continue }
-        return Record(line: line, fields: fields, problem: problem)
+        return Record(line: line, fields: fields, problem: problem, endsInCarriageReturn: carriageReturn)
       case .needMore:
         if input.available > Self.maximumRecordBytes {
           return try skipLongRecord(line: line)
@@ -137,7 +142,7 @@ final class DelimitedReader {
       let newlines = zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
       var stops =
         zeroBytes(word ^ (UInt64(special) &* 0x0101_0101_0101_0101)) | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
-        | (word & 0x8080_8080_8080_8080)
+        | zeroBytes(word) | (word & 0x8080_8080_8080_8080)
       if newlines != 0 {
         let at = newlines.trailingZeroBitCount / 8
         stops &= at == 0 ? 0 : (1 << (8 * at)) &- 1
@@ -149,7 +154,7 @@ final class DelimitedReader {
     while index < limit {
       let byte = bytes[index]
       if byte == 0x0A { return (index - start, true) }
-      if byte >= 0x80 || byte == special || byte == 0x0D { return nil }
+      if byte >= 0x80 || byte == special || byte == 0x0D || byte == 0 { return nil }
       index += 1
     }
     return final && limit == end && end > start ? (end - start, false) : nil
@@ -262,25 +267,21 @@ final class DelimitedReader {
         }
         fields.append(checked(content))
         index = position
-        if index < end, bytes[index] != separator, bytes[index] != 0x0A,
-          !(bytes[index] == 0x0D && (index + 1 == end || bytes[index + 1] == 0x0A))
-        {
+        if index < end, bytes[index] != separator, bytes[index] != 0x0A, bytes[index] != 0x0D {
           if problem == nil { problem = "text follows the closing quote of field \(fields.count)" }
-          while index < end, bytes[index] != separator, bytes[index] != 0x0A { index += 1 }
+          while index < end, bytes[index] != separator, bytes[index] != 0x0A, bytes[index] != 0x0D {
+            index += 1
+          }
         }
       } else {
         var position = index
-        while position < end, bytes[position] != separator, bytes[position] != 0x0A { position += 1 }
+        while position < end, bytes[position] != separator, bytes[position] != 0x0A, bytes[position] != 0x0D {
+          position += 1
+        }
         if position == end, !final {
           return end - start > maximumRecordBytes ? .tooLong : .needMore
         }
-        var fieldEnd = position
-        if position < end || final, fieldEnd > index, bytes[fieldEnd - 1] == 0x0D,
-          position == end || bytes[position] == 0x0A
-        {
-          fieldEnd -= 1
-        }
-        fields.append(text(index..<fieldEnd))
+        fields.append(text(index..<position))
         index = position
       }
       if index == end {
@@ -291,17 +292,21 @@ final class DelimitedReader {
         return .record(fields: fields, length: index + 1 - start, problem: problem)
       }
       if bytes[index] == 0x0D {
-        // CR LF after a quoted field.
+        // CR LF, or a carriage return alone: either ends the record.
         if index + 1 == end {
           return final ? .record(fields: fields, length: end - start, problem: problem) : .needMore
         }
-        return .record(fields: fields, length: index + 2 - start, problem: problem)
+        if bytes[index + 1] == 0x0A {
+          return .record(fields: fields, length: index + 2 - start, problem: problem)
+        }
+        return .record(fields: fields, length: index + 1 - start, problem: problem, carriageReturn: true)
       }
       index += 1  // the separator
     }
   }
 
-  /// The bytes of a TSV field with its escapes (`\t`, `\n`, `\r`, `\\`) read; any other backslash is kept.
+  /// The bytes of a TSV field with its escapes (`\t`, `\n`, `\r`, `\0`, `\\`) read; any other backslash is
+  /// kept.
   static func unescaped(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(field.count)
@@ -317,6 +322,7 @@ final class DelimitedReader {
       case UInt8(ascii: "t"): out.append(0x09)
       case UInt8(ascii: "n"): out.append(0x0A)
       case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "0"): out.append(0)
       case UInt8(ascii: "\\"): out.append(byte)
       default:
         out.append(byte)

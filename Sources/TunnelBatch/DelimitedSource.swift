@@ -16,6 +16,8 @@ final class DelimitedSource: RecordSource {
       columns = nil
       return
     }
+    // A first line ended by a carriage return alone: the file's lines end so, and would read as one.
+    if first.endsInCarriageReturn { throw .carriageReturnLineEnds(line: first.line) }
     // A first row that reads as data is data, even a bad one (it stays a bad row); a header must be whole.
     if !names.isEmpty,
       let numbered = try? CoordinateColumns.find(

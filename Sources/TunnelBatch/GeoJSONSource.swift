@@ -17,6 +17,20 @@ final class GeoJSONSource: RecordSource {
     case afterFeatures
   }
   private var state = State.top
+  /// Collections begun so far: only the first one's members are kept.
+  private var collections = 0
+
+  /// The members of the input's first FeatureCollection that describe the whole and stay true of the
+  /// features written (``keptCollectionMembers``), each `(name, raw JSON)`, before its `features`: set
+  /// once, before its first feature is read, so that they can be read while later rows are.
+  private(set) var membersBefore: [(name: String, json: String)] = []
+  /// Those after its `features`, known once the input has been read.
+  private(set) var membersAfter: [(name: String, json: String)] = []
+
+  /// The collection's members GeoJSON output keeps: its name, its coordinate reference system (the
+  /// 2008 GeoJSON's, as GDAL writes it) and its bounding box. Counts (`numberMatched`, …) are not kept:
+  /// bad rows may be left out.
+  static let keptCollectionMembers: Set<String> = ["name", "crs", "bbox"]
 
   /// Longer features are not read: they become a bad row, and reading goes on after them (a reader
   /// must hold a whole feature in memory; sixteen times a CSV line, since features hold shapes).
@@ -153,9 +167,13 @@ final class GeoJSONSource: RecordSource {
     }
     switch state {
     case .top:
+      if bytes[index] == UInt8(ascii: "[") {
+        throw .jsonArray(expected: .geojson, line: line(at: index))
+      }
       guard bytes[index] == UInt8(ascii: "{") else { throw invalid("expected an object", index) }
       // Read members until "features" opens, without consuming: an object without them is one feature.
       var position = JSONScan.skipWhitespace(bytes, index + 1, end: end)
+      var before: [(name: String, json: String)] = []
       while position < end, bytes[position] != UInt8(ascii: "}") {
         guard bytes[position] == UInt8(ascii: "\"") else {
           throw invalid("expected a member's name", position)
@@ -173,6 +191,8 @@ final class GeoJSONSource: RecordSource {
             throw invalid("\"features\" is not an array", position)
           }
           state = .features(first: true)
+          collections += 1
+          if collections == 1 { membersBefore = before }
           return .skip(position + 1 - start)
         }
         let outcome = JSONScan.value(bytes, from: position, end: end)
@@ -180,6 +200,9 @@ final class GeoJSONSource: RecordSource {
         // are read with it).
         if case .tooDeep = outcome { return .tooDeep }
         guard case .end(let valueEnd) = outcome else { return try outcomeStep(outcome, invalid) }
+        if let name, Self.keptCollectionMembers.contains(name), !before.contains(where: { $0.name == name }) {
+          before.append((name, JSONScan.compacted(bytes, position..<valueEnd)))
+        }
         position = JSONScan.skipWhitespace(bytes, valueEnd, end: end)
         guard position < end else { return .needMore }
         if bytes[position] == UInt8(ascii: ",") {
@@ -217,6 +240,7 @@ final class GeoJSONSource: RecordSource {
         guard bytes[position] == UInt8(ascii: "\"") else {
           throw invalid("expected a member's name", position)
         }
+        let nameStart = position
         let name = JSONScan.string(bytes, from: position, end: end)
         guard case .end(let nameEnd) = name else { return try outcomeStep(name, invalid) }
         position = JSONScan.skipWhitespace(bytes, nameEnd, end: end)
@@ -225,6 +249,11 @@ final class GeoJSONSource: RecordSource {
         position = JSONScan.skipWhitespace(bytes, position + 1, end: end)
         let value = JSONScan.value(bytes, from: position, end: end)
         guard case .end(let valueEnd) = value else { return try outcomeStep(value, invalid) }
+        if collections == 1, let name = JSONScan.decodedString(bytes, nameStart..<nameEnd),
+          Self.keptCollectionMembers.contains(name)
+        {
+          membersAfter.append((name, JSONScan.compacted(bytes, position..<valueEnd)))
+        }
         return .skip(valueEnd - start)
       default:
         throw invalid("expected ',' or '}'", index)
@@ -248,10 +277,15 @@ final class GeoJSONSource: RecordSource {
   /// none of them when they cannot pass through whole (bytes that are not UTF-8, a name given twice).
   private func feature(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> BatchRecord {
     let number = line(at: range.lowerBound)
+    // A bad feature's text as it came, for the outputs that cannot hold its geometry or members; none
+    // when it is not UTF-8 (it would be changed).
+    let source = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     func bad(_ problem: String) -> BatchRecord {
-      BatchRecord(line: number, values: [], coordinate: nil, problem: problem)
+      BatchRecord(line: number, values: [], coordinate: nil, problem: problem, source: source)
     }
-    guard range.count <= Self.maximumFeatureBytes else { return bad(Self.tooLong) }
+    guard range.count <= Self.maximumFeatureBytes else {
+      return BatchRecord(line: number, values: [], coordinate: nil, problem: Self.tooLong)
+    }
     guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return bad("the feature is not a JSON object") }
     guard UTF8Validation.isValid(bytes, range) else {
       return bad("the feature is not JSON: it holds bytes that are not UTF-8 text")
@@ -275,15 +309,19 @@ final class GeoJSONSource: RecordSource {
     let rawGeometry = geometry.flatMap {
       bytes[$0.lowerBound] == UInt8(ascii: "n") ? nil : JSONScan.compacted(bytes, $0)
     }
+    var outside = BatchRecord.Feature(
+      id: member("id").map { JSONScan.compacted(bytes, $0) },
+      bbox: member("bbox").map { JSONScan.compacted(bytes, $0) })
     func row(_ coordinate: Result<Coordinate, RowProblem>) -> BatchRecord {
       switch coordinate {
       case .success(let found):
         return BatchRecord(
-          line: number, values: values, names: names, coordinate: found, problem: nil, geometry: rawGeometry)
+          line: number, values: values, names: names, coordinate: found, problem: nil, geometry: rawGeometry,
+          feature: outside)
       case .failure(let problem):
         return BatchRecord(
           line: number, values: values, names: names, coordinate: nil, problem: problem.message,
-          geometry: rawGeometry)
+          geometry: rawGeometry, source: source, feature: outside)
       }
     }
     if type != "Point", type != "Feature" {
@@ -306,13 +344,16 @@ final class GeoJSONSource: RecordSource {
     else {
       return row(.failure(RowProblem("the Point has no coordinates")))
     }
-    let numbers = String(decoding: UnsafeBufferPointer(rebasing: bytes[coordinates]), as: UTF8.self)
-      .dropFirst().dropLast().split(separator: ",").map {
-        Double($0.filter { !$0.isWhitespace })
+    let texts = String(decoding: UnsafeBufferPointer(rebasing: bytes[coordinates]), as: UTF8.self)
+      .dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false).map {
+        String($0.filter { !$0.isWhitespace })
       }
+    let numbers = texts.map { Double($0) }
     guard numbers.count >= 2, let longitude = numbers[0], let latitude = numbers[1] else {
       return row(.failure(RowProblem("the Point's coordinates are not [longitude, latitude]")))
     }
+    // Longitude first in GeoJSON; the point's numbers pass through as they were written.
+    (outside.latitude, outside.longitude) = (texts[1], texts[0])
     return row(CoordinateColumns.coordinate(latitude, longitude))
   }
 }

@@ -2,6 +2,12 @@ import TunnelGeo
 
 /// The rows of JSON Lines: one object a line, its members passed through as they are, its coordinate
 /// found by the members' names as a CSV header's would be.
+///
+/// Lines end in LF or CR LF. A carriage return alone after an object ends its row too, so that a stray CR
+/// in a file of CRLF lines does not join two rows; a first line ended so means the file's lines all are,
+/// and is refused (``BatchError/carriageReturnLineEnds(line:)``), as is a first line that opens a JSON
+/// array (``BatchError/jsonArray(expected:line:)``). A line that cannot be read member by member keeps
+/// its text as it came (``BatchRecord/source``).
 final class JSONLinesSource: RecordSource {
   private let input: InputBuffer
   private let names: CoordinateColumns.Names
@@ -11,6 +17,8 @@ final class JSONLinesSource: RecordSource {
   private var lastColumns: Result<CoordinateColumns?, BatchError> = .success(nil)
   /// What is wrong with the last row's names (one not text, one given twice), if anything.
   private var lastNamesProblem: String?
+  /// Whether a row has been read (the first one says what the whole file is).
+  private var readRow = false
 
   init(input: InputBuffer, names: CoordinateColumns.Names) {
     self.input = input
@@ -35,7 +43,9 @@ final class JSONLinesSource: RecordSource {
 
   /// The row of one line, nil for a blank line.
   private func record(_ line: LineReading.Line) throws(BatchError) -> BatchRecord? {
-    defer { input.consume(line.length) }
+    // The whole line, unless a carriage return alone ends the row before its end.
+    var consumed = line.length
+    defer { input.consume(consumed) }
     let number = input.linesConsumed + 1
     guard !line.tooLong else {
       return BatchRecord(
@@ -45,8 +55,16 @@ final class JSONLinesSource: RecordSource {
     return try input.storage.withUnsafeBufferPointer { bytes throws(BatchError) -> BatchRecord? in
       let start = JSONScan.skipWhitespace(bytes, input.start, end: line.contentEnd)
       if start == line.contentEnd { return nil }
+      let first = !readRow
+      readRow = true
+      if first, bytes[start] == UInt8(ascii: "[") { throw .jsonArray(expected: .jsonl, line: number) }
+      var contentEnd = line.contentEnd
       func bad(_ problem: String) -> BatchRecord {
-        BatchRecord(line: number, values: [], coordinate: nil, problem: problem)
+        // Its text as it came, unless that is not UTF-8 (then it would be changed, and is left out).
+        let text = UnsafeBufferPointer(rebasing: bytes[input.start..<contentEnd])
+        return BatchRecord(
+          line: number, values: [], coordinate: nil, problem: problem,
+          source: String(validating: text, as: UTF8.self))
       }
       guard bytes[start] == UInt8(ascii: "{") else { return bad("the line is not a JSON object") }
       switch JSONScan.value(bytes, from: start, end: line.contentEnd) {
@@ -57,7 +75,17 @@ final class JSONLinesSource: RecordSource {
       case .tooDeep(let position):
         return bad("the line is not JSON: \(JSONScan.tooDeepReason) at column \(position - input.start + 1)")
       case .end(let objectEnd):
-        guard JSONScan.skipWhitespace(bytes, objectEnd, end: line.contentEnd) == line.contentEnd else {
+        var after = objectEnd
+        while after < line.contentEnd, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
+        if after < line.contentEnd, bytes[after] == 0x0D,
+          JSONScan.skipWhitespace(bytes, after, end: line.contentEnd) < line.contentEnd
+        {
+          // A carriage return alone ends the row: the rest of the line is the next.
+          if first { throw .carriageReturnLineEnds(line: number) }
+          consumed = after + 1 - input.start
+          contentEnd = after
+        }
+        guard JSONScan.skipWhitespace(bytes, objectEnd, end: contentEnd) == contentEnd else {
           return bad("the line holds more than one JSON value")
         }
         // Passed through whole or not at all: a row that would lose or change a member is bad.

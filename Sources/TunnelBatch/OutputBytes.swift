@@ -277,9 +277,13 @@ struct OutputBytes {
   }
 
   /// A CSV field, quoted when it holds the separator, a quote or a line break; or, with a tab for
-  /// separator, a TSV field, never quoted: a tab, line feed, carriage return or backslash in it is
-  /// written `\t`, `\n`, `\r`, `\\` (IANA's TSV cannot hold the first three; ``DelimitedReader`` reads
-  /// them back).
+  /// separator, a TSV field, never quoted: a tab, line feed, carriage return, NUL or backslash in it is
+  /// written `\t`, `\n`, `\r`, `\0`, `\\` (IANA's TSV cannot hold the first three; ``DelimitedReader``
+  /// reads them back).
+  ///
+  /// Neither ever holds a raw NUL, which PostgreSQL's `COPY` and C's string functions refuse or cut at.
+  /// CSV has no escapes: a NUL in a CSV field is written `␀` (U+2400 SYMBOL FOR NULL), which a `␀`
+  /// the input already held cannot be told apart from; TSV and JSON keep the two apart.
   mutating func field(_ text: String, separator: UInt8) {
     var text = text
     text.withUTF8 { field(utf8: $0, separator: separator) }
@@ -288,20 +292,32 @@ struct OutputBytes {
   /// A CSV (or TSV) field from its UTF-8.
   mutating func field(utf8: UnsafeBufferPointer<UInt8>, separator: UInt8) {
     if separator == 0x09 { return tsvField(utf8: utf8) }
-    let needsQuotes = utf8.contains {
-      $0 == separator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+    var needsQuotes = false
+    var holdsNUL = false
+    for byte in utf8 {
+      if byte == separator || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+        needsQuotes = true
+      }
+      if byte == 0 { holdsNUL = true }
     }
-    guard needsQuotes else {
+    guard needsQuotes || holdsNUL else {
       append(contentsOf: utf8)
       return
     }
-    append(UInt8(ascii: "\""))
+    if needsQuotes { append(UInt8(ascii: "\"")) }
     for byte in utf8 {
+      if byte == 0 {
+        append(contentsOf: Self.symbolForNull)
+        continue
+      }
       if byte == UInt8(ascii: "\"") { append(byte) }
       append(byte)
     }
-    append(UInt8(ascii: "\""))
+    if needsQuotes { append(UInt8(ascii: "\"")) }
   }
+
+  /// `␀` (U+2400), in place of a NUL in a CSV field.
+  private static var symbolForNull: [UInt8] { [0xE2, 0x90, 0x80] }
 }
 
 extension OutputBytes {
@@ -310,7 +326,9 @@ extension OutputBytes {
     var runStart = 0
     for index in 0..<utf8.count {
       let byte = utf8[index]
-      guard byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "\\") else { continue }
+      guard byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0 || byte == UInt8(ascii: "\\") else {
+        continue
+      }
       append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
       runStart = index + 1
       append(UInt8(ascii: "\\"))
@@ -318,6 +336,7 @@ extension OutputBytes {
       case 0x09: append(UInt8(ascii: "t"))
       case 0x0A: append(UInt8(ascii: "n"))
       case 0x0D: append(UInt8(ascii: "r"))
+      case 0: append(UInt8(ascii: "0"))
       default: append(UInt8(ascii: "\\"))
       }
     }

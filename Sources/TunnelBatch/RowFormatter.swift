@@ -10,7 +10,24 @@ public enum BatchOutputFormat: String, Sendable, CaseIterable {
 ///
 /// No row has a name twice: a column or member Tunnel adds whose name the input already has is written
 /// as `tunnel_` and its name (`tunnel_land`, `tunnel_error`; again while that is taken too). A CSV or TSV
-/// header moves them for the whole output, a JSON row for itself.
+/// header moves them for the whole output, a JSON row for itself. The same rule names the columns and
+/// members Tunnel writes for the input:
+/// - GeoJSON input written as CSV, TSV or JSON Lines starts each row with the feature's `id` (CSV and
+///   TSV always have the column, empty for a feature without one; JSON Lines has the member when the
+///   feature has one) and its Point's `latitude` and `longitude` as the input wrote them (empty, or
+///   `null`, without a Point), before the properties: `tunnel_id` where a property is named `id`, and
+///   `tunnel_latitude` and `tunnel_longitude` where one is named `latitude` or `longitude`.
+///   GeoJSON output keeps a feature's `id` and `bbox` as its own members, and the collection's
+///   ``CollectionMembers``.
+/// - A CSV or TSV row with more fields than its header has its extra fields named by their number,
+///   `column4`, as a file without a header names its columns, and `tunnel_column4` where the header has
+///   a `column4`.
+/// - A bad row of JSON input keeps its text as it came (``BatchRecord/source``) in `input` wherever the
+///   output would not hold it otherwise: in CSV and TSV, every bad JSON row (a column before `error`,
+///   empty for good rows and rows that are not UTF-8; its members as they came for a row read whole); in
+///   JSON Lines and GeoJSON, a
+///   row whose members could not be read, and, in JSON Lines, a bad GeoJSON feature (whose geometry
+///   JSON Lines has no place for).
 struct RowFormatter: Sendable {
   var format: BatchOutputFormat
   var fields: [PlacemarkField]
@@ -23,10 +40,21 @@ struct RowFormatter: Sendable {
     didSet {
       inputKeys = Self.keys(inputColumns)
       columnsTakeOwnKey = inputColumns.contains(where: ownKeys.contains)
+      inputColumnSet = Set(inputColumns)
+      featureColumns = Self.featureColumns(inputIsGeoJSON, besides: inputColumnSet)
     }
   }
   /// Whether the rows' values are raw JSON.
   var inputIsJSON: Bool
+  /// Whether the rows are GeoJSON features (``BatchRecord/feature``).
+  var inputIsGeoJSON: Bool
+  /// ``inputColumns`` as a set, for naming the columns Tunnel writes for the input.
+  private var inputColumnSet: Set<String>
+  /// For GeoJSON input written as CSV or TSV, the columns before the properties: the feature's id and
+  /// its Point's latitude and longitude, named out of the way of ``inputColumns``.
+  private var featureColumns: [String]
+  /// Whether CSV or TSV output has an `input` column (for JSON input, unless bad rows are left out).
+  private var hasInputColumn: Bool { inputIsJSON && !skipInvalid && (format == .csv || format == .tsv) }
   /// The separator of CSV or TSV input: that of the rows' plain lines (``BatchRecord/plainLine``).
   var inputSeparator: UInt8
   /// The JSON key (`"name":`) of each of ``inputColumns``, written once.
@@ -41,7 +69,8 @@ struct RowFormatter: Sendable {
 
   init(
     format: BatchOutputFormat, fields: [PlacemarkField], antipode: Bool, precision: NumberPrecision,
-    skipInvalid: Bool, inputColumns: [String], inputIsJSON: Bool, inputSeparator: UInt8 = UInt8(ascii: ",")
+    skipInvalid: Bool, inputColumns: [String], inputIsJSON: Bool, inputIsGeoJSON: Bool = false,
+    inputSeparator: UInt8 = UInt8(ascii: ",")
   ) {
     self.format = format
     self.fields = fields
@@ -50,9 +79,12 @@ struct RowFormatter: Sendable {
     self.skipInvalid = skipInvalid
     self.inputColumns = inputColumns
     self.inputIsJSON = inputIsJSON
+    self.inputIsGeoJSON = inputIsGeoJSON
     self.inputSeparator = inputSeparator
     inputKeys = Self.keys(inputColumns)
-    ownKeys = Set(fields.flatMap(\.keys) + ["antipode", "error"])
+    inputColumnSet = Set(inputColumns)
+    featureColumns = Self.featureColumns(inputIsGeoJSON, besides: inputColumnSet)
+    ownKeys = Set(fields.flatMap(\.keys) + ["antipode", "input", "error"])
     ownKeyLengths = ownKeys.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
     columnsTakeOwnKey = inputColumns.contains(where: ownKeys.contains)
   }
@@ -70,6 +102,31 @@ struct RowFormatter: Sendable {
     return name
   }
 
+  /// The columns of a GeoJSON feature's id and point, out of the way of the properties' `taken` names.
+  private static func featureColumns(_ inputIsGeoJSON: Bool, besides taken: Set<String>) -> [String] {
+    guard inputIsGeoJSON else { return [] }
+    let point = pointNames(besides: taken)
+    return [own("id", besides: taken), point.latitude, point.longitude]
+  }
+
+  /// The names of a GeoJSON feature's latitude and longitude, out of the way of the `taken` names as a
+  /// pair: both get `tunnel_` while either is taken, so that they stay a pair.
+  static func pointNames(besides taken: Set<String>) -> (latitude: String, longitude: String) {
+    var names = (latitude: "latitude", longitude: "longitude")
+    while taken.contains(names.latitude) || taken.contains(names.longitude) {
+      names = ("tunnel_" + names.latitude, "tunnel_" + names.longitude)
+    }
+    return names
+  }
+
+  /// The name of extra field `index` (from 0) of a CSV or TSV row with more fields than its header:
+  /// its number, out of the way of the header's names (see ``RowFormatter``).
+  private func extraColumn(_ index: Int) -> String {
+    var name = "column\(index + 1)"
+    while inputColumnSet.contains(name) { name = "tunnel_" + name }
+    return name
+  }
+
   private static func keys(_ names: [String]) -> [[UInt8]] {
     names.map { name in
       var out = OutputBytes()
@@ -80,19 +137,20 @@ struct RowFormatter: Sendable {
 
   private var separator: UInt8 { format == .tsv ? 0x09 : UInt8(ascii: ",") }
 
-  /// What comes before the first row: the CSV header, or the opening of a feature collection.
-  func header() -> [UInt8] {
+  /// What comes before the first row: the CSV header, or the opening of a feature collection (with
+  /// the members of the input's `collection` that came before its features).
+  func header(collection: CollectionMembers = .init()) -> [UInt8] {
     var out = OutputBytes()
     switch format {
     case .csv, .tsv:
-      var columns = inputColumns + fields.flatMap(\.columns)
+      var added = fields.flatMap(\.columns)
       if antipode {
-        columns +=
+        added +=
           ["antipode_latitude", "antipode_longitude"] + fields.flatMap(\.columns).map { "antipode_" + $0 }
       }
-      if !skipInvalid { columns.append("error") }
-      let taken = Set(inputColumns)
-      columns = inputColumns + columns.dropFirst(inputColumns.count).map { Self.own($0, besides: taken) }
+      if hasInputColumn { added.append("input") }
+      if !skipInvalid { added.append("error") }
+      let columns = featureColumns + inputColumns + added.map { Self.own($0, besides: inputColumnSet) }
       for (index, column) in columns.enumerated() {
         if index > 0 { out.append(separator) }
         out.field(column, separator: separator)
@@ -101,15 +159,30 @@ struct RowFormatter: Sendable {
     case .jsonl:
       break
     case .geojson:
-      out.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
+      out.append("{\"type\":\"FeatureCollection\",")
+      for member in collection.before {
+        out.key(member.name)
+        out.append(member.json)
+        out.append(",")
+      }
+      out.append("\"features\":[\n")
     }
     return out.bytes
   }
 
-  /// What comes after the last row.
-  func footer(rowsWritten: Int) -> [UInt8] {
+  /// What comes after the last row (with the members of the input's `collection` that came after its
+  /// features).
+  func footer(rowsWritten: Int, collection: CollectionMembers = .init()) -> [UInt8] {
     guard format == .geojson else { return [] }
-    return Array((rowsWritten > 0 ? "\n]}\n" : "]}\n").utf8)
+    var out = OutputBytes()
+    out.append(rowsWritten > 0 ? "\n]" : "]")
+    for member in collection.afterNotBefore {
+      out.append(",")
+      out.key(member.name)
+      out.append(member.json)
+    }
+    out.append("}\n")
+    return out.bytes
   }
 
   /// Appends one row; `first` says whether it is the first row of the output (GeoJSON puts a comma
@@ -127,7 +200,19 @@ struct RowFormatter: Sendable {
       out.append("\n")
     case .geojson:
       if !first { out.append(",\n") }
-      out.append("{\"type\":\"Feature\",\"geometry\":")
+      out.append("{\"type\":\"Feature\",")
+      // A GeoJSON input's feature keeps its own members.
+      if let id = record.feature?.id {
+        out.key("id")
+        out.append(id)
+        out.append(",")
+      }
+      if let bbox = record.feature?.bbox {
+        out.key("bbox")
+        out.append(bbox)
+        out.append(",")
+      }
+      out.append("\"geometry\":")
       if let geometry = record.geometry {
         // GeoJSON input's, as it came.
         out.append(geometry)
@@ -153,6 +238,23 @@ struct RowFormatter: Sendable {
   ) {
     out.append("{")
     var takesOwnKey = columnsTakeOwnKey
+    if inputIsGeoJSON, format != .geojson {
+      // The feature's id and point, before its properties and out of their way.
+      let taken = Set(record.names)
+      let feature = record.feature
+      if let id = feature?.id {
+        out.key(Self.own("id", besides: taken))
+        out.append(id)
+        out.append(",")
+      }
+      let point = Self.pointNames(besides: taken)
+      out.key(point.latitude)
+      out.append(feature?.latitude ?? "null")
+      out.append(",")
+      out.key(point.longitude)
+      out.append(feature?.longitude ?? "null")
+      out.append(",")
+    }
     if inputIsJSON {
       let names = record.names
       takesOwnKey = names.contains(where: isOwnKey)
@@ -214,6 +316,9 @@ struct RowFormatter: Sendable {
         PlacemarkField.writeJSON(fields, antipodeAnswer, to: &out, precision: precision)
       }
     }
+    if let source = record.source, format == .jsonl || record.feature == nil {
+      out.member("input", source)
+    }
     if let problem = record.problem { out.member("error", problem) }
   }
 
@@ -222,7 +327,7 @@ struct RowFormatter: Sendable {
     if index < inputKeys.count {
       inputKeys[index].withUnsafeBufferPointer { out.append(contentsOf: $0) }
     } else {
-      out.key("column\(index + 1)")
+      out.key(extraColumn(index))
     }
   }
 
@@ -238,6 +343,16 @@ struct RowFormatter: Sendable {
     _ record: BatchRecord, _ lines: UnsafeBufferPointer<UInt8>, _ answer: BatchAnswer?,
     _ antipodeAnswer: BatchAnswer?, to out: inout OutputBytes
   ) {
+    if inputIsGeoJSON {
+      // The feature's id and point (see ``featureColumns``).
+      let feature = record.feature
+      if let id = feature?.id, id != "null" { out.field(JSONValues.text(id) ?? id, separator: separator) }
+      out.append(separator)
+      if let latitude = feature?.latitude { out.field(latitude, separator: separator) }
+      out.append(separator)
+      if let longitude = feature?.longitude { out.field(longitude, separator: separator) }
+      if !inputColumns.isEmpty { out.append(separator) }
+    }
     if inputIsJSON {
       var values = record.values
       if record.names != inputColumns {
@@ -257,7 +372,7 @@ struct RowFormatter: Sendable {
     let fieldsStart = out.count
     PlacemarkField.writeCSV(fields, answer, to: &out, separator: separator, precision: precision)
     // With no column before them, the fields' first separator goes.
-    if inputColumns.isEmpty, out.count > fieldsStart { out.remove(at: fieldsStart) }
+    if inputColumns.isEmpty, featureColumns.isEmpty, out.count > fieldsStart { out.remove(at: fieldsStart) }
     if antipode {
       let point = answer == nil ? nil : record.coordinate?.antipode
       out.append(separator)
@@ -268,9 +383,28 @@ struct RowFormatter: Sendable {
         fields, point == nil ? nil : antipodeAnswer, to: &out, separator: separator, precision: precision)
     }
     if !skipInvalid {
+      if hasInputColumn {
+        out.append(separator)
+        if record.problem != nil {
+          out.field(record.source ?? (record.values.isEmpty ? "" : Self.object(record)), separator: separator)
+        }
+      }
       out.append(separator)
       if let problem = record.problem { out.field(problem, separator: separator) }
     }
     out.append("\n")
+  }
+
+  /// A JSON row read member by member, as one object again: its members as they came.
+  private static func object(_ record: BatchRecord) -> String {
+    var out = OutputBytes()
+    out.append("{")
+    for (name, value) in zip(record.names, record.values) {
+      if out.count > 1 { out.append(",") }
+      out.key(name)
+      out.append(value)
+    }
+    out.append("}")
+    return String(decoding: out.bytes, as: UTF8.self)
   }
 }

@@ -35,10 +35,17 @@ extension Tunnel {
         name is called by its number, column3), and a column or \
         member Tunnel adds that the input already has (land, error, …) is written as tunnel_land, \
         tunnel_error. CSV or TSV from JSON rows has the first good row's members as columns; a row with \
-        other members is a bad row (use --format jsonl to keep them). TSV is never quoted: a tab, line \
-        feed, carriage return or backslash in a value is written \\t, \\n, \\r, \\\\, and read back so. \
-        GeoJSON output keeps a GeoJSON input's geometry as it came. Output to a terminal has control \
-        and bidirectional characters escaped; files and pipes get every byte.
+        other members is a bad row (use --format jsonl to keep them), and a bad JSON row keeps its text \
+        as it came in an "input" column. TSV is never quoted: a tab, line feed, carriage return, NUL or \
+        backslash in a value is written \\t, \\n, \\r, \\0, \\\\, and read back so; CSV writes a NUL \
+        as U+2400 (␀). GeoJSON written as CSV, TSV or JSON Lines starts each row with the feature's id \
+        and its point's latitude and longitude (tunnel_id, tunnel_latitude, … where a property has the \
+        name); GeoJSON output keeps a GeoJSON input's geometry as it came, each feature's id and bbox, \
+        and the collection's name, crs and bbox. Output to a terminal has control and bidirectional \
+        characters escaped; files and pipes get every byte.
+
+        Lines end in LF or CRLF, and outside quotes a CR alone ends a row too; a file whose first line \
+        ends in a CR alone, or a JSON array, is refused with what to do.
 
         Fields (--fields, comma-separated; all of them by default): land, country, region, sea (with \
         lake and inLake), nearestPlace, nearestLand, timeZone. nearestPlace alone is the fast path.
@@ -299,7 +306,7 @@ extension CommandFailure {
     case .readFailed, .writeFailed: code = 74
     case .unknownColumn, .sameColumn: code = 64
     case .noCoordinateColumns, .missingColumn, .unreadableHeader, .repeatedColumn, .unreadableDocument,
-      .noRowForColumns:
+      .noRowForColumns, .carriageReturnLineEnds, .jsonArray:
       code = 65
     }
     var message = error.description
@@ -309,7 +316,7 @@ extension CommandFailure {
     case .writeFailed(let reason):
       // The batch writes to standard output alone; said as every other command says it.
       message = "cannot write to standard output: \(reason)"
-    case .unreadableHeader, .repeatedColumn, .unreadableDocument:
+    case .unreadableHeader, .repeatedColumn, .unreadableDocument, .carriageReturnLineEnds, .jsonArray:
       // "points.csv, line 1, the header: …"
       message = "\(source ?? "standard input"), " + message
     case .readFailed, .noCoordinateColumns, .unknownColumn, .missingColumn, .sameColumn, .noRowForColumns:

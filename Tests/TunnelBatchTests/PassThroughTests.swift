@@ -103,14 +103,14 @@ import TunnelGeo
       #expect(summary.badRows == 1)
       let separator = format == .csv ? "," : "\t"
       let lines = output.split(separator: "\n").map { $0.components(separatedBy: separator) }
-      #expect(lines[0] == ["lat", "lon", "id", "land", "error"])
-      #expect(lines[2] == ["56", "8.5", "2", "true", ""])
+      #expect(lines[0] == ["lat", "lon", "id", "land", "input", "error"])
+      #expect(lines[2] == ["56", "8.5", "2", "true", "", ""])
       #expect(lines[3].prefix(3) == ["56", "8.5", "3"])
       #expect(
         output.contains(
           "the output's columns are the first row's, and this row's members 'note', 'tag' are not among them; write JSON Lines (--format jsonl) to keep every member"
         ))
-      #expect(lines[4] == ["56", "8.5", "", "true", ""])
+      #expect(lines[4] == ["56", "8.5", "", "true", "", ""])
     }
     // JSON Lines keeps them all.
     let (output, summary) = try run(text, output: .jsonl)

@@ -250,6 +250,69 @@ import Testing
       ["batch", "--fields", "country"], input: "lat,lon\n56,368.5\n56,-181\n", status: 65,
       output: .csv(rows: 2),
       errors: .lines(endingWith: "bad")),
+    // Nothing the input gave is lost: a GeoJSON feature's id and point in every format, with --skip-invalid too.
+    HostileCase(
+      ["batch", "--fields", "land", "--input-format", "geojson", "--format", "csv", "--skip-invalid"],
+      input: """
+        {"type":"Feature","id":"f1","geometry":{"type":"Point","coordinates":[8.5,56]},"properties":{"latitude":1}}
+        {"type":"Feature","id":"f2","geometry":{"type":"Point","coordinates":[8.5,95]},"properties":{"latitude":2}}
+        {"type":"Feature","id":"f3","geometry":{"type":"Point","coordinates":[18.4,-33.9]},"properties":{"latitude":3}}
+
+        """, status: 0,
+      output: .csv(
+        rows: 2, including: ["id,tunnel_latitude,tunnel_longitude,latitude,land\n", "f3,-33.9,18.4,3,true"]),
+      errors: .lines(endingWith: "left out")),
+    HostileCase(
+      ["batch", "--fields", "land", "--input-format", "geojson", "--format", "jsonl"],
+      input:
+        #"{"type":"Feature","id":7,"geometry":{"type":"Point","coordinates":[8.5,56]},"properties":{"id":1}}"#,
+      status: 0,
+      output: .jsonLines(rows: 1, including: [#""tunnel_id":7,"latitude":56,"longitude":8.5,"id":1"#]),
+      errors: .silent),
+    HostileCase(
+      ["batch", "--fields", "land", "--input-format", "geojson", "--format", "geojson"],
+      input: """
+        {"type":"FeatureCollection","name":"n","crs":{"type":"name"},"features":[{"type":"Feature","id":7,"bbox":[8.5,56,8.5,56],"geometry":{"type":"Point","coordinates":[8.5,56]},"properties":{}}],"name":"again"}
+        """, status: 0,
+      output: .geoJSON(
+        features: 1, including: [#""name":"n","crs":{"type":"name"}"#, #""id":7,"bbox":[8.5,56,8.5,56]"#]),
+      errors: .silent),
+    // A bad JSON row written as CSV keeps its values.
+    HostileCase(
+      ["batch", "--fields", "land", "--input-format", "jsonl", "--format", "csv"],
+      input: "{\"lat\":56,\"lon\":8.5}\n{\"lat\":56,\"lon\":8.5,\"lat\":1,\"note\":\"kept\"}\n", status: 65,
+      output: .csv(rows: 2, including: ["\"\"note\"\":\"\"kept\"\""]), errors: .lines(endingWith: "bad")),
+    // Extra fields are named apart from the header's own names.
+    HostileCase(
+      ["batch", "--fields", "land", "--format", "jsonl"], input: "lat,lon,column4\n56,8.5,a,b,c\n",
+      status: 65,
+      output: .jsonLines(rows: 1, including: [#""column4":"a","tunnel_column4":"b","column5":"c""#]),
+      errors: .lines(endingWith: "bad")),
+    // Line ends: CR alone says what it is; a stray CR in CRLF lines joins no rows; a JSON array says what to do.
+    HostileCase(
+      ["batch", "--fields", "land"], input: "lat,lon\r56,8.5\r-33.9,18.4\r", status: 65, output: .empty,
+      errors: .line("carriage return alone")),
+    HostileCase(
+      ["batch", "--fields", "land", "--input-format", "jsonl"],
+      input: "{\"lat\":56,\"lon\":8.5}\r{\"lat\":1,\"lon\":2}\r",
+      status: 65, output: .empty, errors: .line("carriage return alone")),
+    HostileCase(
+      ["batch", "--fields", "land"], input: "lat,lon\r\n56,8.5\r-33.9,18.4\r\n", status: 0,
+      output: .csv(rows: 2, including: ["56,8.5,true", "-33.9,18.4,true"]), errors: .silent),
+    HostileCase(
+      ["batch", "--fields", "land"], input: "[{\"lat\":56,\"lon\":8.5}]\n", status: 65, output: .empty,
+      errors: .line("jq -c")),
+    HostileCase(
+      ["batch", "--fields", "land", "--input-format", "jsonl"], input: "[\n{\"lat\":56,\"lon\":8.5}\n]\n",
+      status: 65,
+      output: .empty, errors: .line("JSON array")),
+    // A NUL never reaches CSV or TSV raw.
+    HostileCase(
+      ["batch", "--fields", "land"], input: "lat,lon,note\n56,8.5,a\u{0}b\n", status: 0,
+      output: .csv(rows: 1, including: ["a\u{2400}b"]), errors: .silent),
+    HostileCase(
+      ["batch", "--fields", "land", "--format", "tsv"], input: "lat,lon,note\n56,8.5,a\u{0}b\n", status: 0,
+      output: .tsv(rows: 1), errors: .silent),
     // Garbage.
     HostileCase(
       ["batch", "--fields", "country"], bytes: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37) }),
@@ -398,6 +461,7 @@ import Testing
       #expect(throws: Never.self) { try StrictJSON.check(Substring(text)) }
       holds(including)
     case .csv(let rows, let including, _):
+      #expect(!text.contains("\u{0}"), "a raw NUL in CSV: \(text.prefix(2000))")
       let table = CSVTable(text).rows
       try #require(!table.isEmpty, "no header")
       #expect(table.count - 1 == rows, "\(table.count - 1) rows for \(rows): \(text.prefix(2000))")
@@ -405,6 +469,7 @@ import Testing
       for row in table { #expect(row.count == table[0].count, "row of \(row.count) fields: \(row)") }
       holds(including)
     case .tsv(let rows):
+      #expect(!text.contains("\u{0}"), "a raw NUL in TSV: \(text.prefix(2000))")
       let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
       try #require(!lines.isEmpty, "no header")
       #expect(lines.count - 1 == rows, "\(lines.count - 1) lines for \(rows) rows: \(text.prefix(2000))")
