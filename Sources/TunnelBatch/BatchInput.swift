@@ -228,8 +228,8 @@ public final class BatchInput {
     record.plainLine = from..<lines.count
   }
 
-  /// The separator of a CSV or TSV input's fields: a comma, a tab, or what ``DelimitedPreamble`` found
-  /// (a semicolon, say).
+  /// The separator of a CSV or TSV input's fields: a comma, a tab, or the one its start shows (a first line
+  /// with semicolons and no comma or tab, or Excel's `sep=;` line).
   public let separator: UInt8
 
   /// Called before waiting for input that is not there yet (from a pipe or a terminal).
