@@ -31,11 +31,17 @@ import tarfile
 import tempfile
 import uuid
 
-# The names `tunnel batch` recognises, compared without case (Sources/TunnelBatch/CoordinateColumns.swift).
-LATITUDE_NAMES = {"lat", "latitude", "y", "lat_deg", "latitude_deg", "decimallatitude"}
-LONGITUDE_NAMES = {"lon", "lng", "long", "longitude", "x", "lon_deg", "longitude_deg", "decimallongitude"}
+# The names `tunnel batch` recognises, as folded by `folded_name` (Sources/TunnelBatch/CoordinateColumns.swift,
+# whose rule this follows: never a guess between two columns that could both be the latitude or the longitude).
+LATITUDE_NAMES = {"lat", "latitude", "decimallatitude", "latitud", "latitudine", "breite", "breitengrad", "широта",
+                  "緯度", "纬度"}
+LONGITUDE_NAMES = {"lon", "lng", "long", "longitude", "decimallongitude", "longitud", "longitudine", "länge", "laenge",
+                   "längengrad", "laengengrad", "долгота", "経度", "经度"}
 COORDINATE_NAMES = {"coordinate", "coordinates", "coord", "coords", "location", "position", "point", "latlon",
                     "latlng", "lat_lon", "lat_lng", "lat/lon", "geo"}
+# A latitude and a longitude only when a header has both.
+PAIR_ONLY_NAMES = ("y", "x")
+UNIT_SUFFIXES = ("degrees", "degree", "deg", "dd", "°")
 FIELDS = ("land", "country", "region", "sea", "nearestPlace", "nearestLand", "timeZone")
 WAYS = ("transform", "arrow")
 
@@ -61,8 +67,9 @@ def add_placemarks(df, fields=None, antipode=False, *, columns=None, precision=9
             nearestPlace, nearestLand, timeZone. "nearestPlace" alone is the fastest.
         antipode: also add each point's antipode and the same fields for it.
         columns: the coordinate's column(s): (latitude, longitude), or one column holding a whole coordinate such
-            as "56.55 8.32" (default: found by name, as `tunnel batch` finds them: lat/latitude/y and
-            lon/lng/long/longitude/x, else coordinate/location/…).
+            as "56.55 8.32" (default: found by name, as `tunnel batch` finds them: lat/latitude/… and
+            lon/lng/long/longitude/…, y and x only as a pair, else coordinates/coord/location/…; more than one
+            column that could be the latitude or the longitude is refused, naming them).
         precision: decimals for degrees (kilometres get three fewer); 9, the default, is 0.1 mm.
         text: keep `tunnel batch`'s text for every added column, digit for digit, instead of typed values.
         tunnel: the `tunnel` binary to ship (default: `tunnel` on PATH).
@@ -131,9 +138,10 @@ def tunnel_and_data(binary=None, data=None):
 
 
 def coordinate_columns(columns, latitude=None, longitude=None, coordinate=None):
-    """The columns to send: [latitude, longitude] or [coordinate], by the names given, then the common ones.
+    """The columns to send: [latitude, longitude] or [coordinate], by the names given, then by their names as
+    `tunnel batch` chooses them, never guessing: more than one candidate for a column is a UsageError naming them.
 
-    A name matches without case, or is a column's number from 1.
+    A name given matches without case, or is a column's number from 1.
     """
     folded = [name.strip().lower() for name in columns]
 
@@ -146,27 +154,66 @@ def coordinate_columns(columns, latitude=None, longitude=None, coordinate=None):
             return columns[int(name) - 1]
         raise UsageError("%s '%s' is not a column of the input (its columns: %s)" % (what, name, ", ".join(columns)))
 
-    def common(names):
-        return next((columns[index] for index, name in enumerate(folded) if name in names), None)
+    folded_names = [folded_name(name) for name in columns]
 
+    def candidates(names, pair_only=None):
+        found = [index for index, name in enumerate(folded_names) if name in names]
+        if pair_only and all(name in folded_names for name in PAIR_ONLY_NAMES):
+            found = sorted(found + [index for index, name in enumerate(folded_names) if name == pair_only])
+        return [columns[index] for index in found]
+
+    def refuse(doubts):
+        told = " and ".join("more than one column could %s (%s)" % (
+            "hold the whole coordinate" if what == "coordinate" else "be the " + what, ", ".join(names))
+            for what, names, _ in doubts)
+        raise UsageError("%s; choose with %s" % (told, " and ".join(option for _, _, option in doubts)))
+
+    latitudes = candidates(LATITUDE_NAMES, PAIR_ONLY_NAMES[0])
+    longitudes = candidates(LONGITUDE_NAMES, PAIR_ONLY_NAMES[1])
     if coordinate:
         return [position(coordinate, "--coordinate-column")]
     if latitude or longitude:
-        found_latitude = position(latitude, "--lat-column") if latitude else common(LATITUDE_NAMES)
-        found_longitude = position(longitude, "--lon-column") if longitude else common(LONGITUDE_NAMES)
+        doubts = [(what, names, option) for what, names, option, given in [
+            ("latitude", latitudes, "--lat-column", latitude), ("longitude", longitudes, "--lon-column", longitude)]
+            if not given and len(names) > 1]
+        if doubts:
+            refuse(doubts)
+        found_latitude = position(latitude, "--lat-column") if latitude else next(iter(latitudes), None)
+        found_longitude = position(longitude, "--lon-column") if longitude else next(iter(longitudes), None)
         if found_latitude is None or found_longitude is None:
             raise UsageError("name the %s column too (%s); the input's columns: %s" % (
                 "latitude" if found_latitude is None else "longitude",
                 "--lat-column" if found_latitude is None else "--lon-column", ", ".join(columns)))
         return [found_latitude, found_longitude]
-    found_latitude, found_longitude = common(LATITUDE_NAMES), common(LONGITUDE_NAMES)
-    if found_latitude is not None and found_longitude is not None:
-        return [found_latitude, found_longitude]
-    single = common(COORDINATE_NAMES)
-    if single is not None:
-        return [single]
+    if latitudes and longitudes:
+        doubts = [(what, names, option) for what, names, option in [
+            ("latitude", latitudes, "--lat-column"), ("longitude", longitudes, "--lon-column")] if len(names) > 1]
+        if doubts:
+            refuse(doubts)
+        return [latitudes[0], longitudes[0]]
+    singles = candidates(COORDINATE_NAMES)
+    if len(singles) > 1:
+        refuse([("coordinate", singles, "--coordinate-column")])
+    if singles:
+        return singles
     raise UsageError("no coordinate columns among %s: name them with --lat-column and --lon-column, or "
                      "--coordinate-column" % ", ".join(columns))
+
+
+def folded_name(name):
+    """A column's name as `tunnel batch` compares it: trimmed, without case, without a trailing full stop or a unit
+    in brackets (`Lat.`, `latitude (deg)`), and without a degrees suffix after a space, `_` or `-` (`LATITUDE_DD`)."""
+    text = name.lower().strip()
+    if text[-1:] in (")", "]"):
+        opening = text.rfind("(" if text[-1] == ")" else "[")
+        if opening > 0:
+            text = text[:opening].strip()
+    text = text.rstrip(".")
+    for unit in UNIT_SUFFIXES:
+        for separator in ("_", " ", "-", ""):
+            if text.endswith(separator + unit) and len(text) > len(separator + unit) and (separator or unit == "°"):
+                return text[:-len(separator + unit)].strip()
+    return text
 
 
 def batch_options(fields, antipode, precision, threads):

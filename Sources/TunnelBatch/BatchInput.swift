@@ -19,13 +19,23 @@ public enum BatchInputFormat: String, Sendable, CaseIterable {
 
   /// The format the first bytes of an input look like: JSON objects are JSON Lines unless they are
   /// GeoJSON features or a feature collection, and so is a JSON array (for the message JSON Lines gives
-  /// it); text with tabs and no commas on its first line is TSV; anything else is CSV.
+  /// it); text with tabs and no commas on its first line (after `#` comment lines and a `sep=` line, see
+  /// ``DelimitedPreamble``) is TSV; anything else is CSV.
   static func guess(from bytes: UnsafeBufferPointer<UInt8>) -> BatchInputFormat {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
     while start < bytes.count, JSONScan.isWhitespace(bytes[start]) { start += 1 }
     guard start < bytes.count else { return .csv }
-    let lineEnd = (start..<bytes.count).first { bytes[$0] == 0x0A } ?? bytes.count
+    var lineEnd = (start..<bytes.count).first { bytes[$0] == 0x0A } ?? bytes.count
+    while lineEnd < bytes.count,
+      bytes[start] == UInt8(ascii: "#")
+        || DelimitedPreamble.namedSeparator(Array(bytes[start..<lineEnd])) != nil
+    {
+      if DelimitedPreamble.namedSeparator(Array(bytes[start..<lineEnd])) == 0x09 { return .tsv }
+      start = lineEnd + 1
+      lineEnd = (start..<bytes.count).first { bytes[$0] == 0x0A } ?? bytes.count
+    }
+    guard start < bytes.count else { return .csv }
     let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]), as: UTF8.self)
     switch bytes[start] {
     case 0x1E:
@@ -180,19 +190,20 @@ public final class BatchInput {
     self.format = format
     switch format {
     case .csv, .tsv:
+      separator = try DelimitedPreamble.read(buffer, separator: format == .tsv ? 0x09 : UInt8(ascii: ","))
       let table = try DelimitedSource(
-        reader: DelimitedReader(
-          input: buffer, separator: format == .tsv ? 0x09 : UInt8(ascii: ","),
-          readsPlainLines: readsPlainLines),
+        reader: DelimitedReader(input: buffer, separator: separator, readsPlainLines: readsPlainLines),
         names: columns)
       columnNames = table.header
       source = table
     case .jsonl:
+      separator = UInt8(ascii: ",")
       columnNames = []
       source = JSONLinesSource(input: buffer, names: columns)
     case .geojson:
+      separator = UInt8(ascii: ",")
       columnNames = []
-      source = GeoJSONSource(input: buffer)
+      source = GeoJSONSource(input: buffer, names: columns)
     }
   }
 
@@ -235,8 +246,9 @@ public final class BatchInput {
     record.plainLine = from..<lines.count
   }
 
-  /// The separator of a CSV or TSV input's plain lines.
-  var separator: UInt8 { format == .tsv ? 0x09 : UInt8(ascii: ",") }
+  /// The separator of a CSV or TSV input's fields: a comma, a tab, or the one its start shows (a first line
+  /// with semicolons and no comma or tab, or Excel's `sep=;` line).
+  public let separator: UInt8
 
   /// Called before waiting for input that is not there yet (from a pipe or a terminal).
   var willWait: () -> Void {

@@ -2,81 +2,197 @@ import Foundation
 import TunnelGeo
 
 /// Which columns of a row hold its coordinate, and how their text becomes one.
+///
+/// Columns are never guessed silently. A column named by the user is the one used. Otherwise a
+/// column's name, compared without case, spaces, a trailing full stop, a unit in brackets or a
+/// degrees suffix (`Lat.`, `latitude (deg)`, `LATITUDE_DD`), says what it holds: a latitude (lat,
+/// latitude, latitud, Breite, широта, 緯度, …), a longitude (lon, lng, long, longitude, longitud,
+/// Länge, долгота, 経度, …), or a whole coordinate (coordinates, coord, location, …); `y` and `x`
+/// count only as a pair. A latitude and a longitude are used over a whole-coordinate column. When more
+/// than one column could be the latitude, the longitude or (without a pair) the whole coordinate,
+/// the header is refused with ``BatchError/ambiguousColumns(_:header:)``, naming the candidates.
 public enum CoordinateColumns: Sendable, Equatable {
   /// A latitude column and a longitude column (0-based).
   case pair(latitude: Int, longitude: Int)
   /// One column holding a whole coordinate in any form the coordinate parser reads.
   case single(Int)
 
-  /// Column names that mean latitude, longitude, or a whole coordinate, compared without case.
+  /// What a column holds, for the options that choose columns and the errors that name them.
+  public enum Role: Sendable, Equatable, CaseIterable {
+    case latitude, longitude, coordinate
+  }
+
+  /// The columns that could hold one ``Role``, by their names in the header.
+  public struct Candidates: Sendable, Equatable {
+    public var role: Role
+    public var names: [String]
+
+    public init(_ role: Role, _ names: [String]) {
+      self.role = role
+      self.names = names
+    }
+  }
+
+  /// Folded column names (see ``folded(_:)``) that mean latitude, longitude, or a whole coordinate.
   static let latitudeNames: Set<String> = [
-    "lat", "latitude", "y", "lat_deg", "latitude_deg", "decimallatitude",
+    "lat", "latitude", "decimallatitude", "latitud", "latitudine", "breite", "breitengrad", "широта", "緯度",
+    "纬度",
   ]
   static let longitudeNames: Set<String> = [
-    "lon", "lng", "long", "longitude", "x", "lon_deg", "longitude_deg", "decimallongitude",
+    "lon", "lng", "long", "longitude", "decimallongitude", "longitud", "longitudine", "länge", "laenge",
+    "längengrad", "laengengrad", "долгота", "経度", "经度",
   ]
   static let coordinateNames: Set<String> = [
     "coordinate", "coordinates", "coord", "coords", "location", "position", "point", "latlon", "latlng",
     "lat_lon", "lat_lng", "lat/lon", "geo",
   ]
+  /// Folded names that mean latitude and longitude only when the header has both.
+  static let pairOnlyNames = (latitude: "y", longitude: "x")
+  /// Units written after a name (`latitude_deg`, `LATITUDE_DD`, `lat °`), left out when names are compared.
+  static let unitSuffixes = ["degrees", "degree", "deg", "dd", "°"]
 
-  /// What the user named with `--lat-column`, `--lon-column` and `--coordinate-column`.
+  /// A column's name as it is compared: trimmed, without case, without a trailing full stop or a unit in
+  /// brackets (`Lat.`, `latitude (deg)`, `lat [°]`), and without a unit after a space, `_` or `-`
+  /// (`latitude_deg`, `LATITUDE_DD`).
+  static func folded(_ name: String) -> String {
+    var text = Substring(name.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
+    if let close = text.last, close == ")" || close == "]",
+      let open = text.lastIndex(of: close == ")" ? "(" : "["), open > text.startIndex
+    {
+      text = text[..<open].trimmingCharacters(in: .whitespaces)
+    }
+    while text.hasSuffix(".") { text.removeLast() }
+    for unit in unitSuffixes {
+      for separator in ["_", " ", "-", ""] where text.hasSuffix(separator + unit) {
+        let stem = text.dropLast(separator.count + unit.count)
+        // "dd" alone or a bare "deg" is a name of its own, not a unit.
+        if stem.count >= 1, separator != "" || unit == "°" {
+          text = stem.trimmingCharacters(in: .whitespaces)
+          return text
+        }
+      }
+    }
+    return text
+  }
+
+  /// The columns whose names could hold each role, in the header's order.
+  static func candidates(in header: [String]) -> (latitude: [Int], longitude: [Int], coordinate: [Int]) {
+    let folded = header.map(Self.folded)
+    var latitude = folded.indices.filter { latitudeNames.contains(folded[$0]) }
+    var longitude = folded.indices.filter { longitudeNames.contains(folded[$0]) }
+    let ys = folded.indices.filter { folded[$0] == pairOnlyNames.latitude }
+    let xs = folded.indices.filter { folded[$0] == pairOnlyNames.longitude }
+    if !ys.isEmpty, !xs.isEmpty {
+      latitude = (latitude + ys).sorted()
+      longitude = (longitude + xs).sorted()
+    }
+    return (latitude, longitude, folded.indices.filter { coordinateNames.contains(folded[$0]) })
+  }
+
+  /// What the user named with the options that choose columns (the command's `--lat-column`,
+  /// `--lon-column` and `--coordinate-column`; the server's parameters).
   public struct Names: Sendable, Equatable {
     public var latitude: String?
     public var longitude: String?
     public var coordinate: String?
+    /// How the front end calls those options, for problems reported in rows (a JSON row whose members
+    /// leave its coordinate in doubt).
+    public var options: OptionNames
 
-    public init(latitude: String? = nil, longitude: String? = nil, coordinate: String? = nil) {
+    public init(
+      latitude: String? = nil, longitude: String? = nil, coordinate: String? = nil,
+      options: OptionNames = .init()
+    ) {
       self.latitude = latitude
       self.longitude = longitude
       self.coordinate = coordinate
+      self.options = options
     }
 
     var isEmpty: Bool { latitude == nil && longitude == nil && coordinate == nil }
   }
 
-  /// The columns a header names, by the user's names first, then the common ones; nil when the header
-  /// names none (a header that names one of a pair without the other also gives nil).
+  /// What a front end calls the options that choose each role's column: `--lat-column` on the command
+  /// line, `lat_column` over HTTP. Unless told, they are called by the library's own names for them, the
+  /// properties of ``Names``.
+  public struct OptionNames: Sendable, Equatable {
+    public var latitude: String
+    public var longitude: String
+    public var coordinate: String
+
+    public init(
+      latitude: String = "CoordinateColumns.Names.latitude",
+      longitude: String = "CoordinateColumns.Names.longitude",
+      coordinate: String = "CoordinateColumns.Names.coordinate"
+    ) {
+      self.latitude = latitude
+      self.longitude = longitude
+      self.coordinate = coordinate
+    }
+
+    public subscript(role: Role) -> String {
+      switch role {
+      case .latitude: latitude
+      case .longitude: longitude
+      case .coordinate: coordinate
+      }
+    }
+  }
+
+  /// The columns a header names, by the user's names first, then by the rule in the type's summary;
+  /// nil when the header names none (a header that names one of a pair without the other also gives nil).
   ///
   /// - Throws: ``BatchError/unknownColumn(option:name:header:)`` for a name the user gave that is not in
-  ///   the header, ``BatchError/sameColumn(name:)`` when the latitude's and the longitude's are one.
+  ///   the header, ``BatchError/sameColumn(name:)`` when the latitude's and the longitude's are one,
+  ///   ``BatchError/ambiguousColumns(_:header:)`` when more than one column could hold a role the user
+  ///   left to the names.
   static func find(in header: [String], names: Names) throws(BatchError) -> CoordinateColumns? {
-    let folded = header.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
-    func position(_ name: String, option: String) throws(BatchError) -> Int {
+    func position(_ name: String, role: Role) throws(BatchError) -> Int {
       if let exact = header.firstIndex(of: name) { return exact }
-      if let loose = folded.firstIndex(of: name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
-      {
-        return loose
+      let loose = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+      if let found = header.firstIndex(where: {
+        $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == loose
+      }) {
+        return found
       }
       if let number = Int(name), number >= 1, number <= header.count { return number - 1 }
-      throw .unknownColumn(option: option, name: name, header: header)
+      throw .unknownColumn(option: role, name: name, header: header)
+    }
+    func ambiguous(_ roles: [(Role, [Int])]) -> BatchError {
+      .ambiguousColumns(
+        roles.filter { $0.1.count > 1 }.map { Candidates($0.0, $0.1.map { header[$0] }) }, header: header)
     }
     if let coordinate = names.coordinate {
-      return .single(try position(coordinate, option: "--coordinate-column"))
+      return .single(try position(coordinate, role: .coordinate))
     }
+    let found = candidates(in: header)
     if !names.isEmpty {
-      let latitude = try names.latitude.map { name throws(BatchError) in
-        try position(name, option: "--lat-column")
-      }
+      let latitude = try names.latitude.map { name throws(BatchError) in try position(name, role: .latitude) }
       let longitude = try names.longitude.map { name throws(BatchError) in
-        try position(name, option: "--lon-column")
+        try position(name, role: .longitude)
       }
-      guard let foundLatitude = latitude ?? folded.firstIndex(where: { latitudeNames.contains($0) }) else {
-        throw .missingColumn(option: "--lat-column", header: header)
+      let unnamed = [
+        (Role.latitude, latitude == nil ? found.latitude : []),
+        (.longitude, longitude == nil ? found.longitude : []),
+      ]
+      if unnamed.contains(where: { $0.1.count > 1 }) { throw ambiguous(unnamed) }
+      guard let foundLatitude = latitude ?? found.latitude.first else {
+        throw .missingColumn(option: .latitude, header: header)
       }
-      guard let foundLongitude = longitude ?? folded.firstIndex(where: { longitudeNames.contains($0) }) else {
-        throw .missingColumn(option: "--lon-column", header: header)
+      guard let foundLongitude = longitude ?? found.longitude.first else {
+        throw .missingColumn(option: .longitude, header: header)
       }
       if foundLatitude == foundLongitude { throw .sameColumn(name: header[foundLatitude]) }
       return .pair(latitude: foundLatitude, longitude: foundLongitude)
     }
-    if let latitude = folded.firstIndex(where: { latitudeNames.contains($0) }),
-      let longitude = folded.firstIndex(where: { longitudeNames.contains($0) })
-    {
-      return .pair(latitude: latitude, longitude: longitude)
+    if !found.latitude.isEmpty, !found.longitude.isEmpty {
+      if found.latitude.count > 1 || found.longitude.count > 1 {
+        throw ambiguous([(.latitude, found.latitude), (.longitude, found.longitude)])
+      }
+      return .pair(latitude: found.latitude[0], longitude: found.longitude[0])
     }
-    if let single = folded.firstIndex(where: { coordinateNames.contains($0) }) { return .single(single) }
-    return nil
+    if found.coordinate.count > 1 { throw ambiguous([(.coordinate, found.coordinate)]) }
+    return found.coordinate.first.map { .single($0) }
   }
 
   /// The columns of a first row that is data, not a header: a coordinate in the first column, or a

@@ -45,7 +45,7 @@ final class DelimitedSource: RecordSource {
       let named = Self.namingUnnamed(first.fields)
       try Self.checkNamesApart(named)
       guard let found = try CoordinateColumns.find(in: named, names: names) else {
-        throw .noCoordinateColumns(header: named)
+        throw .noCoordinateColumns(header: named, separator: reader.separator)
       }
       columns = found
       header = named

@@ -4,10 +4,12 @@ import TunnelGeo
 /// document, or features one after another (one a line, or separated by RS as in RFC 8142).
 ///
 /// A row's values are its feature's properties; its coordinate is its Point geometry (longitude first,
-/// as RFC 7946 has it). Broken JSON inside a collection cannot be resynchronised: it ends the batch
-/// with ``BatchError/unreadableDocument(line:reason:)``.
+/// as RFC 7946 has it), or, for a feature whose geometry is null or missing, the properties that hold
+/// one, found as a CSV header's columns are (``CoordinateColumns``). Broken JSON inside a collection
+/// cannot be resynchronised: it ends the batch with ``BatchError/unreadableDocument(line:reason:)``.
 final class GeoJSONSource: RecordSource {
   private let input: InputBuffer
+  private let names: CoordinateColumns.Names
   private enum State {
     /// Between top-level values.
     case top
@@ -39,8 +41,9 @@ final class GeoJSONSource: RecordSource {
   /// Features nested deeper than ``JSONScan/maximumDepth`` are not read either: a bad row, skipped.
   static let tooDeep = "the feature is \(JSONScan.tooDeepReason); it is not read"
 
-  init(input: InputBuffer) {
+  init(input: InputBuffer, names: CoordinateColumns.Names) {
     self.input = input
+    self.names = names
   }
 
   /// The line of a position in the input buffer.
@@ -330,7 +333,10 @@ final class GeoJSONSource: RecordSource {
           RowProblem(
             "the object is not a GeoJSON Feature (its type is \(type.map { "'\($0)'" } ?? "missing"))")))
     }
-    guard let geometry, bytes[geometry.lowerBound] == UInt8(ascii: "{") else {
+    guard let geometry, bytes[geometry.lowerBound] != UInt8(ascii: "n") else {
+      return row(propertiesCoordinate(properties: names, values: values))
+    }
+    guard bytes[geometry.lowerBound] == UInt8(ascii: "{") else {
       return row(.failure(RowProblem("the feature has no geometry")))
     }
     let parts = JSONScan.members(bytes, from: geometry.lowerBound, end: geometry.upperBound)
@@ -355,5 +361,34 @@ final class GeoJSONSource: RecordSource {
     // Longitude first in GeoJSON; the point's numbers pass through as they were written.
     (outside.latitude, outside.longitude) = (texts[1], texts[0])
     return row(CoordinateColumns.coordinate(latitude, longitude))
+  }
+
+  /// The coordinate of a feature without a geometry, from the properties that hold one.
+  private func propertiesCoordinate(
+    properties: [String], values: [String]
+  ) -> Result<
+    Coordinate, RowProblem
+  > {
+    do throws(BatchError) {
+      guard let columns = try CoordinateColumns.find(in: properties, names: names) else {
+        return .failure(
+          RowProblem(
+            "the feature has no geometry, and no property holds the coordinate (lat and lon, latitude and longitude, or coordinate)"
+          ))
+      }
+      return JSONValues.coordinate(values, columns)
+    } catch .unknownColumn(let role, let name, _) {
+      return .failure(
+        RowProblem(
+          "the feature has no geometry, and \(names.options[role]) \(EchoedText.quoted(name)) names none of its properties"
+        ))
+    } catch .ambiguousColumns(let candidates, _) {
+      return .failure(
+        RowProblem(
+          "the feature has no geometry, and "
+            + BatchError.ambiguity(candidates, options: names.options, item: "property")))
+    } catch {
+      return .failure(RowProblem(error.description(naming: names.options)))
+    }
   }
 }

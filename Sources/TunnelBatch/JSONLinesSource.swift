@@ -110,12 +110,15 @@ final class JSONLinesSource: RecordSource {
         var coordinate: Coordinate? = nil
         var problem: String? = nil
         switch lastColumns {
-        case .failure(.unknownColumn(let option, let name, let header)):
+        case .failure(.unknownColumn(let role, let name, let header)):
           let members =
             header.isEmpty ? "the row has no members" : "its members are \(BatchError.list(header))"
-          problem = "\(option) \(EchoedText.quoted(name)) names no member of this row (\(members))"
+          problem =
+            "\(names.options[role]) \(EchoedText.quoted(name)) names no member of this row (\(members))"
+        case .failure(.ambiguousColumns(let candidates, _)):
+          problem = BatchError.ambiguity(candidates, options: names.options, item: "member")
         case .failure(let error):
-          problem = error.description
+          problem = error.description(naming: names.options)
         case .success(nil):
           problem = "no member holds the coordinate (lat and lon, latitude and longitude, or coordinate)"
         case .success(let columns?):

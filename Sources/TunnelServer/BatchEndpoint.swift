@@ -82,19 +82,24 @@ struct BatchEndpoint: Sendable {
       }
       // An empty name is no name (a form's empty field).
       func column(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
+      let parameters = Self.columnOptions
       columns = CoordinateColumns.Names(
-        latitude: column("lat_column"), longitude: column("lon_column"),
-        coordinate: column("coordinate_column"))
+        latitude: column(parameters.latitude), longitude: column(parameters.longitude),
+        coordinate: column(parameters.coordinate), options: parameters)
       if columns.coordinate != nil, columns.latitude != nil || columns.longitude != nil {
         throw .badRequest("give either 'coordinate_column' or 'lat_column' and 'lon_column', not both")
       }
       if let latitude = columns.latitude, latitude == columns.longitude {
-        throw .badRequest(BatchError.sameColumn(name: latitude).description)
+        throw .badRequest(BatchError.sameColumn(name: latitude).description(naming: parameters))
       }
       options = BatchRun.Options(
         fields: fields, antipode: try flag("antipode"), format: output ?? .csv,
         precision: NumberPrecision(places: places), skipInvalid: try flag("skip_invalid"), threads: threads)
     }
+
+    /// The parameters that choose columns, as the library's messages call them.
+    static let columnOptions = CoordinateColumns.OptionNames(
+      latitude: "lat_column", longitude: "lon_column", coordinate: "coordinate_column")
 
     /// The input format a Content-Type names, if it names one.
     static func inputFormat(contentType: String) -> BatchInputFormat? {
@@ -275,15 +280,8 @@ final class BatchJob: @unchecked Sendable {
         descriptor: input.read, format: request.input, columns: request.columns,
         stopRequested: { [self] in isStopped })
     } catch {
-      // The command's option names, as this request gives them: parameters.
-      var message = error.description
-      for (option, parameter) in [
-        ("--lat-column", "lat_column"), ("--lon-column", "lon_column"),
-        ("--coordinate-column", "coordinate_column"),
-        ("--input-format", "input"),
-      ] {
-        message = message.replacingOccurrences(of: option, with: parameter)
-      }
+      // The options that choose columns called as this request gives them: parameters.
+      let message = error.description(naming: BatchEndpoint.Query.columnOptions)
       finishRun(.failed(message, status: 400), result: .failure(error))
       return
     }

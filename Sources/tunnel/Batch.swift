@@ -17,11 +17,20 @@ extension Tunnel {
       abstract: "Add placemarks (and antipodes) to every row of a CSV, TSV, JSON Lines or GeoJSON file.",
       discussion: """
         Rows stream through in input order, answered on every core, whatever the input's size; each \
-        input row gives exactly one output row, its own columns first and unchanged. The coordinate \
-        columns are found by name (lat/latitude/y and lon/lng/long/longitude/x, or one column named \
-        coordinate or location holding a whole coordinate in any notation 'tunnel where' reads), or \
-        named with --lat-column and --lon-column or --coordinate-column; a file without a header has \
-        the latitude and longitude first.
+        input row gives exactly one output row, its own columns first and unchanged.
+
+        Columns are never guessed. --lat-column and --lon-column, or --coordinate-column, name the \
+        coordinate's columns; otherwise their names do, in any case and without a trailing full stop, \
+        a unit in brackets or a degrees suffix (Lat., latitude (deg), LATITUDE_DD): lat, latitude, \
+        latitud, Breite, широта or 緯度 for the latitude, lon, lng, long, longitude, longitud, Länge, \
+        долгота or 経度 for the longitude, y and x only as a pair; without them, one column named \
+        coordinates, coord or location holding a whole coordinate in any notation 'tunnel where' \
+        reads. When more than one column could be the latitude or the longitude (latitude and lat, \
+        lon and lng), the batch stops with status 65 naming them, and the options choose. JSON Lines \
+        members, and the properties of GeoJSON features without a geometry, are found the same way. \
+        A file without a header has the latitude and longitude first. CSV separated by semicolons \
+        (a first line with semicolons and no comma), Excel's sep= first line and # comment lines \
+        before the header are read.
 
         A bad row (an unreadable coordinate, a latitude outside -90…90, a broken quote, a wrong number \
         of fields, bytes that are not UTF-8, a JSON name given twice, a line over 1 MiB, a GeoJSON \
@@ -111,6 +120,10 @@ extension Tunnel {
 
     @OptionGroup var data: DataOptions
 
+    /// What the options that choose columns are called here, for the library's messages.
+    static let columnOptions = CoordinateColumns.OptionNames(
+      latitude: "--lat-column", longitude: "--lon-column", coordinate: "--coordinate-column")
+
     func validate() throws {
       guard (0...15).contains(precision) else {
         throw ValidationError("--precision must be between 0 and 15")
@@ -122,7 +135,7 @@ extension Tunnel {
         throw ValidationError("give either --coordinate-column or --lat-column and --lon-column, not both")
       }
       if let latColumn, latColumn == lonColumn {
-        throw ValidationError(BatchError.sameColumn(name: latColumn).description)
+        throw ValidationError(BatchError.sameColumn(name: latColumn).description(naming: Self.columnOptions))
       }
       _ = try chosenFields()
     }
@@ -150,7 +163,9 @@ extension Tunnel {
       do {
         input = try BatchInput(
           path: name, format: inputFormat,
-          columns: .init(latitude: latColumn, longitude: lonColumn, coordinate: coordinateColumn),
+          columns: .init(
+            latitude: latColumn, longitude: lonColumn, coordinate: coordinateColumn,
+            options: Self.columnOptions),
           stopRequested: { SignalCatcher.caught != nil })
       } catch {
         throw CommandFailure(error, source: name)
@@ -296,7 +311,7 @@ extension BatchOutputFormat: ExpressibleByArgument {}
 
 extension CommandFailure {
   /// A batch that cannot go on: the input cannot be opened (66), read or written (74), or its columns are
-  /// not found (65; 64 when options name a column that is not there, or one column twice).
+  /// not found or in doubt (65; 64 when options name a column that is not there, or one column twice).
   ///
   /// A problem with the input's contents names the input: `source` (a path; nil for standard input).
   init(_ error: BatchError, source: String?) {
@@ -305,11 +320,11 @@ extension CommandFailure {
     case .cannotOpen: code = 66
     case .readFailed, .writeFailed: code = 74
     case .unknownColumn, .sameColumn: code = 64
-    case .noCoordinateColumns, .missingColumn, .unreadableHeader, .repeatedColumn, .unreadableDocument,
-      .noRowForColumns, .carriageReturnLineEnds, .jsonArray:
+    case .noCoordinateColumns, .ambiguousColumns, .missingColumn, .unreadableHeader, .repeatedColumn,
+      .unreadableDocument, .noRowForColumns, .carriageReturnLineEnds, .jsonArray:
       code = 65
     }
-    var message = error.description
+    var message = error.description(naming: Tunnel.Batch.columnOptions)
     switch error {
     case .cannotOpen:
       break
@@ -319,7 +334,8 @@ extension CommandFailure {
     case .unreadableHeader, .repeatedColumn, .unreadableDocument, .carriageReturnLineEnds, .jsonArray:
       // "points.csv, line 1, the header: …"
       message = "\(source ?? "standard input"), " + message
-    case .readFailed, .noCoordinateColumns, .unknownColumn, .missingColumn, .sameColumn, .noRowForColumns:
+    case .readFailed, .noCoordinateColumns, .ambiguousColumns, .unknownColumn, .missingColumn, .sameColumn,
+      .noRowForColumns:
       message = "\(source ?? "standard input"): " + message
     }
     self.init(message: message, exitCode: code)

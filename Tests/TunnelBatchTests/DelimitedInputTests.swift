@@ -48,7 +48,9 @@ import TunnelGeo
     let whole = try records("id,where\n1,56 8.5\n", columns: .init(coordinate: "where"))
     #expect(whole.rows.first?.coordinate == (try Coordinate(latitude: 56, longitude: 8.5)))
     #expect(throws: BatchError.self) { try records("a,b\n1,2\n", columns: .init(latitude: "nope")) }
-    #expect(throws: BatchError.noCoordinateColumns(header: ["a", "b"])) { try records("a,b\n1,2\n") }
+    #expect(throws: BatchError.noCoordinateColumns(header: ["a", "b"], separator: UInt8(ascii: ","))) {
+      try records("a,b\n1,2\n")
+    }
   }
 
   @Test(

@@ -26,7 +26,9 @@ import TunnelGeo
   @Test("Members named by number: a row with fewer members is a bad row, not a crash")
   func numberedMembers() throws {
     let text = "{\"lat\": 56, \"lon\": 8.5}\n{}\n{\"lat\": 1}\n"
-    let (_, rows) = try records(text, columns: .init(latitude: "1", longitude: "2"))
+    // The options called as the front end calls them.
+    let options = CoordinateColumns.OptionNames(latitude: "--lat-column", longitude: "--lon-column")
+    let (_, rows) = try records(text, columns: .init(latitude: "1", longitude: "2", options: options))
     #expect(rows.count == 3)
     #expect(rows[0].coordinate == (try Coordinate(latitude: 56, longitude: 8.5)))
     #expect(
@@ -76,7 +78,7 @@ import TunnelGeo
     #expect(rows[0].line == 2 && rows[3].line == 5)
     #expect(rows[1].coordinate?.latitude == -33.9 && rows[1].values.isEmpty)
     #expect(rows[2].problem == "the geometry is a LineString, not a Point")
-    #expect(rows[3].problem == "the feature has no geometry")
+    #expect(rows[3].problem?.hasPrefix("the feature has no geometry") == true)
   }
 
   @Test("GeoJSON: features one after another (one a line, or after RS) and a lone feature")

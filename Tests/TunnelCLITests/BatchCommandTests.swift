@@ -109,7 +109,7 @@ import Testing
       ),
       (
         ["batch"], "a,b\n1,2\n", 65,
-        "standard input: cannot tell which columns hold the coordinates (the header is 'a', 'b')"
+        "standard input: cannot tell which columns hold the coordinates (the header, split at commas, is 'a', 'b')"
       ),
       (
         ["batch", "--lat-column", "a"], "a,b,c\n1,2,3\n", 65,
@@ -135,6 +135,26 @@ import Testing
       (["batch", "--input-format", "xml"], "", 64, "'xml'"),
       (
         ["batch", "--coordinate-column", "a", "--lat-column", "b"], "", 64, "give either --coordinate-column"
+      ),
+      (
+        ["batch", "--fields", "country"], "latitude,lat,lon\n10,56,8.5\n", 65,
+        "standard input: more than one column could be the latitude ('latitude', 'lat'); choose one with --lat-column"
+      ),
+      (
+        ["batch", "--fields", "country"], "Lat,lat,lon\n10,56,8.5\n", 65,
+        "standard input: more than one column could be the latitude ('Lat', 'lat'); choose one with --lat-column"
+      ),
+      (
+        ["batch", "--fields", "country"], "lat,lng,lon\n56,10,8.5\n", 65,
+        "standard input: more than one column could be the longitude ('lng', 'lon'); choose one with --lon-column"
+      ),
+      (
+        ["batch", "--lat-column", "lat"], "lat,lng,lon\n56,10,8.5\n", 65,
+        "standard input: more than one column could be the longitude ('lng', 'lon'); choose one with --lon-column"
+      ),
+      (
+        ["batch"], "lat|lon\n56|8.5\n", 65,
+        "standard input: cannot tell which columns hold the coordinates (the header, split at commas, is 'lat|lon')"
       ),
       (
         ["batch", "--input-format", "geojson"], "{\"type\":\"FeatureCollection\",\"features\":[{]}", 65,
@@ -277,7 +297,9 @@ import Testing
     #expect(result.status == 0)
     for text in [
       "Examples:", "tunnel batch points.csv", "--fields", "nearestPlace alone is the fast path", "--antipode",
-      "tunnel_land", "never quoted", "as it came", "escaped",
+      "tunnel_land", "never quoted", "as it came", "escaped", "Columns are never guessed",
+      "the options choose",
+      "LATITUDE_DD", "sep=", "semicolons",
     ] {
       #expect(result.standardOutput.contains(text), "\(text)")
     }

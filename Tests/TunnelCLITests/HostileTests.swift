@@ -342,7 +342,50 @@ import Testing
     ]
   }()
 
-  static let all = unwritable + usage + places + formats + tunnels + dataFolders + batches + cacheFolders
+  /// Columns are never guessed silently (issue 38): a header in doubt is refused naming its candidates,
+  /// the names people write are recognised, and a separator that is not read is named.
+  static let columns: [HostileCase] =
+    [
+      ("latitude,lat,lon\n10,56,8.5\n", "('latitude', 'lat'); choose one with --lat-column"),
+      ("Lat,lat,lon\n10,56,8.5\n", "('Lat', 'lat'); choose one with --lat-column"),
+      ("lat,lng,lon\n56,10,8.5\n", "('lng', 'lon'); choose one with --lon-column"),
+      ("y,lon\n10,8.5\n", "cannot tell which columns"),
+      ("coord,location\n56 8.5,Skjern\n", "choose one with --coordinate-column"),
+      ("lat|lon\n56|8.5\n", "split at commas"),
+    ].map {
+      HostileCase(
+        ["batch", "--fields", "country"], input: $0.0, status: 65, output: .empty, errors: .line($0.1))
+    }
+    + [
+      "Lat.,Lon.\n56,8.5\n", "latitude (deg),longitude (deg)\n56,8.5\n", "LATITUDE_DD,LONGITUDE_DD\n56,8.5\n",
+      "latitud,longitud\n56,8.5\n", "Breite,Länge\n56,8.5\n", "широта,долгота\n56,8.5\n", "緯度,経度\n56,8.5\n",
+      "lat;lon\n56;8.5\n", "sep=;\nlat;lon\n56;8.5\n", "# from the logger\nlat,lon\n56,8.5\n",
+      "x,y\n8.5,56\n",
+    ].map {
+      HostileCase(
+        ["batch", "--fields", "country"], input: $0, status: 0, output: .csv(rows: 1, including: ["Denmark"]),
+        errors: .silent)
+    }
+    + [
+      HostileCase(
+        ["batch", "--fields", "country", "--input-format", "jsonl"],
+        input: "{\"latitude\":10,\"lat\":56,\"lon\":8.5}\n", status: 65,
+        output: .jsonLines(rows: 1, including: ["choose one with --lat-column"]),
+        errors: .lines(endingWith: "bad")),
+      HostileCase(
+        ["batch", "--fields", "country", "--input-format", "jsonl", "--lat-column", "lat"],
+        input: "{\"latitude\":10,\"lat\":56,\"lon\":8.5}\n", status: 0,
+        output: .jsonLines(rows: 1, including: ["Denmark"]), errors: .silent),
+      HostileCase(
+        ["batch", "--fields", "country", "--input-format", "geojson"],
+        input:
+          #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{"latitude":10,"lat":56,"lon":8.5}},{"type":"Feature","geometry":null,"properties":{"Breite":56,"Länge":8.5}}]}"#,
+        status: 65, output: .geoJSON(features: 2, including: ["choose one with --lat-column", "Denmark"]),
+        errors: .lines(endingWith: "bad")),
+    ]
+
+  static let all =
+    unwritable + usage + places + formats + tunnels + dataFolders + batches + cacheFolders + columns
 
   @Test("The hostile cases", arguments: all)
   func hostile(_ hostileCase: HostileCase) throws {

@@ -418,6 +418,12 @@ final class ServeTests: XCTestCase {
       ("?fields=colour", "lat,lon\n1,2\n", "colour"),
       ("?format=xlsx", "lat,lon\n1,2\n", "'format'"),
       ("?lat_column=x&lon_column=x", "x\n1\n", "x"),
+      (
+        "", "latitude,lat,lon\n10,56,8.5\n",
+        "could be the latitude ('latitude', 'lat'); choose one with lat_column"
+      ),
+      ("?lat_column=lat", "lat,lng,lon\n56,10,8.5\n", "('lng', 'lon'); choose one with lon_column"),
+      ("?lat_column=nope", "lat,lon\n56,8.5\n", "lat_column 'nope' is not a column"),
       ("?antipode=perhaps", "lat,lon\n1,2\n", "'antipode'"),
     ]
     for (query, body, words) in cases {
