@@ -31,7 +31,8 @@ import Darwin
 ///   of bounds or never end.
 ///
 /// An `IndexCache` is `Sendable`: it holds only the folder's descriptor (closed in `deinit`) and the key,
-/// and every operation on it is one system call on that descriptor.
+/// both fixed, and reaches files only through system calls relative to that descriptor, which any thread
+/// may make at once.
 public final class IndexCache: Sendable {
   /// The folder, as given.
   public let path: String
