@@ -337,3 +337,29 @@ import Glibc
     for name in names { #expect(Self.contents(folder + "/" + name) == originals[name], "\(name)") }
   }
 }
+
+extension IndexCacheTests {
+  @Test(
+    "Temporary files a killed writer left are removed when an hour old; newer ones, links and other files stay"
+  )
+  func abandonedTemporaryFiles() throws {
+    let folder = Self.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    #expect(mkdir(folder, 0o700) == 0)
+    let old = Date(timeIntervalSinceNow: -Double(IndexCache.abandonedAge) - 60)
+    func file(_ name: String, modified: Date) throws {
+      try Data("part".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+      try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: folder + "/" + name)
+    }
+    try file(".places-grid-v2.bin.1x2y3z.part", modified: old)
+    try file(".key.9q8w7e.part", modified: old)
+    try file(".places-grid-v2.bin.4a5b6c.part", modified: Date())
+    try file("places-grid-v2.bin", modified: old)
+    try file(".hidden", modified: old)
+    #expect(symlink("/nonexistent", folder + "/.dangling.part") == 0)
+    _ = try IndexCache(path: folder)
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    #expect(
+      left == [".dangling.part", ".hidden", ".places-grid-v2.bin.4a5b6c.part", "key", "places-grid-v2.bin"])
+  }
+}

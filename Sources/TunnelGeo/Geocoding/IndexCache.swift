@@ -20,7 +20,8 @@ import Darwin
 ///   link afterwards is never followed.
 /// - **Writing.** Each file is written to a new temporary file of a random name, created exclusively,
 ///   without following links and with mode 0600, and only that file is renamed over the index's name. A
-///   link or a file planted under any name is never written through.
+///   link or a file planted under any name is never written through. Temporary files of one's own over an
+///   hour old, which a writer killed before its rename left, are removed when the folder is opened.
 /// - **Reading.** A file is read only when it is a regular file of the process's own user, opened without
 ///   following links and without blocking (a FIFO is never waited on).
 /// - **Trust.** Every file is signed with SipHash-2-4 under a 128-bit random key kept in the folder's
@@ -98,9 +99,38 @@ public final class IndexCache: Sendable {
       close(folder)
       throw error
     }
+    Self.removeAbandoned(in: folder)
   }
 
   deinit { close(folder) }
+
+  /// How old a temporary file must be to count as abandoned: a writer that was killed before it renamed
+  /// its file (a file is written in well under this).
+  static let abandonedAge = 3_600
+
+  /// Removes the temporary files (`.NAME.RANDOM.part`) of the process's own user older than
+  /// ``abandonedAge`` seconds from `folder`: what writers killed before their rename left behind.
+  private static func removeAbandoned(in folder: Int32) {
+    let copy = fcntl(folder, F_DUPFD_CLOEXEC, 0)
+    guard copy >= 0 else { return }
+    guard let entries = fdopendir(copy) else {
+      close(copy)
+      return
+    }
+    defer { closedir(entries) }
+    let now = time(nil)
+    while let entry = readdir(entries) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name.hasPrefix("."), name.hasSuffix(".part") else { continue }
+      var info = stat()
+      guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_uid == geteuid(),
+        info.st_mode & S_IFMT == S_IFREG, now - info.st_mtim.tv_sec > abandonedAge
+      else { continue }
+      unlinkat(folder, name, 0)
+    }
+  }
 
   /// The folder's key: read when it has a good one, else made and put in place atomically. A key file
   /// that is not the process's user's own, or that others can read, is replaced; where it cannot be (a
