@@ -429,7 +429,7 @@ def through_transform(df, columns, binary, options, added, kinds):
     """The "transform" way: Spark SQL's script transform pipes every column through one `tunnel batch` per task.
 
     Sent per row, tab-separated: the coordinate column(s) as text, escaped as `tunnel batch` reads TSV (\\\\, \\t,
-    \\n, \\r), then every column of df as Spark's text for it (see `carry`), which holds no backslash, tab or line
+    \\n, \\r, \\0), then every column of df as Spark's text for it (see `carry`), which holds no backslash, tab or line
     break, so that `tunnel batch` reads and writes it unchanged. `tunnel batch` answers from the coordinate and
     writes each row's fields back followed by the added columns; the header is sent before the rows (by the script
     itself) and dropped from the answers. The script's status fails the task when `tunnel` does not end with 0 or
@@ -470,21 +470,21 @@ def quoted(name):
 
 
 def escape(text):
-    """Text as `tunnel batch` writes it in TSV: a backslash, tab, line feed or carriage return escaped."""
+    """Text as `tunnel batch` writes it in TSV: a backslash, tab, line feed, carriage return or NUL escaped."""
     from pyspark.sql import functions
 
-    for plain, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
+    for plain, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r"), ("\0", "\\0")):
         text = functions.replace(text, functions.lit(plain), functions.lit(escaped))
     return text
 
 
 # How carried text avoids what `tunnel batch` would escape: each of these characters as "%" and two hex digits.
-PERCENT_CODES = (("%", "%25"), ("\\", "%5C"), ("\t", "%09"), ("\n", "%0A"), ("\r", "%0D"))
+PERCENT_CODES = (("%", "%25"), ("\\", "%5C"), ("\t", "%09"), ("\n", "%0A"), ("\r", "%0D"), ("\0", "%00"))
 
 
 def carry(column, kind):
     """A column as one TSV field that `tunnel batch` passes through unchanged: empty for null, else Spark's text for
-    the value; text with "%", "\\", tab, line feed and carriage return percent-encoded, and empty text as "%"
+    the value; text with "%", "\\", tab, line feed, carriage return and NUL percent-encoded, and empty text as "%"
     (which no encoding is). Numbers, booleans, decimals and dates have no such characters."""
     from pyspark.sql import functions, types
 

@@ -66,7 +66,7 @@ public struct BatchRecord: Sendable {
 
   /// For a bad row of JSON input that an output may not hold whole otherwise, the row's text as it came
   /// (a JSON Lines line whose members could not be read; any bad GeoJSON feature), written as `input`
-  /// (see ``RowFormatter``); nil for every other row, and for one that is not UTF-8 (it would be changed).
+  /// (its column or member); nil for every other row, and for one that is not UTF-8 (it would be changed).
   public var source: String? {
     get { contents.source }
     set { change { $0.source = newValue } }

@@ -63,7 +63,7 @@ public final class TunnelAnswers: Sendable {
   /// answered as fast as the rest.
   ///
   /// With a `cache`, the indexes are read from that folder when they were kept there before, and kept
-  /// there when built (``ReverseGeocoder/init(data:cache:)``).
+  /// there when built (`ReverseGeocoder(data:cache:)`).
   public init(data: PlaceData, cache: IndexCache? = nil) throws(PlaceDataError) {
     self.data = data
     geocoder = ReverseGeocoder(data: data, cache: cache)
