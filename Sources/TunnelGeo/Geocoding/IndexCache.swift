@@ -226,17 +226,19 @@ public final class IndexCache: Sendable {
 
 /// Reads exactly `bytes.count` bytes, retrying after signals; false when the file ends first.
 func readAll(_ descriptor: Int32, _ bytes: inout [UInt8]) -> Bool {
-  let count = bytes.count
-  return bytes.withUnsafeMutableBytes { buffer in
-    var offset = 0
-    while offset < count {
-      let got = read(descriptor, buffer.baseAddress! + offset, count - offset)
-      if got < 0, errno == EINTR { continue }
-      guard got > 0 else { return false }
-      offset += got
-    }
-    return true
+  bytes.withUnsafeMutableBytes { readAll(descriptor, into: $0) }
+}
+
+/// Fills `buffer` from the file, retrying after signals; false when the file ends first.
+func readAll(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+  var offset = 0
+  while offset < buffer.count {
+    let got = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+    if got < 0, errno == EINTR { continue }
+    guard got > 0 else { return false }
+    offset += got
   }
+  return true
 }
 
 /// Writes all of `bytes`; false when the file cannot take them.

@@ -120,15 +120,7 @@ enum IndexCacheFile {
       let descriptor = descriptor
       var complete = false
       let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-        let raw = UnsafeMutableRawBufferPointer(buffer)
-        var offset = 0
-        while offset < bytes {
-          let got = readBytes(descriptor, raw.baseAddress! + offset, bytes - offset)
-          if got < 0, errno == EINTR { continue }
-          guard got > 0 else { break }
-          offset += got
-        }
-        complete = offset == bytes
+        complete = readAll(descriptor, into: UnsafeMutableRawBufferPointer(buffer))
         initialized = complete ? count : 0
       }
       guard complete else {
