@@ -50,20 +50,15 @@ let package = Package(
     .library(name: "TunnelContainment", targets: ["TunnelContainment"]),
     .library(name: "TunnelApp", targets: ["TunnelApp"]),
     .library(name: "TunnelBatch", targets: ["TunnelBatch"]),
-    .library(name: "TunnelServer", targets: ["TunnelServer"]),
+    // What `tunnel` and `tunnel-serve` (in Server/) share: the data option, failures and their exit
+    // statuses, checked output. Not a library for other programs.
+    .library(name: "TunnelCommandLine", targets: ["TunnelCommandLine"]),
     .executable(name: "tunnel", targets: ["tunnel"]),
   ],
   dependencies: [
+    // The command line of both executables. The server (Hummingbird, SwiftNIO) is a package of its own in
+    // Server/, so that a package using these libraries resolves no HTTP, SSL or crypto package.
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    // `tunnel serve`. Hummingbird's default traits would build swift-configuration and more of Foundation,
-    // which TunnelServer does not use.
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
@@ -78,21 +73,8 @@ let package = Package(
     .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment"]),
     .target(name: "TunnelBatch", dependencies: ["TunnelGeo"]),
     .target(
-      name: "TunnelServer",
-      dependencies: [
-        "TunnelApp", "TunnelBatch", "TunnelGeo",
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
-      ],
-      // The browser page, built into the binary so that `tunnel serve` needs no files beside it.
-      resources: [.embedInCode("Web")]),
+      name: "TunnelCommandLine",
+      dependencies: ["TunnelGeo", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .executableTarget(
       name: "tunnel",
       dependencies: [
@@ -100,8 +82,7 @@ let package = Package(
         "TunnelBatch",
         "TunnelGeo",
         "TunnelContainment",
-        "TunnelServer",
-        .product(name: "Logging", package: "swift-log"),
+        "TunnelCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -120,6 +101,5 @@ let package = Package(
     .testTarget(
       name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo", "SeededRandom", "RandomPoints"]),
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"]),
-    .testTarget(name: "TunnelServerTests", dependencies: ["TunnelServer", "TunnelGeo", "TunnelApp"]),
   ] + containmentExamples + benchmarkTargets + fuzzTargets
 )

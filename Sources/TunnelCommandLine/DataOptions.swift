@@ -3,22 +3,24 @@ import Foundation
 import TunnelGeo
 
 /// `--data`, shared by every command that reads the bundled place data.
-struct DataOptions: ParsableArguments {
+public struct DataOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
       "The folder holding Tunnel's place data (default: $TUNNEL_DATA, then beside the executable, then the package checkout).",
       valueName: "folder"),
     completion: .directory)
-  var data: String?
+  public var data: String?
+
+  public init() {}
 
   /// The place data, found once per process; an error names where it looked and how to fix it.
-  func placeData() throws -> PlaceData {
+  public func placeData() throws -> PlaceData {
     try Self.placeData(folder: data)
   }
 
   /// The place data in `folder`, or found (nil).
-  static func placeData(folder: String?) throws -> PlaceData {
+  public static func placeData(folder: String?) throws -> PlaceData {
     do {
       return try PlaceData(directory: folder)
     } catch {
@@ -28,29 +30,35 @@ struct DataOptions: ParsableArguments {
 }
 
 /// A failure that is not about usage: printed as one line with its own exit code (EX_* from sysexits).
-struct CommandFailure: Error, CustomStringConvertible {
-  var message: String
-  var exitCode: Int32
+public struct CommandFailure: Error, CustomStringConvertible {
+  public var message: String
+  public var exitCode: Int32
 
-  var description: String { message }
+  public init(message: String, exitCode: Int32) {
+    self.message = message
+    self.exitCode = exitCode
+  }
+
+  public var description: String { message }
 }
 
 extension CommandFailure {
   /// Place data that is missing or damaged: exit status 66 (EX_NOINPUT).
-  init(_ error: PlaceDataError) {
+  public init(_ error: PlaceDataError) {
     self.init(message: error.description, exitCode: 66)
   }
 
   /// PROJ refused a projection: exit status 1, with PROJ's own words.
-  init(_ error: ProjectionError) {
+  public init(_ error: ProjectionError) {
     self.init(message: "drawing the map failed: \(error)", exitCode: 1)
   }
 }
 
 /// Where the commands keep the indexes they build for later runs: `$TUNNEL_CACHE_DIR` (empty for
 /// nowhere), else `$XDG_CACHE_HOME/tunnel`, else `~/.cache/tunnel`.
-enum CacheLocation {
-  static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+public enum CacheLocation {
+  public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String?
+  {
     if let chosen = environment["TUNNEL_CACHE_DIR"] { return chosen.isEmpty ? nil : chosen }
     if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/tunnel" }
     if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/tunnel" }
@@ -59,7 +67,8 @@ enum CacheLocation {
 
   /// The cache folder, opened; nil when none is chosen, or when the folder cannot be used, which is said
   /// once on standard error and never fails the command: the indexes are then built in memory.
-  static func cache(environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexCache? {
+  public static func cache(environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexCache?
+  {
     guard let path = directory(environment: environment) else { return nil }
     do {
       return try IndexCache(path: path)

@@ -3,7 +3,7 @@ import TunnelGeo
 
 /// Why a command's output could not be written. Every case names where the output was going; the
 /// commands exit with status 74 (EX_IOERR) and say it in one line.
-enum OutputError: Error, Equatable, CustomStringConvertible {
+public enum OutputError: Error, Equatable, CustomStringConvertible {
   /// The folder a file was to be made in does not exist.
   case folderMissing(what: String, path: String, folder: String)
   /// The path could not be opened for writing: no permission, a folder, a loop of links.
@@ -13,7 +13,7 @@ enum OutputError: Error, Equatable, CustomStringConvertible {
   case cannotWrite(what: String, destination: String, reason: String)
 
   /// "cannot write the SVG to 'x.svg': …" and "cannot write to standard output: No space left on device".
-  var description: String {
+  public var description: String {
     switch self {
     case .folderMissing(let what, let path, let folder):
       return
@@ -27,14 +27,14 @@ enum OutputError: Error, Equatable, CustomStringConvertible {
   }
 
   /// The system's words for `code` ("No space left on device").
-  static func reason(_ code: Int32) -> String {
+  public static func reason(_ code: Int32) -> String {
     String(cString: strerror(code))
   }
 }
 
 extension CommandFailure {
   /// Output that could not be written: exit status 74 (EX_IOERR).
-  init(_ error: OutputError) {
+  public init(_ error: OutputError) {
     self.init(message: error.description, exitCode: 74)
   }
 }

@@ -24,13 +24,13 @@ import Glibc
 /// try svg.write(document)
 /// try svg.close()
 /// ```
-final class OutputFile {
+public final class OutputFile {
   /// What is written, for messages: "the SVG", or empty for a command's results.
-  let what: String
+  public let what: String
   /// Where it goes, for messages: "standard output" or the quoted path.
-  let destination: String
+  public let destination: String
   /// Whether this writes to standard output (which is never closed here).
-  let isStandardOutput: Bool
+  public let isStandardOutput: Bool
   private var descriptor: Int32
 
   private init(what: String, destination: String, isStandardOutput: Bool, descriptor: Int32) {
@@ -45,12 +45,12 @@ final class OutputFile {
   }
 
   /// Standard output, for a command's results.
-  static var standardOutput: OutputFile {
+  public static var standardOutput: OutputFile {
     OutputFile(what: "", destination: "standard output", isStandardOutput: true, descriptor: STDOUT_FILENO)
   }
 
   /// Writes `text` to standard output, or throws why it could not.
-  static func print(_ text: String) throws(OutputError) {
+  public static func print(_ text: String) throws(OutputError) {
     try standardOutput.write(text)
   }
 
@@ -62,7 +62,7 @@ final class OutputFile {
   ///
   /// - Throws: ``OutputError/folderMissing(what:path:folder:)`` when the path's folder does not exist;
   ///   ``OutputError/cannotOpen(what:path:reason:)`` when the path cannot be written for another reason.
-  static func open(_ argument: String, for what: String) throws(OutputError) -> OutputFile {
+  public static func open(_ argument: String, for what: String) throws(OutputError) -> OutputFile {
     if argument == "-" {
       return OutputFile(
         what: what, destination: "standard output", isStandardOutput: true, descriptor: STDOUT_FILENO)
@@ -93,7 +93,7 @@ final class OutputFile {
   }
 
   /// Writes all of `text` (UTF-8), or throws why it could not.
-  func write(_ text: String) throws(OutputError) {
+  public func write(_ text: String) throws(OutputError) {
     var text = text
     let descriptor = self.descriptor
     let code = text.withUTF8 { Self.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
@@ -108,7 +108,7 @@ final class OutputFile {
   }
 
   /// Closes a file (never standard output), reporting what the system reports on closing.
-  func close() throws(OutputError) {
+  public func close() throws(OutputError) {
     guard !isStandardOutput, descriptor >= 0 else { return }
     let result = Glibc.close(descriptor)
     let code = errno
@@ -120,7 +120,7 @@ final class OutputFile {
 
   /// Hands `bytes` to `write(2)` until all are written: 0, or the `errno` that stopped it. A
   /// descriptor left non-blocking by another program is waited for rather than given up on.
-  static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+  public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
     var offset = 0
     while offset < bytes.count {
       let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

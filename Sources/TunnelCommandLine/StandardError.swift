@@ -7,10 +7,17 @@ import Glibc
 /// Foundation's `FileHandle.standardError.write(_:)` traps when the write fails (`2>/dev/full`, a
 /// closed descriptor, a reader gone with SIGPIPE ignored); a message that cannot be shown must not
 /// turn a batch into a crash, so a failed write is dropped and the exit status is left to tell.
-enum StandardError {
+public enum StandardError {
   /// Writes `text` as it is (give it its newline).
-  static func write(_ text: String) {
+  public static func write(_ text: String) {
     var text = text
     _ = text.withUTF8 { OutputFile.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+  }
+
+  /// Writes `line` and a line break, then exits with `status`. A standard error that cannot be written
+  /// leaves the status alone to tell.
+  public static func fail(_ line: String, status: Int32) -> Never {
+    write(line + "\n")
+    exit(status)
   }
 }

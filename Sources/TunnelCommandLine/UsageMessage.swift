@@ -13,14 +13,14 @@ import TunnelGeo
 /// UsageMessage.line("Error: Missing value for '--limit <limit>'\nUsage: …", command: "find", fromParser: true)
 /// // tunnel: missing value for '--limit <limit>'; see 'tunnel find --help'
 /// ```
-enum UsageMessage {
+public enum UsageMessage {
   /// The most characters of a message: a typed value repeated in it is cut, not the line.
-  static let limit = 240
+  public static let limit = 240
 
   /// The one line for `message` (the parser's text: "Error: " and a sentence, maybe usage lines
   /// after it) about `command` (nil for the root command); `fromParser` when the parser itself found
   /// the mistake (``isParsers(_:)``).
-  static func line(_ message: String, command: String?, fromParser: Bool) -> String {
+  public static func line(_ message: String, command: String?, fromParser: Bool) -> String {
     var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
     if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
     text = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
@@ -33,7 +33,7 @@ enum UsageMessage {
   /// The parser's sentences ("The value 'x' is invalid for '--view <view>'. Please provide one of …")
   /// as Tunnel's clauses: each begun in lower case, joined by "; ", no full stop at the end. Text in
   /// single quotes (what was typed, an option's name) is left as it is.
-  static func clauses(_ text: String) -> String {
+  public static func clauses(_ text: String) -> String {
     var out = ""
     var quoted = false
     var sentenceStart = true
@@ -60,7 +60,7 @@ enum UsageMessage {
   /// parser wraps as its `userValidationError`, or as `noArguments` when nothing was typed) or `run()`.
   /// The parser's error type is internal, so its case is read by reflection; should that ever fail, the
   /// parser's words are simply kept as they are.
-  static func isParsers(_ error: any Error) -> Bool {
+  public static func isParsers(_ error: any Error) -> Bool {
     guard let parserError = Mirror(reflecting: error).descendant("parserError") else { return false }
     return isParsers(parserError: parserError)
   }
@@ -77,7 +77,7 @@ enum UsageMessage {
 
   /// `text` with control and bidirectional characters written as `\u{…}` (the parser repeats typed
   /// values as they came) and cut at ``limit`` characters.
-  static func escaped(_ text: String) -> String {
+  public static func escaped(_ text: String) -> String {
     EchoedText.escaped(text, limit: limit)
   }
 }

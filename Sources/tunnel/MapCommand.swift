@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TunnelApp
+import TunnelCommandLine
 import TunnelContainment
 import TunnelGeo
 

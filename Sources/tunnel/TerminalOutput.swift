@@ -1,5 +1,6 @@
 import Foundation
 import TunnelApp
+import TunnelCommandLine
 import TunnelContainment
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import TunnelCommandLine
 import TunnelGeo
-import TunnelServer
 
 /// `tunnel`: where you would come out if you dug straight through the Earth.
 @main
@@ -33,7 +33,8 @@ struct Tunnel: AsyncParsableCommand {
         64  a usage mistake, or a place or coordinate that cannot be read
         65  a batch met bad rows (each marked in an error column)
         66  the place data is missing or damaged
-        69  tunnel serve could not listen on its address
+        69  tunnel serve could not listen on its address, or tunnel-serve is
+            not installed beside tunnel
         74  the output could not be written (full disk, closed pipe, no folder)
 
       EVERY COMMAND TAKES:
@@ -98,6 +99,14 @@ struct Tunnel: AsyncParsableCommand {
     do {
       let (color, rest) = try CommandLineRewriting.colorOption(Array(CommandLine.arguments.dropFirst()))
       ColorChoice.current = color
+      if rest.first == "serve" || rest == ["help", "serve"] {
+        // The server is a program of its own: it gets the words after `serve` as they came.
+        do {
+          try ServeHandover.run(rest.first == "serve" ? Array(rest.dropFirst()) : ["--help"])
+        } catch {
+          fail("tunnel: \(error.message)", status: error.exitCode)
+        }
+      }
       arguments = try CommandLineRewriting.rewritten(rest)
     } catch {
       fail("tunnel: \(error.message)", status: 64)
@@ -140,10 +149,8 @@ struct Tunnel: AsyncParsableCommand {
     }
   }
 
-  /// Writes `line` to standard error and exits with `status`. A standard error that cannot be written
-  /// leaves the status alone to tell.
+  /// Writes `line` to standard error and exits with `status`.
   static func fail(_ line: String, status: Int32) -> Never {
-    StandardError.write(line + "\n")
-    Foundation.exit(status)
+    StandardError.fail(line, status: status)
   }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TunnelApp
 import TunnelBatch
+import TunnelCommandLine
 import TunnelGeo
 
 extension Tunnel {

@@ -7,33 +7,9 @@ import Testing
 /// statuses, and every example in it runs.
 @Suite("The manual page", .serialized)
 struct ManPageTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static func page() throws -> String { try ManPage.text() }
 
-  static func page() throws -> String {
-    let data = try Data(contentsOf: root.appendingPathComponent("docs/man/tunnel.1"))
-    return try #require(String(data: data, encoding: .utf8), "the page is UTF-8")
-  }
-
-  /// Every line of the literal blocks that follow "Examples:", as a shell would be given it.
-  static func examples() throws -> [String] {
-    var examples: [String] = []
-    var inExamples = false
-    var previous = ""
-    for line in try page().split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-      if line == ".Bd -literal -offset indent" {
-        inExamples = previous == "Examples:"
-      } else if line == ".Ed" {
-        inExamples = false
-      } else if inExamples {
-        var example = line.replacingOccurrences(of: "\\e", with: "\\")
-        if example.hasPrefix("\\&") { example.removeFirst(2) }
-        examples.append(example)
-      }
-      previous = line
-    }
-    return examples
-  }
+  static func examples() throws -> [String] { try ManPage.examples() }
 
   @Test("The page keeps every character: names, degrees and primes, in UTF-8")
   func utf8() throws {
@@ -59,7 +35,8 @@ struct ManPageTests {
   @Test("The page holds every command's examples as its help prints them (Scripts/man was run)")
   func examplesAreCurrent() throws {
     let inPage = Set(try Self.examples())
-    for command in CommandLineRewriting.commands.sorted() {
+    // serve's help is tunnel-serve's: Server/Tests/TunnelServeTests checks its examples.
+    for command in CommandLineRewriting.commands.sorted() where command != "serve" {
       let help = try TunnelProcess.run([command, "--help"]).standardOutput
       let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
       let start = try #require(lines.firstIndex(of: "Examples:"), "\(command) has examples")
@@ -117,31 +94,6 @@ struct ManPageTests {
       process.waitUntilExit()
       #expect(
         process.terminationStatus == 0, "\(example): \(String(decoding: message, as: UTF8.self))")
-    }
-  }
-
-  @Test("Every example of serve starts a server that the curl examples ask, and SIGTERM ends it with 0")
-  func serveExamplesRun() throws {
-    let examples = try Self.examples().filter(Self.isServeExample)
-    let servers = examples.filter { $0.hasPrefix("tunnel serve") }
-    let requests = examples.filter { $0.hasPrefix("curl ") }
-    #expect(servers.count >= 2 && !requests.isEmpty)
-    for example in servers {
-      // On a free port whatever the example says, so that a busy 8080 does not fail the test.
-      var words = example.split(separator: " ").dropFirst().map(String.init)
-      if let port = words.firstIndex(of: "--port") {
-        words.removeSubrange(port...(port + 1))
-      }
-      let server = try ServerProcess(
-        Array(words.dropFirst()) + (words.contains("--quiet") ? [] : ["--quiet"]))
-      for request in requests {
-        // curl 'http://127.0.0.1:8080/path?query' asked of this server.
-        let url = try #require(request.split(separator: "'").dropFirst().first)
-        let path = String(url.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" })
-        let response = try server.get(path)
-        #expect(response.status == 200, "\(request): \(response.text)")
-      }
-      #expect(server.stop() == 0, "\(example): \(server.errorText)")
     }
   }
 

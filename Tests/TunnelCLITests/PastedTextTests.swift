@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TunnelApp
 import TunnelGeo
-import TunnelServer
 
 @testable import tunnel
 

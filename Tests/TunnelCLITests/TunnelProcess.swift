@@ -16,15 +16,15 @@ struct TunnelProcess {
     return Bundle.main.bundleURL.appendingPathComponent("tunnel")
   }
 
-  /// Runs `tunnel` with `arguments`, standard input `input` (empty by default), and waits at most 60
+  /// Runs `tunnel` (or `chosen`) with `arguments`, standard input `input` (empty by default), and waits at most 60
   /// seconds, then ends it (its status is then SIGTERM's). Standard output is read through a pipe unless `output` names a file to write it to
   /// (then ``Result/standardOutput`` is empty).
   static func run(
     _ arguments: [String], environment: [String: String] = [:], input: Data? = nil,
-    output outputFile: FileHandle? = nil, directory: URL? = nil
+    output outputFile: FileHandle? = nil, directory: URL? = nil, executable chosen: URL? = nil
   ) throws -> Result {
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = chosen ?? executable
     process.arguments = arguments
     var merged = ProcessInfo.processInfo.environment
     merged.merge(environment) { _, new in new }
@@ -38,7 +38,7 @@ struct TunnelProcess {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tunnel-in-\(UUID().uuidString)"
     ).path
-    FileManager.default.createFile(atPath: path, contents: input ?? Data())
+    _ = FileManager.default.createFile(atPath: path, contents: input ?? Data())
     defer { try? FileManager.default.removeItem(atPath: path) }
     process.standardInput = FileHandle(forReadingAtPath: path)
     try process.run()

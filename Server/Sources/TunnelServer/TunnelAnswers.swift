@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import TunnelApp
 import TunnelGeo
 
@@ -54,7 +55,7 @@ public final class TunnelAnswers: Sendable {
   /// The map tiles, drawn from the same data.
   public let tiles: MapTiles
   /// The tiles of the lowest zooms once drawn, with their ETags, by zoom, x and y.
-  let tileCache = Locked<[Int: (body: [UInt8], tag: String)]>([:])
+  let tileCache = NIOLockedValueBox<[Int: (body: [UInt8], tag: String)]>([:])
   /// `/status`'s answers, made once.
   let statusText: Answer
   let statusJSON: Answer

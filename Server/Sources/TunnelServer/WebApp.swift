@@ -124,13 +124,13 @@ extension TunnelAnswers {
     tiles.prepareLabelsInBackground()
     let key = (z << 48) | (x << 24) | y
     let drawn: (body: [UInt8], tag: String)
-    if let kept = tileCache.withLock({ $0[key] }) {
+    if let kept = tileCache.withLockedValue({ $0[key] }) {
       drawn = kept
     } else {
       let body = tiles.svg(zoom: z, x: x, y: y)
       drawn = (body, Self.entityTag(body))
       // Every visitor starts at the lowest zooms: their 341 tiles (about 12 MB) are kept once drawn.
-      if z <= Self.keptZoom { tileCache.withLock { $0[key] = drawn } }
+      if z <= Self.keptZoom { tileCache.withLockedValue { $0[key] = drawn } }
     }
     var answer = Answer(contentType: "image/svg+xml", body: drawn.body)
     answer.headers = [("ETag", drawn.tag), ("Cache-Control", "public, max-age=86400")]

@@ -1,156 +1,159 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TunnelCommandLine
 import TunnelGeo
 import TunnelServer
 
-extension Tunnel {
-  /// `tunnel serve`: Tunnel over HTTP, in its own API and in Nominatim's and Photon's.
-  struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-      commandName: "serve",
-      abstract: "Answer over HTTP: Tunnel's own API, and Nominatim's and Photon's for existing clients.",
-      discussion: """
-        Routes: /v1/where, /v1/antipode, /v1/find and /v1/dig answer as those commands do with \
-        --format json; POST /v1/batch is 'tunnel batch' (CSV, TSV, JSON Lines or GeoJSON in, the same \
-        rows out). /reverse, /search and /status speak Nominatim's dialect (json, jsonv2, geojson, \
-        geocodejson, xml); /photon/api and /photon/reverse Photon's. /openapi.json describes them all, \
-        /metrics counts requests for Prometheus.
+/// `tunnel serve`: Tunnel over HTTP, in its own API and in Nominatim's and Photon's.
+///
+/// This is the root command of `tunnel-serve`, which `tunnel serve` runs, so its usage and help read as
+/// `tunnel serve`'s.
+struct Serve: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "tunnel serve",
+    abstract: ServeSummary.abstract,
+    discussion: """
+      Routes: /v1/where, /v1/antipode, /v1/find and /v1/dig answer as those commands do with \
+      --format json; POST /v1/batch is 'tunnel batch' (CSV, TSV, JSON Lines or GeoJSON in, the same \
+      rows out). /reverse, /search and /status speak Nominatim's dialect (json, jsonv2, geojson, \
+      geocodejson, xml); /photon/api and /photon/reverse Photon's. /openapi.json describes them all, \
+      /metrics counts requests for Prometheus.
 
-        / is the Tunnel in a browser: two maps, the digger and the red X at the antipode, a search box and \
-        the radar that flips both maps to say where each end is. Its maps are drawn by Leaflet from \
-        Debian's libjs-leaflet (Scripts/setup installs it) over tiles Tunnel draws from its own data \
-        (/tiles/{z}/{x}/{y}.svg); the page asks no other host for anything.
+      / is the Tunnel in a browser: two maps, the digger and the red X at the antipode, a search box and \
+      the radar that flips both maps to say where each end is. Its maps are drawn by Leaflet from \
+      Debian's libjs-leaflet (Scripts/setup installs it) over tiles Tunnel draws from its own data \
+      (/tiles/{z}/{x}/{y}.svg); the page asks no other host for anything.
 
-        It listens on loopback unless --host says otherwise, and says on standard error where once it \
-        accepts connections ('listening on http://127.0.0.1:8080'; with --port 0, on a free port). Each \
-        request is a line on standard error unless --quiet. SIGTERM or Ctrl-C lets the requests in flight \
-        finish; a second one ends at once.
+      It listens on loopback unless --host says otherwise, and says on standard error where once it \
+      accepts connections ('listening on http://127.0.0.1:8080'; with --port 0, on a free port). Each \
+      request is a line on standard error unless --quiet. SIGTERM or Ctrl-C lets the requests in flight \
+      finish; a second one ends at once.
 
-        Examples:
-          tunnel serve
-          tunnel serve --port 0 --quiet
-          curl 'http://127.0.0.1:8080/reverse?lat=56&lon=8.5&format=jsonv2'
-        """
-    )
+      Examples:
+        tunnel serve
+        tunnel serve --port 0 --quiet
+        curl 'http://127.0.0.1:8080/reverse?lat=56&lon=8.5&format=jsonv2'
+      """,
+    version: TunnelVersion.line
+  )
 
-    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
-    var host = "127.0.0.1"
+  @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+  var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "n"))
-    var port = 8080
+  @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "n"))
+  var port = 8080
 
-    @Option(
-      help: ArgumentHelp("Threads for connections and batches (default: one per core).", valueName: "n"))
-    var threads: Int?
+  @Option(
+    help: ArgumentHelp("Threads for connections and batches (default: one per core).", valueName: "n"))
+  var threads: Int?
 
-    @Option(
-      name: .customLong("max-upload"),
-      help: ArgumentHelp("The largest batch body accepted, in bytes (K, M and G allowed).", valueName: "size")
-    )
-    var maximumUpload = "64M"
+  @Option(
+    name: .customLong("max-upload"),
+    help: ArgumentHelp("The largest batch body accepted, in bytes (K, M and G allowed).", valueName: "size")
+  )
+  var maximumUpload = "64M"
 
-    @Option(
-      name: .customLong("upload-deadline"),
-      help: ArgumentHelp("Seconds a request's body may take to arrive.", valueName: "seconds"))
-    var uploadDeadline = 120.0
+  @Option(
+    name: .customLong("upload-deadline"),
+    help: ArgumentHelp("Seconds a request's body may take to arrive.", valueName: "seconds"))
+  var uploadDeadline = 120.0
 
-    @Option(
-      name: .customLong("idle-timeout"),
-      help: ArgumentHelp("Seconds a connection may stay silent before it is closed.", valueName: "seconds"))
-    var idleTimeout = 30.0
+  @Option(
+    name: .customLong("idle-timeout"),
+    help: ArgumentHelp("Seconds a connection may stay silent before it is closed.", valueName: "seconds"))
+  var idleTimeout = 30.0
 
-    @Option(
-      name: .customLong("max-connections"),
-      help: ArgumentHelp("Connections open at once; more wait their turn.", valueName: "n"))
-    var maximumConnections = 1024
+  @Option(
+    name: .customLong("max-connections"),
+    help: ArgumentHelp("Connections open at once; more wait their turn.", valueName: "n"))
+  var maximumConnections = 1024
 
-    @Flag(help: "Write no line per request.")
-    var quiet = false
+  @Flag(help: "Write no line per request.")
+  var quiet = false
 
-    @OptionGroup var data: DataOptions
+  @OptionGroup var data: DataOptions
 
-    func validate() throws {
-      guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65,535") }
-      if let threads, !(1...1024).contains(threads) {
-        throw ValidationError("--threads must be between 1 and 1,024")
-      }
-      guard Self.bytes(maximumUpload) != nil else {
-        throw ValidationError(
-          "--max-upload must be a size in bytes such as 1000000, 500K, 64M or 1G, not \(EchoedText.quoted(maximumUpload))"
-        )
-      }
-      guard uploadDeadline > 0, uploadDeadline.isFinite else {
-        throw ValidationError("--upload-deadline must be above 0")
-      }
-      guard idleTimeout > 0, idleTimeout.isFinite else {
-        throw ValidationError("--idle-timeout must be above 0")
-      }
-      guard maximumConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+  func validate() throws {
+    guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65,535") }
+    if let threads, !(1...1024).contains(threads) {
+      throw ValidationError("--threads must be between 1 and 1,024")
     }
-
-    /// `64M`, `500K`, `1G` or plain bytes.
-    static func bytes(_ text: String) -> Int? {
-      let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-      var digits = text
-      var scale = 1
-      if let last = text.last?.uppercased().first, let unit = units[last] {
-        digits.removeLast()
-        scale = unit
-      }
-      guard let value = Int(digits), value > 0, value <= Int.max / scale else { return nil }
-      return value * scale
+    guard Self.bytes(maximumUpload) != nil else {
+      throw ValidationError(
+        "--max-upload must be a size in bytes such as 1000000, 500K, 64M or 1G, not \(EchoedText.quoted(maximumUpload))"
+      )
     }
-
-    func run() async throws {
-      let placeData = try data.placeData()
-      StandardError.write("tunnel: loading the place data and building its indexes…\n")
-      let answers: TunnelAnswers
-      do {
-        answers = try TunnelAnswers(data: placeData, cache: CacheLocation.cache())
-      } catch {
-        throw CommandFailure(error)
-      }
-      var configuration = TunnelServer.Configuration()
-      configuration.host = host
-      configuration.port = port
-      configuration.threads = threads
-      configuration.batch = BatchLimits(
-        maximumUpload: Self.bytes(maximumUpload)!, uploadDeadline: uploadDeadline, threads: threads)
-      configuration.idleTimeout = idleTimeout
-      configuration.maximumConnections = maximumConnections
-      LoggingSystem.bootstrap { label in
-        label == "tunnel.access" ? AccessLogHandler() : AccessLogHandler(minimum: .warning)
-      }
-      let server = TunnelServer(
-        answers: answers, configuration: configuration,
-        accessLog: quiet ? nil : Logger(label: "tunnel.access"))
-      signal(SIGPIPE, SIG_IGN)
-      do {
-        try await server.run { address in
-          StandardError.write(
-            "tunnel: listening on \(address)\ntunnel: the Tunnel in a browser: \(address)/\n")
-        }
-      } catch {
-        throw CommandFailure(message: "cannot serve on \(host):\(port): \(Self.reason(error))", exitCode: 69)
-      }
-      StandardError.write("tunnel: stopped\n")
+    guard uploadDeadline > 0, uploadDeadline.isFinite else {
+      throw ValidationError("--upload-deadline must be above 0")
     }
-
-    /// An error from binding or serving in plain words.
-    static func reason(_ error: any Error) -> String {
-      let text = String(describing: error)
-      if text.contains("Address already in use") || text.contains("EADDRINUSE") {
-        return "the address is in use (another server is listening there; pick another --port, or 0)"
-      }
-      if text.contains("Permission denied") || text.contains("EACCES") {
-        return "permission denied (ports below 1024 need privileges; pick a higher --port)"
-      }
-      if text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL") {
-        return "this machine has no such address"
-      }
-      return text
+    guard idleTimeout > 0, idleTimeout.isFinite else {
+      throw ValidationError("--idle-timeout must be above 0")
     }
+    guard maximumConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+  }
+
+  /// `64M`, `500K`, `1G` or plain bytes.
+  static func bytes(_ text: String) -> Int? {
+    let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+    var digits = text
+    var scale = 1
+    if let last = text.last?.uppercased().first, let unit = units[last] {
+      digits.removeLast()
+      scale = unit
+    }
+    guard let value = Int(digits), value > 0, value <= Int.max / scale else { return nil }
+    return value * scale
+  }
+
+  func run() async throws {
+    let placeData = try data.placeData()
+    StandardError.write("tunnel: loading the place data and building its indexes…\n")
+    let answers: TunnelAnswers
+    do {
+      answers = try TunnelAnswers(data: placeData, cache: CacheLocation.cache())
+    } catch {
+      throw CommandFailure(error)
+    }
+    var configuration = TunnelServer.Configuration()
+    configuration.host = host
+    configuration.port = port
+    configuration.threads = threads
+    configuration.batch = BatchLimits(
+      maximumUpload: Self.bytes(maximumUpload)!, uploadDeadline: uploadDeadline, threads: threads)
+    configuration.idleTimeout = idleTimeout
+    configuration.maximumConnections = maximumConnections
+    LoggingSystem.bootstrap { label in
+      label == "tunnel.access" ? AccessLogHandler() : AccessLogHandler(minimum: .warning)
+    }
+    let server = TunnelServer(
+      answers: answers, configuration: configuration,
+      accessLog: quiet ? nil : Logger(label: "tunnel.access"))
+    signal(SIGPIPE, SIG_IGN)
+    do {
+      try await server.run { address in
+        StandardError.write(
+          "tunnel: listening on \(address)\ntunnel: the Tunnel in a browser: \(address)/\n")
+      }
+    } catch {
+      throw CommandFailure(message: "cannot serve on \(host):\(port): \(Self.reason(error))", exitCode: 69)
+    }
+    StandardError.write("tunnel: stopped\n")
+  }
+
+  /// An error from binding or serving in plain words.
+  static func reason(_ error: any Error) -> String {
+    let text = String(describing: error)
+    if text.contains("Address already in use") || text.contains("EADDRINUSE") {
+      return "the address is in use (another server is listening there; pick another --port, or 0)"
+    }
+    if text.contains("Permission denied") || text.contains("EACCES") {
+      return "permission denied (ports below 1024 need privileges; pick a higher --port)"
+    }
+    if text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL") {
+      return "this machine has no such address"
+    }
+    return text
   }
 }
 

@@ -1,0 +1,1 @@
+../../../Tests/TunnelCLITests/TunnelProcess.swift
