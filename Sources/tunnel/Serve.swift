@@ -59,7 +59,7 @@ enum ServeHandover {
         access($0, X_OK) == 0
       })
     else {
-      let places = folders.map { EchoedText.quoted($0) }.joined(separator: " or ")
+      let places = folders.map { EchoedText.quoted($0, limit: 200) }.joined(separator: " or ")
       throw CommandFailure(
         message:
           "serve is run by \(ServeSummary.executableName), which is not installed beside tunnel (looked in "

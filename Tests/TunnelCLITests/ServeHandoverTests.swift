@@ -43,13 +43,13 @@ struct ServeHandoverTests {
       (["serve"], [], 3),
       (["--color", "never", "serve", "-x", ""], ["-x", ""], 5),
     ])
-  func handsOver(command: [String], expected: [String], status: Int32) throws {
+  func handsOver(command: [String], expected: [String], status: Int) throws {
     let folder = try Self.installation(withServer: true)
     defer { Self.remove(folder) }
     let result = try TunnelProcess.run(
       command, environment: ["HANDOVER_STATUS": String(status)],
       executable: folder.appendingPathComponent("tunnel"))
-    #expect(result.status == status, "\(result.standardError)")
+    #expect(result.status == Int32(status), "\(result.standardError)")
     #expect(result.standardError == "")
     let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(
       String.init)
