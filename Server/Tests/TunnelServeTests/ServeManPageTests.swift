@@ -19,6 +19,13 @@ struct ServeManPageTests {
     }
   }
 
+  @Test("serve's help shows no stray backslash at the end of a line")
+  func noStrayBackslash() throws {
+    let result = try TunnelProcess.run(["serve", "--help"])
+    #expect(result.status == 0)
+    #expect(!result.standardOutput.split(separator: "\n").contains { $0.hasSuffix("\\") })
+  }
+
   @Test("Every example of serve starts a server that the curl examples ask, and SIGTERM ends it with 0")
   func serveExamplesRun() throws {
     let examples = try ManPage.examples()
