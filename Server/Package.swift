@@ -53,6 +53,7 @@ let package = Package(
         .product(name: "TunnelGeo", package: "Tunnel"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ]),
     .testTarget(
       name: "TunnelServerTests",

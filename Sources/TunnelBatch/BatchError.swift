@@ -37,11 +37,11 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
   /// row among the first `rows` read.
   case noRowForColumns(rows: Int)
 
-  /// The problem in words, the options that choose columns called as the library's API calls them.
+  /// The problem in words, the options called as the library's API calls them.
   public var description: String { description(naming: CoordinateColumns.OptionNames()) }
 
-  /// The problem in words, the options that choose columns called as a front end calls them
-  /// (`--lat-column`, `lat_column`).
+  /// The problem in words, the options called as a front end calls them (`--lat-column`, `lat_column`;
+  /// see ``CoordinateColumns/OptionNames``).
   public func description(naming options: CoordinateColumns.OptionNames) -> String {
     switch self {
     case .cannotOpen(let path, let reason):
@@ -83,12 +83,12 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         "line \(line): the input is one JSON array, not \(wanted); write its elements one a line first, e.g. jq -c '.[]' in.json > in.jsonl"
     case .noRowForColumns(let rows):
       return
-        "none of the first \(rows) rows has a coordinate, so no row can name the CSV columns; write them as JSON Lines (--format jsonl), or leave out the rows without one"
+        "none of the first \(rows) rows has a coordinate, so no row can name the CSV columns; write them as JSON Lines (\(options.jsonLines)), or leave out the rows without one"
     }
   }
 
-  /// "more than one column could be the latitude ('latitude', 'lat'); choose one with --lat-column"; a
-  /// JSON row's members or a feature's properties are called so by `item`.
+  /// "more than one column could be the latitude ('latitude', 'lat'); choose one with " and the latitude's
+  /// option as `options` calls it; a JSON row's members or a feature's properties are called so by `item`.
   static func ambiguity(
     _ candidates: [CoordinateColumns.Candidates], options: CoordinateColumns.OptionNames,
     item: String = "column"

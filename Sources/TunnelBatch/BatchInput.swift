@@ -77,6 +77,8 @@ public final class BatchInput {
   public var valuesAreJSON: Bool { format == .jsonl || format == .geojson }
   /// The input's size in bytes when it is a regular file.
   public let size: Int?
+  /// The columns the user named, and what the front end calls its options (for the rows' problems).
+  let columnChoice: CoordinateColumns.Names
 
   private let buffer: InputBuffer
   private let source: any RecordSource
@@ -167,6 +169,7 @@ public final class BatchInput {
   ) throws(BatchError) {
     self.buffer = buffer
     self.descriptor = owning ? descriptor : nil
+    self.columnChoice = columns
     var status = stat()
     if let descriptor, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
       size = Int(status.st_size)

@@ -162,7 +162,9 @@ public final class BatchRun {
     // CSV and TSV from JSON rows have the columns of the first good row.
     let keepsColumns = input.valuesAreJSON && (options.format == .csv || options.format == .tsv)
     while !chunk.isEmpty {
-      if keepsColumns { Self.markMembersBeyond(formatter.inputColumns, in: &chunk) }
+      if keepsColumns {
+        Self.markMembersBeyond(formatter.inputColumns, in: &chunk, options: input.columnChoice.options)
+      }
       summary.rows += chunk.count
       let (answers, slots) = try answer(chunk)
       let bytes = format(
@@ -200,8 +202,10 @@ public final class BatchRun {
   }
 
   /// Makes each good JSON row with members that `columns` (CSV or TSV output's) do not name a bad row, so
-  /// that no value is left out unsaid.
-  static func markMembersBeyond(_ columns: [String], in chunk: inout [BatchRecord]) {
+  /// that no value is left out unsaid; its problem advises JSON Lines as `options` calls it.
+  static func markMembersBeyond(
+    _ columns: [String], in chunk: inout [BatchRecord], options: CoordinateColumns.OptionNames
+  ) {
     var known: Set<String>? = nil
     for index in chunk.indices where chunk[index].problem == nil {
       let names = chunk[index].names
@@ -210,7 +214,7 @@ public final class BatchRun {
       let beyond = names.filter { !known!.contains($0) }
       guard !beyond.isEmpty else { continue }
       chunk[index].problem =
-        "the output's columns are the first row's, and this row's \(beyond.count == 1 ? "member" : "members") \(BatchError.list(beyond)) \(beyond.count == 1 ? "is" : "are") not among them; write JSON Lines (--format jsonl) to keep every member"
+        "the output's columns are the first row's, and this row's \(beyond.count == 1 ? "member" : "members") \(BatchError.list(beyond)) \(beyond.count == 1 ? "is" : "are") not among them; write JSON Lines (\(options.jsonLines)) to keep every member"
       chunk[index].coordinate = nil
     }
   }

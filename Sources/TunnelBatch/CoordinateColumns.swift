@@ -112,22 +112,30 @@ public enum CoordinateColumns: Sendable, Equatable {
     var isEmpty: Bool { latitude == nil && longitude == nil && coordinate == nil }
   }
 
-  /// What a front end calls the options that choose each role's column: `--lat-column` on the command
-  /// line, `lat_column` over HTTP. Unless told, they are called by the library's own names for them, the
-  /// properties of ``Names``.
+  /// What a front end calls the options its users choose with, for the messages that advise them: the
+  /// options that choose each role's column (`--lat-column` on the command line, `lat_column` over HTTP)
+  /// and the choice of JSON Lines output (`--format jsonl`, `format=jsonl`). Unless told, they are called
+  /// by the library's own names for them: the properties of ``Names`` and ``BatchOutputFormat/jsonl``.
+  ///
+  /// The library's messages carry the roles (``Role``) and take the words from here, so that no front
+  /// end's words are written into the library.
   public struct OptionNames: Sendable, Equatable {
     public var latitude: String
     public var longitude: String
     public var coordinate: String
+    /// How JSON Lines output is asked for.
+    public var jsonLines: String
 
     public init(
       latitude: String = "CoordinateColumns.Names.latitude",
       longitude: String = "CoordinateColumns.Names.longitude",
-      coordinate: String = "CoordinateColumns.Names.coordinate"
+      coordinate: String = "CoordinateColumns.Names.coordinate",
+      jsonLines: String = "BatchOutputFormat.jsonl"
     ) {
       self.latitude = latitude
       self.longitude = longitude
       self.coordinate = coordinate
+      self.jsonLines = jsonLines
     }
 
     public subscript(role: Role) -> String {

@@ -29,7 +29,7 @@ public struct DataOptions: ParsableArguments {
   }
 }
 
-/// A failure that is not about usage: printed as one line with its own exit code (EX_* from sysexits).
+/// A failure that is not about usage: printed as one line with its own ``ExitStatus``.
 public struct CommandFailure: Error, CustomStringConvertible {
   public var message: String
   public var exitCode: Int32
@@ -43,14 +43,33 @@ public struct CommandFailure: Error, CustomStringConvertible {
 }
 
 extension CommandFailure {
-  /// Place data that is missing or damaged: exit status 66 (EX_NOINPUT).
-  public init(_ error: PlaceDataError) {
-    self.init(message: error.description, exitCode: 66)
+  /// A failure that ends `tunnel` with `status`.
+  public init(message: String, status: ExitStatus) {
+    self.init(message: message, exitCode: status.code)
   }
 
-  /// PROJ refused a projection: exit status 1, with PROJ's own words.
+  /// Place data that is missing or damaged: ``ExitStatus/noInput``. Where the data is looked for is said
+  /// in the command line's words (`--data`); the rest as the library says it.
+  public init(_ error: PlaceDataError) {
+    let message: String
+    switch error {
+    case .dataNotFound(let searched):
+      message =
+        "place data not found; looked in \(searched.joined(separator: ", ")); "
+        + "pass its folder explicitly (--data) or set TUNNEL_DATA to the Data folder"
+    case .linkLoop(let path):
+      message =
+        "\(path): its symbolic links go round in a loop; point them at Tunnel's Data folder, "
+        + "or pass that folder with --data or TUNNEL_DATA"
+    default:
+      message = error.description
+    }
+    self.init(message: message, status: .noInput)
+  }
+
+  /// PROJ refused a projection: ``ExitStatus/failure``, with PROJ's own words.
   public init(_ error: ProjectionError) {
-    self.init(message: "drawing the map failed: \(error)", exitCode: 1)
+    self.init(message: "drawing the map failed: \(error)", status: .failure)
   }
 }
 

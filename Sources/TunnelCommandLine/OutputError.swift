@@ -33,8 +33,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
 }
 
 extension CommandFailure {
-  /// Output that could not be written: exit status 74 (EX_IOERR).
+  /// Output that could not be written: ``ExitStatus/ioError``.
   public init(_ error: OutputError) {
-    self.init(message: error.description, exitCode: 74)
+    self.init(message: error.description, status: .ioError)
   }
 }

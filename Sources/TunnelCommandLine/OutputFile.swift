@@ -100,7 +100,7 @@ public final class OutputFile {
     if code == EPIPE, isStandardOutput {
       // The reader went away (`| head` where SIGPIPE is ignored): it has what it wanted. Quietly
       // done, as `tunnel batch` is.
-      Foundation.exit(0)
+      Foundation.exit(ExitStatus.success.code)
     }
     if code != 0 {
       throw .cannotWrite(what: what, destination: destination, reason: OutputError.reason(code))

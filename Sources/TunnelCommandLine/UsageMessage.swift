@@ -19,7 +19,8 @@ public enum UsageMessage {
 
   /// The one line for `message` (the parser's text: "Error: " and a sentence, maybe usage lines
   /// after it) about `command` (nil for the root command); `fromParser` when the parser itself found
-  /// the mistake (``isParsers(_:)``).
+  /// the mistake: when `parseAsRoot(_:)` threw it, for the commands' own checks come after parsing
+  /// (``CheckedCommand``).
   public static func line(_ message: String, command: String?, fromParser: Bool) -> String {
     var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
     if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
@@ -54,25 +55,6 @@ public enum UsageMessage {
       sentenceStart = false
     }
     return out
-  }
-
-  /// Whether swift-argument-parser found `error` itself, rather than a command's `validate()` (which the
-  /// parser wraps as its `userValidationError`, or as `noArguments` when nothing was typed) or `run()`.
-  /// The parser's error type is internal, so its case is read by reflection; should that ever fail, the
-  /// parser's words are simply kept as they are.
-  public static func isParsers(_ error: any Error) -> Bool {
-    guard let parserError = Mirror(reflecting: error).descendant("parserError") else { return false }
-    return isParsers(parserError: parserError)
-  }
-
-  /// Whether a value of the parser's `ParserError` is a mistake the parser found itself.
-  private static func isParsers(parserError: Any) -> Bool {
-    guard let (kind, payload) = Mirror(reflecting: parserError).children.first else { return true }
-    switch kind {
-    case "userValidationError": return false
-    case "noArguments": return payload is ValidationError ? false : isParsers(parserError: payload)
-    default: return true
-    }
   }
 
   /// `text` with control and bidirectional characters written as `\u{…}` (the parser repeats typed

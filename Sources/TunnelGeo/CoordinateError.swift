@@ -18,8 +18,10 @@ public enum CoordinateError: Error, Sendable, Hashable, CustomStringConvertible 
   case hemisphereLongitudeOutOfRange(Double)
   /// A number is not a number (NaN), or infinite where only finite numbers are taken.
   case notFinite(axis: Axis, value: Double)
-  /// The text could not be read as a coordinate; `reason` says why.
-  case unparsable(text: String, reason: String)
+  /// The text could not be read as a coordinate; `reason` says why, and `example`, when there is one,
+  /// shows how what was meant is written (`as in '33.9S 18.4E' or 'S33.9 E18.4'`). A front end with an
+  /// example of its own gives it where the error has none.
+  case unparsable(text: String, reason: String, example: String? = nil)
   /// The text is in a notation Tunnel recognises but cannot read offline (a short link, a what3words
   /// address); `explanation` is the whole sentence, saying what to paste instead.
   case unsupported(text: String, explanation: String)
@@ -39,8 +41,9 @@ public enum CoordinateError: Error, Sendable, Hashable, CustomStringConvertible 
         "longitude \(Self.number(abs(value)))°\(value < 0 ? "W" : "E") is past 180°: with E or W a longitude lies in 0…180"
     case .notFinite(let axis, let value):
       return "\(axis.rawValue) \(value) is not a finite number"
-    case .unparsable(let text, let reason):
+    case .unparsable(let text, let reason, let example):
       return "cannot read \(EchoedText.quoted(text)) as a coordinate: \(reason)"
+        + (example.map { ", " + $0 } ?? "")
     case .unsupported(_, let explanation):
       return explanation
     }

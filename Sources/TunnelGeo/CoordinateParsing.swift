@@ -36,7 +36,7 @@ extension Coordinate {
       trimmed = String(String.UnicodeScalarView(trimmed.unicodeScalars.map { $0 == "\u{2212}" ? "-" : $0 }))
     }
     let original = trimmed
-    let fail = { (reason: String) in CoordinateError.unparsable(text: original, reason: reason) }
+    let fail = CoordinateTextParser.Failure(text: original)
     guard !trimmed.isEmpty else { throw .unparsable(text: text, reason: "the text is empty") }
     if let points = CoordinateTextParser.decimalCommas(trimmed) { trimmed = points }
 
@@ -62,7 +62,16 @@ extension Coordinate {
 
 /// The notations ``Coordinate/init(parsing:)`` understands, each read by one function.
 enum CoordinateTextParser {
-  typealias Failure = (String) -> CoordinateError
+  /// Makes the error for text that cannot be read: `fail("'x' is not a number")`, with an example of
+  /// what was meant where the reason has one.
+  struct Failure {
+    /// The text being read.
+    var text: String
+
+    func callAsFunction(_ reason: String, example: String? = nil) -> CoordinateError {
+      .unparsable(text: text, reason: reason, example: example)
+    }
+  }
 
   // MARK: The common case
 
@@ -276,7 +285,7 @@ enum CoordinateTextParser {
     }
     let numbers = parts[0].split(separator: ",", omittingEmptySubsequences: false)
     guard numbers.count == 2 || numbers.count == 3 else {
-      throw fail("a geo: URI holds latitude,longitude (and an optional altitude), e.g. geo:56,8.5")
+      throw fail("a geo: URI holds latitude,longitude (and an optional altitude)", example: "e.g. geo:56,8.5")
     }
     guard let latitude = Double(strict: numbers[0]) else {
       throw fail("\(EchoedText.quoted(numbers[0])) is not a number")
@@ -319,8 +328,8 @@ enum CoordinateTextParser {
       let rest = runs[2].dropFirst(altitude.count)
       guard runs.count == 3, rest.isEmpty || rest.hasPrefix("CRS") else {
         throw fail(
-          "an ISO 6709 coordinate holds a latitude, a longitude and at most an altitude, as in +5633+00819+100/"
-        )
+          "an ISO 6709 coordinate holds a latitude, a longitude and at most an altitude",
+          example: "as in +5633+00819+100/")
       }
     }
     let latitude = try isoAngle(runs[0], degreeDigits: 2, axis: "latitude", fail: fail)
@@ -458,8 +467,8 @@ enum CoordinateTextParser {
               case .number? = tokens[index...].first(where: { $0 != .space })
             {
               throw fail(
-                "the letter '\(letter)' stands alone between two numbers; write it against the number it belongs to, as in '33.9S 18.4E' or 'S33.9 E18.4'"
-              )
+                "the letter '\(letter)' stands alone between two numbers; write it against the number it belongs to",
+                example: "as in '33.9S 18.4E' or 'S33.9 E18.4'")
             }
           }
           guard current.degrees != nil, current.hemisphere == nil else {
@@ -541,8 +550,8 @@ enum CoordinateTextParser {
     guard angles.count == 2 else {
       if angles.count < 2 {
         throw fail(
-          "it holds \(angles.count == 0 ? "no number" : "one angle"); expected a latitude and a longitude, as in \(CoordinateError.examples)"
-        )
+          "it holds \(angles.count == 0 ? "no number" : "one angle"); expected a latitude and a longitude",
+          example: "as in \(CoordinateError.examples)")
       }
       throw fail("it holds \(angles.count) angles; expected a latitude and a longitude")
     }

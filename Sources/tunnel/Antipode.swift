@@ -7,7 +7,7 @@ import TunnelGeo
 
 extension Tunnel {
   /// `tunnel antipode <place>`: both ends of the tunnel, where each is, and the distances between them.
-  struct Antipode: ParsableCommand {
+  struct Antipode: CheckedCommand {
     static let configuration = CommandConfiguration(
       commandName: "antipode",
       abstract: "Print both ends of the tunnel from a place, where each end is, and how far apart they are.",
@@ -31,6 +31,11 @@ extension Tunnel {
     @OptionGroup var place: LocationArguments
     @OptionGroup var output: OutputOptions
     @OptionGroup var data: DataOptions
+
+    func check() throws {
+      try place.check()
+      try output.check()
+    }
 
     func run() throws {
       let placeData = try data.placeData()

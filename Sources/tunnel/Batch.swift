@@ -12,7 +12,7 @@ import Glibc
 
 extension Tunnel {
   /// `tunnel batch [FILE|-]`: placemarks for every row of a file, streamed.
-  struct Batch: ParsableCommand {
+  struct Batch: CheckedCommand {
     static let configuration = CommandConfiguration(
       commandName: "batch",
       abstract: "Add placemarks (and antipodes) to every row of a CSV, TSV, JSON Lines or GeoJSON file.",
@@ -121,11 +121,13 @@ extension Tunnel {
 
     @OptionGroup var data: DataOptions
 
-    /// What the options that choose columns are called here, for the library's messages.
+    /// What the options that choose columns, and JSON Lines output, are called here, for the library's
+    /// messages.
     static let columnOptions = CoordinateColumns.OptionNames(
-      latitude: "--lat-column", longitude: "--lon-column", coordinate: "--coordinate-column")
+      latitude: "--lat-column", longitude: "--lon-column", coordinate: "--coordinate-column",
+      jsonLines: "--format jsonl")
 
-    func validate() throws {
+    func check() throws {
       guard (0...15).contains(precision) else {
         throw ValidationError("--precision must be between 0 and 15")
       }
@@ -276,7 +278,7 @@ final class BatchReport {
       throw CommandFailure(
         message:
           "\(name) after \(Self.rows(summary.rows)); the output holds those rows, each whole",
-        exitCode: 128 + signal)
+        status: .signal(signal))
     }
     if summary.badRows > 0 {
       let message =
@@ -285,7 +287,7 @@ final class BatchReport {
       if skipInvalid {
         write("tunnel: \(message)\n")
       } else {
-        throw CommandFailure(message: message, exitCode: 65)
+        throw CommandFailure(message: message, status: .dataError)
       }
     } else if showsProgress {
       let rate = seconds > 0 ? Double(summary.rows) / seconds : 0
@@ -311,19 +313,20 @@ extension BatchInputFormat: ExpressibleByArgument {}
 extension BatchOutputFormat: ExpressibleByArgument {}
 
 extension CommandFailure {
-  /// A batch that cannot go on: the input cannot be opened (66), read or written (74), or its columns are
-  /// not found or in doubt (65; 64 when options name a column that is not there, or one column twice).
+  /// A batch that cannot go on: the input cannot be opened (``ExitStatus/noInput``), read or written
+  /// (``ExitStatus/ioError``), or its columns are not found or in doubt (``ExitStatus/dataError``;
+  /// ``ExitStatus/usage`` when options name a column that is not there, or one column twice).
   ///
   /// A problem with the input's contents names the input: `source` (a path; nil for standard input).
   init(_ error: BatchError, source: String?) {
-    let code: Int32
+    let status: ExitStatus
     switch error {
-    case .cannotOpen: code = 66
-    case .readFailed, .writeFailed: code = 74
-    case .unknownColumn, .sameColumn: code = 64
+    case .cannotOpen: status = .noInput
+    case .readFailed, .writeFailed: status = .ioError
+    case .unknownColumn, .sameColumn: status = .usage
     case .noCoordinateColumns, .ambiguousColumns, .missingColumn, .unreadableHeader, .repeatedColumn,
       .unreadableDocument, .noRowForColumns, .carriageReturnLineEnds, .jsonArray:
-      code = 65
+      status = .dataError
     }
     var message = error.description(naming: Tunnel.Batch.columnOptions)
     switch error {
@@ -339,6 +342,6 @@ extension CommandFailure {
       .noRowForColumns:
       message = "\(source ?? "standard input"): " + message
     }
-    self.init(message: message, exitCode: code)
+    self.init(message: message, status: status)
   }
 }

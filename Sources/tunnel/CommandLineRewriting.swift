@@ -2,12 +2,12 @@ import TunnelGeo
 
 /// Adjustments made to the raw arguments before the parser sees them, and the mistakes caught there.
 enum CommandLineRewriting {
-  /// The commands, as typed.
-  static let commands: Set<String> = [
-    "antipode", "where", "find", "dig", "pairs", "batch", "map", "play", "serve",
-  ]
+  /// The commands, as typed: ``Tunnel/commandNames``.
+  static let commands = Set(Tunnel.commandNames)
 
-  /// Options that take a value in the next argument (or after `=`), across every command.
+  /// Options that take a value in the next argument (or after `=`), across every command. Kept by hand,
+  /// as the parser would need its reflection over every command to list them (half of a single query's
+  /// start-up); a test holds this list and ``flags`` against `tunnel --experimental-dump-help`.
   static let valueOptions: Set<String> = [
     "--data", "--format", "--limit", "--view", "--svg", "--width", "--height", "--zoom", "--trace-lifecycle",
     "--within", "--min-population",
@@ -17,7 +17,8 @@ enum CommandLineRewriting {
     "--generate-completion-script",
   ]
 
-  /// Options that stand alone.
+  /// Options that stand alone (the parser's own `--help`, `-h`, `--version` and
+  /// `--experimental-dump-help` among them).
   static let flags: Set<String> = [
     "--antipode", "--skip-invalid", "--ascii", "--quiet", "--help", "-h", "--version",
     "--experimental-dump-help",

@@ -16,6 +16,7 @@ enum CommandLineWords {
   static let separator: Character = "\0"
 
   /// The commands whose words are collapsed: those whose only positional argument is a list of words.
+  /// Kept by hand for start-up speed; a test holds it against `tunnel --experimental-dump-help`.
   static let commands: Set<String> = ["antipode", "where", "find", "dig", "map", "play"]
 
   /// `arguments` (rewritten by ``CommandLineRewriting``, the command first when it is named) with each run

@@ -33,7 +33,8 @@ struct PrecisionOptions: ParsableArguments {
       valueName: "n"))
   var precision: Int?
 
-  func validate() throws {
+  /// Refuses a precision outside 0…15 (see ``CheckedCommand``).
+  func check() throws {
     if let precision, !(0...15).contains(precision) {
       throw ValidationError("--precision must be between 0 and 15")
     }
@@ -77,6 +78,11 @@ struct OutputOptions: ParsableArguments {
   var format: OutputFormat = .text
 
   @OptionGroup var decimals: PrecisionOptions
+
+  /// Refuses what ``PrecisionOptions/check()`` refuses.
+  func check() throws {
+    try decimals.check()
+  }
 }
 
 /// A place given as one or more words: a coordinate (`56.0 8.5`, `33°54′S 18°24′E`, `+5633+00819/`) or a
@@ -88,14 +94,18 @@ struct LocationArguments: ParsableArguments {
 
   var text: String { words.joined(separator: " ") }
 
-  mutating func validate() throws {
+  mutating func validate() {
     words = CommandLineWords.expanded(words)
-    // No words, and standard input is not a terminal: the queries are its lines.
-    if words.isEmpty, isatty(STDIN_FILENO) == 0 { return }
-    try Self.validate(text)
   }
 
-  /// Calls `body` with `text`, or, when `text` is empty (``validate()`` let that through only for a
+  /// Refuses words that name nothing (see ``CheckedCommand``).
+  func check() throws {
+    // No words, and standard input is not a terminal: the queries are its lines.
+    if words.isEmpty, isatty(STDIN_FILENO) == 0 { return }
+    try Self.check(text)
+  }
+
+  /// Calls `body` with `text`, or, when `text` is empty (``check()`` let that through only for a
   /// standard input that is not a terminal), with each non-blank line of standard input in turn: one
   /// answer a line. A line that names no place is said on standard error with its number, and the
   /// others are still answered; `whenRead` runs after the last line (to print rows gathered under one
@@ -123,12 +133,12 @@ struct LocationArguments: ParsableArguments {
     try whenRead()
     if failed > 0 {
       throw CommandFailure(
-        message: "\(failed) of the lines read named no place or coordinate", exitCode: 65)
+        message: "\(failed) of the lines read named no place or coordinate", status: .dataError)
     }
   }
 
   /// Refuses words that name nothing.
-  static func validate(_ text: String) throws {
+  static func check(_ text: String) throws {
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw ValidationError(
         "give a place or a coordinate, e.g. 'Skjern' or '56.55 8.32'")
@@ -176,7 +186,7 @@ struct LocationArguments: ParsableArguments {
     let words = text.split(separator: " ", maxSplits: 1)
     guard words.count == 2, words[0].count >= 2 else { return "" }
     let typed = Array(words[0].lowercased())
-    let names = Tunnel.configuration.subcommands.compactMap { $0.configuration.commandName }
+    let names = Tunnel.commandNames
     guard !names.contains(String(typed)),
       let name = names.first(where: { editDistance(typed, Array($0)) <= ($0.count > 4 ? 2 : 1) })
     else { return "" }

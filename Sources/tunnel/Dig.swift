@@ -7,7 +7,7 @@ import TunnelGeo
 
 extension Tunnel {
   /// `tunnel dig <from> <to>`: a straight tunnel between any two places.
-  struct Dig: ParsableCommand {
+  struct Dig: CheckedCommand {
     static let configuration = CommandConfiguration(
       commandName: "dig",
       abstract:
@@ -71,8 +71,12 @@ extension Tunnel {
         ))
     }
 
-    mutating func validate() throws {
+    mutating func validate() {
       words = CommandLineWords.expanded(words)
+    }
+
+    func check() throws {
+      try output.check()
       _ = try Self.ends(of: words).get()
     }
 

@@ -7,7 +7,7 @@ import TunnelGeo
 
 extension Tunnel {
   /// `tunnel find <name>`: the places with that name, best first.
-  struct Find: ParsableCommand {
+  struct Find: CheckedCommand {
     static let configuration = CommandConfiguration(
       commandName: "find",
       abstract: "List the places with a name, best first.",
@@ -33,8 +33,12 @@ extension Tunnel {
     @OptionGroup var output: OutputOptions
     @OptionGroup var data: DataOptions
 
-    mutating func validate() throws {
+    mutating func validate() {
       words = CommandLineWords.expanded(words)
+    }
+
+    func check() throws {
+      try output.check()
       guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
         throw ValidationError("give a name to look for, e.g. 'tunnel find Copenhagen'")
       }

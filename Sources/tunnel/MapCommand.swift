@@ -7,7 +7,7 @@ import TunnelGeo
 
 extension Tunnel {
   /// `tunnel map <place>`: both maps printed once, or the flipped side, or an SVG picture.
-  struct MapCommand: AsyncParsableCommand {
+  struct MapCommand: AsyncParsableCommand, CheckedCommand {
     static let configuration = CommandConfiguration(
       commandName: "map",
       abstract: "Print both ends of the tunnel on two maps: where you dig above, where you come out below.",
@@ -58,8 +58,12 @@ extension Tunnel {
     @OptionGroup var output: OutputOptions
     @OptionGroup var data: DataOptions
 
-    mutating func validate() throws {
+    mutating func validate() {
       words = CommandLineWords.expanded(words)
+    }
+
+    func check() throws {
+      try output.check()
       if let width, !(20...1000).contains(width) {
         throw ValidationError("--width must be between 20 and 1000")
       }

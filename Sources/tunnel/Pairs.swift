@@ -6,7 +6,7 @@ import TunnelGeo
 
 extension Tunnel {
   /// `tunnel pairs`: populated places at opposite ends of the Earth.
-  struct Pairs: ParsableCommand {
+  struct Pairs: CheckedCommand {
     static let configuration = CommandConfiguration(
       commandName: "pairs",
       abstract: "List pairs of places at opposite ends of the Earth, the closest pairs first.",
@@ -40,7 +40,7 @@ extension Tunnel {
     var format: Format = .text
     @OptionGroup var data: DataOptions
 
-    func validate() throws {
+    func check() throws {
       guard within.isFinite, within >= 0, within <= 20_000 else {
         throw ValidationError("--within must be between 0 and 20,000 km")
       }

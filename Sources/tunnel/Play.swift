@@ -50,14 +50,14 @@ extension Tunnel {
     var traceLifecycle: String?
     @OptionGroup var data: DataOptions
 
-    mutating func validate() throws {
+    mutating func validate() {
       words = CommandLineWords.expanded(words)
     }
 
     func run() async throws {
       guard isatty(0) == 1, isatty(1) == 1 else {
         throw CommandFailure(
-          message: "'tunnel play' needs a terminal; to print the maps once, use 'tunnel map'", exitCode: 64)
+          message: "'tunnel play' needs a terminal; to print the maps once, use 'tunnel map'", status: .usage)
       }
       let placeData = try data.placeData()
       var start = TunnelViewController.defaultStart
@@ -71,7 +71,7 @@ extension Tunnel {
       if trace?.isStandardOutput == true {
         throw CommandFailure(
           message: "the lifecycle log cannot go to standard output, which shows the maps; give a file",
-          exitCode: 64)
+          status: .usage)
       }
       let gazetteer: Gazetteer
       do {
@@ -129,7 +129,7 @@ extension Tunnel {
         traceFailure = traceFailure ?? error
       }
       // Ended by a signal: the terminal is restored; exit as the signal would have.
-      if let signal = app.stoppedBySignal { Foundation.exit(128 + signal) }
+      if let signal = app.stoppedBySignal { Foundation.exit(ExitStatus.signal(signal).code) }
       if let traceFailure { throw traceFailure }
     }
   }

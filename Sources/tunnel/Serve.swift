@@ -65,14 +65,14 @@ enum ServeHandover {
           "serve is run by \(ServeSummary.executableName), which is not installed beside tunnel (looked in "
           + "\(places.isEmpty ? "no folder" : places)); install both with Scripts/install, or build it with "
           + "'swift build --package-path Server --product \(ServeSummary.executableName)' and put it there",
-        exitCode: 69)
+        status: .unavailable)
     }
     let words = [path] + arguments
     var pointers = words.map { strdup($0) }
     pointers.append(nil)
     execv(path, pointers)
     let reason = String(cString: strerror(errno))
-    throw CommandFailure(message: "cannot run \(EchoedText.quoted(path)): \(reason)", exitCode: 69)
+    throw CommandFailure(message: "cannot run \(EchoedText.quoted(path)): \(reason)", status: .unavailable)
   }
 
   /// The file this process runs, with links resolved (nil if the system does not say).

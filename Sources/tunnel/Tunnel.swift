@@ -55,6 +55,9 @@ struct Tunnel: AsyncParsableCommand {
     defaultSubcommand: Antipode.self
   )
 
+  /// The subcommands' names, as typed, in the order `tunnel --help` lists them.
+  static let commandNames = configuration.subcommands.compactMap { $0.configuration.commandName }
+
   /// `tunnel where` with nothing but words after it, answered without the argument parser: its reflection
   /// over every command and option is half of a single query's start-up. The words and defaults are
   /// those the parser gives (a test compares the two); anything else — an option, help, another command —
@@ -64,7 +67,7 @@ struct Tunnel: AsyncParsableCommand {
       arguments.dropFirst().allSatisfy({ !$0.hasPrefix("-") && $0 != "help" })
     else { return nil }
     let request = WhereRequest(text: arguments.dropFirst().joined(separator: " "))
-    try LocationArguments.validate(request.text)
+    try LocationArguments.check(request.text)
     return request
   }
 
@@ -82,7 +85,7 @@ struct Tunnel: AsyncParsableCommand {
       tunnel find Springfield
       tunnel play
 
-    Commands: antipode, where, find, dig, pairs, batch, map, play, serve
+    Commands: \(commandNames.joined(separator: ", "))
     See 'tunnel --help' for everything, and 'tunnel <command> --help' for one command.
 
     """
@@ -93,7 +96,7 @@ struct Tunnel: AsyncParsableCommand {
       // Nothing asked, and no lines coming on standard input: how to ask, on standard error, with the
       // status of a usage mistake.
       StandardError.write(shortUsage)
-      Foundation.exit(64)
+      Foundation.exit(ExitStatus.usage.code)
     }
     let arguments: [String]
     do {
@@ -104,53 +107,73 @@ struct Tunnel: AsyncParsableCommand {
         do {
           try ServeHandover.run(rest.first == "serve" ? Array(rest.dropFirst()) : ["--help"])
         } catch {
-          fail("tunnel: \(error.message)", status: error.exitCode)
+          fail("tunnel: \(error.message)", code: error.exitCode)
         }
       }
       arguments = try CommandLineRewriting.rewritten(rest)
     } catch {
-      fail("tunnel: \(error.message)", status: 64)
+      fail("tunnel: \(error.message)", status: .usage)
     }
     do {
       if let single = try singleCommand(arguments) {
         try single.run()
         return
       }
-      var command = try parseAsRoot(CommandLineWords.collapsed(arguments))
+      var command: ParsableCommand
+      do {
+        command = try parseAsRoot(CommandLineWords.collapsed(arguments))
+      } catch {
+        // Everything the parser throws is its own: a mistake it found, or help asked for.
+        failOrAnswer(error, arguments: arguments, fromParser: true)
+      }
+      try command.checked()
       if var asynchronous = command as? AsyncParsableCommand {
         try await asynchronous.run()
       } else {
         try command.run()
       }
     } catch let failure as CommandFailure {
-      fail("tunnel: \(failure.message)", status: failure.exitCode)
+      fail("tunnel: \(failure.message)", code: failure.exitCode)
     } catch let error as OutputError {
       let failure = CommandFailure(error)
-      fail("tunnel: \(failure.message)", status: failure.exitCode)
+      fail("tunnel: \(failure.message)", code: failure.exitCode)
     } catch {
-      let code = exitCode(for: error)
-      if code == .success {
-        // --help, --version and completion scripts are what was asked for: standard output, checked.
-        do {
-          try OutputFile.print(fullMessage(for: error) + "\n")
-        } catch {
-          let failure = CommandFailure(error)
-          fail("tunnel: \(failure.message)", status: failure.exitCode)
-        }
-        Foundation.exit(code.rawValue)
-      }
-      // The command the mistake is about: the one named, else the default one (whose options they are).
-      let named = arguments.first.map(CommandLineRewriting.commands.contains) ?? false
-      let command = named ? arguments.first : arguments.first == "help" ? nil : "antipode"
-      fail(
-        UsageMessage.line(
-          self.message(for: error), command: command, fromParser: UsageMessage.isParsers(error)),
-        status: code.rawValue)
+      // A command's own mistake (a `ValidationError` from its check or its run), or another error.
+      failOrAnswer(error, arguments: arguments, fromParser: false)
     }
   }
 
-  /// Writes `line` to standard error and exits with `status`.
-  static func fail(_ line: String, status: Int32) -> Never {
-    StandardError.fail(line, status: status)
+  /// Prints what the parser made of `error` and exits with its status: help, the version and completion
+  /// scripts on standard output with success; a mistake as one line on standard error
+  /// (``UsageMessage/line(_:command:fromParser:)``), `fromParser` when the parser found it.
+  static func failOrAnswer(_ error: any Error, arguments: [String], fromParser: Bool) -> Never {
+    let code = exitCode(for: error)
+    if code == .success {
+      // --help, --version and completion scripts are what was asked for: standard output, checked.
+      do {
+        try OutputFile.print(fullMessage(for: error) + "\n")
+      } catch {
+        let failure = CommandFailure(error)
+        fail("tunnel: \(failure.message)", code: failure.exitCode)
+      }
+      Foundation.exit(code.rawValue)
+    }
+    // The command the mistake is about: the one named, else the default one (whose options they are).
+    let named = arguments.first.map(CommandLineRewriting.commands.contains) ?? false
+    let command = named ? arguments.first : arguments.first == "help" ? nil : "antipode"
+    fail(
+      UsageMessage.line(message(for: error), command: command, fromParser: fromParser), code: code.rawValue)
+  }
+
+  /// Writes `line` to standard error and exits with `status`. A standard error that cannot be written
+  /// leaves the status alone to tell.
+  static func fail(_ line: String, status: ExitStatus) -> Never {
+    fail(line, code: status.code)
+  }
+
+  /// Writes `line` to standard error and exits with `code`, a status already reduced to its number
+  /// (a ``CommandFailure``'s, or the parser's).
+  static func fail(_ line: String, code: Int32) -> Never {
+    StandardError.fail(line, status: code)
   }
 }

@@ -7,7 +7,7 @@ import TunnelGeo
 
 extension Tunnel {
   /// `tunnel where <place>`: everything the data says about one point.
-  struct Where: ParsableCommand {
+  struct Where: CheckedCommand {
     static let configuration = CommandConfiguration(
       commandName: "where",
       abstract: "Say where a point is: land or sea, country, region, nearest place and time zone.",
@@ -24,6 +24,11 @@ extension Tunnel {
     @OptionGroup var place: LocationArguments
     @OptionGroup var output: OutputOptions
     @OptionGroup var data: DataOptions
+
+    func check() throws {
+      try place.check()
+      try output.check()
+    }
 
     func run() throws {
       try request.run()

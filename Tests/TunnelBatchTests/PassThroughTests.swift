@@ -108,7 +108,7 @@ import TunnelGeo
       #expect(lines[3].prefix(3) == ["56", "8.5", "3"])
       #expect(
         output.contains(
-          "the output's columns are the first row's, and this row's members 'note', 'tag' are not among them; write JSON Lines (--format jsonl) to keep every member"
+          "the output's columns are the first row's, and this row's members 'note', 'tag' are not among them; write JSON Lines (BatchOutputFormat.jsonl) to keep every member"
         ))
       #expect(lines[4] == ["56", "8.5", "", "true", "", ""])
     }

@@ -34,6 +34,15 @@ import Testing
     #expect(marine.names(containing: try Coordinate(latitude: latitude, longitude: longitude)) == [name])
   }
 
+  @Test("The oceans MarineKind knows are features of the marine layer, each by its whole name")
+  func oceanKinds() throws {
+    let marine = try Self.data.marine()
+    let names = Set((0..<marine.polygons.featureCount).compactMap(marine.name))
+    #expect(MarineKind.oceanNames.isSubset(of: names))
+    #expect(MarineKind(featureNamed: "South Pacific Ocean") == .ocean)
+    #expect(MarineKind(featureNamed: "Tasman Sea") == .sea)
+  }
+
   @Test func skjernHas7145Inhabitants() throws {
     let places = try Self.data.places()
     let skjern = places.matches(forName: "Skjern").map { places.place(at: $0.place) }

@@ -99,7 +99,8 @@ struct BatchEndpoint: Sendable {
 
     /// The parameters that choose columns, as the library's messages call them.
     static let columnOptions = CoordinateColumns.OptionNames(
-      latitude: "lat_column", longitude: "lon_column", coordinate: "coordinate_column")
+      latitude: "lat_column", longitude: "lon_column", coordinate: "coordinate_column",
+      jsonLines: "format=jsonl")
 
     /// The input format a Content-Type names, if it names one.
     static func inputFormat(contentType: String) -> BatchInputFormat? {

@@ -58,8 +58,12 @@ extension TunnelAnswers {
         countryName: countryName, countryCode: countryCode, id: Self.areaID(kind: .water, text: water),
         importance: 0.3)
     }
-    guard let sea = placemark.sea else { return nil }
-    let kind: GeocodedPlace.Kind = sea.hasSuffix("Ocean") ? .ocean : .sea
+    guard let sea = placemark.sea, let seaKind = placemark.seaKind else { return nil }
+    let kind: GeocodedPlace.Kind =
+      switch seaKind {
+      case .ocean: .ocean
+      case .sea: .sea
+      }
     return GeocodedPlace(
       kind: kind, name: sea, latitude: latitude, longitude: longitude,
       boundingBox: seaBox(name: sea) ?? Self.box(around: coordinate, km: 500),

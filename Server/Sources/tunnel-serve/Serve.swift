@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import TunnelCommandLine
 import TunnelGeo
 import TunnelServer
@@ -9,7 +10,7 @@ import TunnelServer
 ///
 /// This is the root command of `tunnel-serve`, which `tunnel serve` runs, so its usage and help read as
 /// `tunnel serve`'s.
-struct Serve: AsyncParsableCommand {
+struct Serve: AsyncParsableCommand, CheckedCommand {
   static let configuration = CommandConfiguration(
     commandName: "tunnel serve",
     abstract: ServeSummary.abstract,
@@ -74,7 +75,7 @@ struct Serve: AsyncParsableCommand {
 
   @OptionGroup var data: DataOptions
 
-  func validate() throws {
+  func check() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65,535") }
     if let threads, !(1...1024).contains(threads) {
       throw ValidationError("--threads must be between 1 and 1,024")
@@ -123,12 +124,12 @@ struct Serve: AsyncParsableCommand {
       maximumUpload: Self.bytes(maximumUpload)!, uploadDeadline: uploadDeadline, threads: threads)
     configuration.idleTimeout = idleTimeout
     configuration.maximumConnections = maximumConnections
-    LoggingSystem.bootstrap { label in
-      label == "tunnel.access" ? AccessLogHandler() : AccessLogHandler(minimum: .warning)
-    }
+    // Every log but the access log says only warnings and errors; the access log is made with its own
+    // handler below, not picked out by its label.
+    LoggingSystem.bootstrap { _ in AccessLogHandler(minimum: .warning) }
     let server = TunnelServer(
       answers: answers, configuration: configuration,
-      accessLog: quiet ? nil : Logger(label: "tunnel.access"))
+      accessLog: quiet ? nil : Logger(label: "tunnel.access") { _ in AccessLogHandler() })
     signal(SIGPIPE, SIG_IGN)
     do {
       try await server.run { address in
@@ -136,25 +137,27 @@ struct Serve: AsyncParsableCommand {
           "tunnel: listening on \(address)\ntunnel: the Tunnel in a browser: \(address)/\n")
       }
     } catch {
-      throw CommandFailure(message: "cannot serve on \(host):\(port): \(Self.reason(error))", exitCode: 69)
+      throw CommandFailure(
+        message: "cannot serve on \(host):\(port): \(Self.reason(error))", status: .unavailable)
     }
     StandardError.write("tunnel: stopped\n")
   }
 
-  /// An error from binding or serving in plain words.
+  /// An error from binding or serving in plain words: the system's error number decides, not its text.
   static func reason(_ error: any Error) -> String {
-    let text = String(describing: error)
-    if text.contains("Address already in use") || text.contains("EADDRINUSE") {
+    guard let failure = error as? IOError else { return String(describing: error) }
+    switch failure.errnoCode {
+    case EADDRINUSE:
       return "the address is in use (another server is listening there; pick another --port, or 0)"
-    }
-    if text.contains("Permission denied") || text.contains("EACCES") {
+    case EACCES:
       return "permission denied (ports below 1024 need privileges; pick a higher --port)"
-    }
-    if text.contains("Cannot assign requested address") || text.contains("EADDRNOTAVAIL") {
+    case EADDRNOTAVAIL:
       return "this machine has no such address"
+    default:
+      return String(describing: error)
     }
-    return text
   }
+
 }
 
 /// Log lines on standard error: `tunnel: GET /reverse?lat=56&lon=8.5 200 512 0.21ms`.

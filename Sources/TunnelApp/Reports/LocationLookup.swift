@@ -16,9 +16,8 @@ public enum LocationLookup {
     let query: LocationQuery
     do {
       query = try LocationQuery(text) { () throws(PlaceDataError) in try Gazetteer(data: data) }
-    } catch .coordinate(.unparsable(let text, let reason))
-      where !reason.contains("as in") && !reason.contains("e.g.")
-    {
+    } catch .coordinate(.unparsable(text: let text, reason: let reason, example: nil)) {
+      // No example of the notation meant: one of the common ones.
       throw .badInput(
         "cannot read \(EchoedText.quoted(text)) as a coordinate: \(reason); write it as e.g. '56.55 8.32' or '56°33′N 8°19′E'"
       )

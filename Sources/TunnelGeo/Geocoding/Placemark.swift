@@ -193,6 +193,9 @@ public struct Placemark: Sendable, Hashable, Codable {
   /// The ocean or sea, as CLPlacemark's `ocean`.
   public var ocean: String? { sea }
 
+  /// Whether ``sea`` is an ocean or a smaller sea; nil where there is no sea.
+  public var seaKind: MarineKind? { sea.map(MarineKind.init(featureNamed:)) }
+
   /// The lake, as CLPlacemark's `inlandWater`: its name when the marine layer has one, "Lake" otherwise.
   public var inlandWater: String? { inLake ? (lake ?? "Lake") : nil }
 }

@@ -7,10 +7,10 @@ enum UTMReference {
 
   /// The coordinate `text` gives, nil when the text does not have the shape of a UTM reference.
   ///
-  /// - Throws: ``CoordinateError/unparsable(text:reason:)`` for a reference of the right shape that
+  /// - Throws: ``CoordinateError/unparsable(text:reason:example:)`` for a reference of the right shape that
   ///   names no zone or band, lies outside the grid, or lands outside the band it names.
   static func coordinate(
-    _ text: String, fail: (String) -> CoordinateError
+    _ text: String, fail: CoordinateTextParser.Failure
   ) throws(CoordinateError) -> (latitude: Double, longitude: Double)? {
     var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
     // "32 U 488300 6199200": the band apart from the zone.

@@ -1,7 +1,9 @@
 /// Why bundled place data could not be used.
 ///
 /// Every case names the file or folder involved; ``description`` also says what was expected and how to
-/// get good data back (`Scripts/build-data` regenerates `Data/`; `Scripts/build-data --check` verifies it).
+/// get good data back (`Scripts/build-data` regenerates `Data/`; `Scripts/build-data --check` verifies it),
+/// in the library's words (`PlaceData(directory:)`): a front end says where the data is looked for in its
+/// own (the command line's `--data`).
 public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No folder with Tunnel's data was found; `searched` lists where it was looked for, in order.
   case dataNotFound(searched: [String])
@@ -46,7 +48,7 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .dataNotFound(let searched):
       return "place data not found; looked in \(searched.joined(separator: ", ")); "
-        + "pass its folder explicitly (--data) or set TUNNEL_DATA to the Data folder"
+        + "pass its folder to PlaceData(directory:) or set TUNNEL_DATA to the Data folder"
     case .fileMissing(let path):
       return "\(path): missing; expected one of Tunnel's data files here; \(rebuild)"
     case .unreadable(let path, let reason):
@@ -71,7 +73,7 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
       return "\(path): malformed (\(detail)); \(rebuild)"
     case .linkLoop(let path):
       return "\(path): its symbolic links go round in a loop; point them at Tunnel's Data folder, "
-        + "or pass that folder with --data or TUNNEL_DATA"
+        + "or pass that folder to PlaceData(directory:) or in TUNNEL_DATA"
     }
   }
 }
