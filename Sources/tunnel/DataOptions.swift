@@ -36,14 +36,36 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 extension CommandFailure {
-  /// Place data that is missing or damaged: exit status 66 (EX_NOINPUT).
+  /// Place data that is missing or damaged: exit status 66 (EX_NOINPUT), in the command line's words
+  /// where the library's name its API (the folder is given with `--data`).
   init(_ error: PlaceDataError) {
-    self.init(message: error.description, exitCode: 66)
+    let message =
+      switch error {
+      case .dataNotFound(let searched):
+        "place data not found; looked in \(searched.joined(separator: ", ")); "
+          + "pass its folder explicitly (--data) or set TUNNEL_DATA to the Data folder"
+      case .linkLoop(let path):
+        "\(path): its symbolic links go round in a loop; point them at Tunnel's Data folder, "
+          + "or pass that folder with --data or TUNNEL_DATA"
+      default: error.description
+      }
+    self.init(message: message, exitCode: 66)
   }
 
-  /// PROJ refused a projection: exit status 1, with PROJ's own words.
+  /// PROJ's library cannot be loaded: exit status 69 (EX_UNAVAILABLE), saying what to install; PROJ
+  /// refused a projection: exit status 1, with PROJ's own words.
   init(_ error: ProjectionError) {
-    self.init(message: "drawing the map failed: \(error)", exitCode: 1)
+    switch error {
+    case .libraryUnavailable(let attempts):
+      self.init(
+        message: "this command needs PROJ's library, which cannot be loaded ("
+          + attempts.map(\.reason).joined(separator: "; ")
+          + "); install it with 'apt-get install \(ProjectionError.runtimePackage)' (Debian, Ubuntu) "
+          + "or run Scripts/setup",
+        exitCode: 69)
+    case .failed:
+      self.init(message: "drawing the map failed: \(error)", exitCode: 1)
+    }
   }
 }
 

@@ -118,6 +118,9 @@ struct Tunnel: AsyncParsableCommand {
     } catch let error as OutputError {
       let failure = CommandFailure(error)
       fail("tunnel: \(failure.message)", status: failure.exitCode)
+    } catch let error as ProjectionError {
+      let failure = CommandFailure(error)
+      fail("tunnel: \(failure.message)", status: failure.exitCode)
     } catch {
       let code = exitCode(for: error)
       if code == .success {

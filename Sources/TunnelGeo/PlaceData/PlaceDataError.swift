@@ -2,8 +2,12 @@
 ///
 /// Every case names the file or folder involved; ``description`` also says what was expected and how to
 /// get good data back (`Scripts/build-data` regenerates `Data/`; `Scripts/build-data --check` verifies it).
+/// The words are the library's: a folder is chosen with ``PlaceData/init(directory:)`` or `TUNNEL_DATA`; a
+/// program that takes the folder some other way (a command-line option) phrases the cases that say so itself.
 public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// No folder with Tunnel's data was found; `searched` lists where it was looked for, in order.
+  /// No folder with Tunnel's data was found; `searched` lists where it was looked for, in order: the folder
+  /// asked for (``PlaceData/init(directory:)``'s argument or `TUNNEL_DATA`) alone, or else every folder of
+  /// ``PlaceDataLocation/searchPath()``.
   case dataNotFound(searched: [String])
   /// The folder was found but this layer's file is not in it.
   case fileMissing(path: String)
@@ -46,7 +50,7 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .dataNotFound(let searched):
       return "place data not found; looked in \(searched.joined(separator: ", ")); "
-        + "pass its folder explicitly (--data) or set TUNNEL_DATA to the Data folder"
+        + "pass its folder to PlaceData(directory:) or set TUNNEL_DATA to the Data folder"
     case .fileMissing(let path):
       return "\(path): missing; expected one of Tunnel's data files here; \(rebuild)"
     case .unreadable(let path, let reason):
@@ -71,7 +75,7 @@ public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
       return "\(path): malformed (\(detail)); \(rebuild)"
     case .linkLoop(let path):
       return "\(path): its symbolic links go round in a loop; point them at Tunnel's Data folder, "
-        + "or pass that folder with --data or TUNNEL_DATA"
+        + "or pass that folder to PlaceData(directory:) or in TUNNEL_DATA"
     }
   }
 }
