@@ -31,7 +31,7 @@ func benchmarkMapFrame(directory: String, rounds: Int = 60) throws {
       _ = window.render()
       var times: [Double] = []
       for round in 0..<rounds {
-        tunnel.startMap.moveAnnotation(azimuth: round % 2 == 0 ? 90 : 270, fraction: 0.05)
+        try tunnel.startMap.moveAnnotation(azimuth: round % 2 == 0 ? 90 : 270, fraction: 0.05)
         times.append(milliseconds { _ = window.render() })
       }
       times.sort()

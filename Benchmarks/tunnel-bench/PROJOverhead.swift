@@ -12,12 +12,12 @@ func benchmarkPROJOverhead(count: Int = 1_000_000) throws {
       longitude: Double.random(in: -180..<180, using: &generator))
   }
   let origin = try Coordinate(latitude: 56, longitude: 8.5)
-  func perCall(_ body: () -> Double) -> (nanoseconds: Double, sum: Double) {
+  func perCall(_ body: () throws -> Double) rethrows -> (nanoseconds: Double, sum: Double) {
     var best = Double.infinity
     var sum = 0.0
     for _ in 0..<3 {
       var total = 0.0
-      let elapsed = milliseconds { total = body() }
+      let elapsed = try milliseconds { total = try body() }
       best = min(best, elapsed * 1e6 / Double(count))
       sum = total
     }
@@ -39,7 +39,7 @@ func benchmarkPROJOverhead(count: Int = 1_000_000) throws {
     }
     return total
   }
-  let wrapped = perCall { points.reduce(0) { $0 + Geodesic.distance(from: origin, to: $1) } }
+  let wrapped = try perCall { try points.reduce(0) { $0 + (try Geodesic.distance(from: origin, to: $1)) } }
   guard abs(direct.sum - wrapped.sum) <= 1e-6 * abs(direct.sum) else {
     print("geodesic sums differ: \(direct.sum) and \(wrapped.sum)")
     exit(1)

@@ -67,8 +67,10 @@ public final class GeoInfoViewController: ViewController {
         state = .empty
         return
       }
+      // Without PROJ's library to measure the move, every move is looked up.
       if let geocodedLocation, state != .empty, !state.isFailure,
-        Geodesic.distance(from: geocodedLocation, to: location) <= Self.regeocodingDistance
+        let moved = try? Geodesic.distance(from: geocodedLocation, to: location),
+        moved <= Self.regeocodingDistance
       {
         return
       }

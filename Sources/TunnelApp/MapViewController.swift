@@ -10,7 +10,7 @@ import TunnelGeo
 ///
 ///     let map = MapViewController(annotation: .digger, location: skjern, renderer: renderer)
 ///     map.delegate = self
-///     map.moveAnnotation(azimuth: 90, fraction: 0.05)  // the user pressed →
+///     try map.moveAnnotation(azimuth: 90, fraction: 0.05)  // the user pressed →
 @MainActor
 public final class MapViewController: ViewController {
   /// The marker shown at the location.
@@ -72,8 +72,11 @@ public final class MapViewController: ViewController {
 
   /// The user moved the annotation a fraction of the map's span towards `azimuth` (degrees clockwise
   /// from north); the delegate is told.
-  public func moveAnnotation(azimuth: Double, fraction: Double) {
-    let step = Geodesic.destination(from: location, distance: regionSpan * fraction, azimuth: azimuth)
+  ///
+  /// - Throws: `ProjectionError` when PROJ's library, which finds the point, cannot be loaded; the
+  ///   annotation then stays where it is.
+  public func moveAnnotation(azimuth: Double, fraction: Double) throws(ProjectionError) {
+    let step = try Geodesic.destination(from: location, distance: regionSpan * fraction, azimuth: azimuth)
     moveAnnotation(to: step.coordinate)
   }
 

@@ -75,7 +75,7 @@ public struct SVGMap {
         """
     }
     let through = Geodesic.chordLength(from: start, to: start.antipode) / 1000
-    let around = Geodesic.distance(from: start, to: start.antipode) / 1000
+    let around = try Geodesic.distance(from: start, to: start.antipode) / 1000
     svg += """
       <text x="14" y="\(2 * band + 20)" font-size="12" fill="#aab8c2">Straight through the Earth: \
       \(PlaceText.grouped(Int(through.rounded()))) km · along the surface: \

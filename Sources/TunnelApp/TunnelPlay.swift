@@ -219,7 +219,11 @@ public final class TunnelPlay {
   }
 
   private func move(azimuth: Double, _ fraction: Double) {
-    tunnel.map(active).moveAnnotation(azimuth: azimuth, fraction: fraction)
+    do {
+      try tunnel.map(active).moveAnnotation(azimuth: azimuth, fraction: fraction)
+    } catch {
+      message = "\(error)"
+    }
   }
 
   private func zoom(by factor: Double) {

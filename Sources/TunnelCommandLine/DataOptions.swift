@@ -67,9 +67,20 @@ extension CommandFailure {
     self.init(message: message, status: .noInput)
   }
 
-  /// PROJ refused a projection: ``ExitStatus/failure``, with PROJ's own words.
+  /// PROJ's library cannot be loaded: ``ExitStatus/unavailable``, saying what to install; PROJ refused a
+  /// projection: ``ExitStatus/failure``, with PROJ's own words.
   public init(_ error: ProjectionError) {
-    self.init(message: "drawing the map failed: \(error)", status: .failure)
+    switch error {
+    case .libraryUnavailable(let attempts):
+      self.init(
+        message: "this command needs PROJ's library, which cannot be loaded ("
+          + attempts.map(\.reason).joined(separator: "; ")
+          + "); install it with 'apt-get install \(ProjectionError.runtimePackage)' (Debian, Ubuntu) "
+          + "or run Scripts/setup",
+        status: .unavailable)
+    case .failed:
+      self.init(message: "drawing the map failed: \(error)", status: .failure)
+    }
   }
 }
 

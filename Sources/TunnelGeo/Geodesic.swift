@@ -30,26 +30,31 @@ public struct GeodesicSolution: Sendable, Hashable {
 /// Geodesics on the WGS84 ellipsoid, computed by PROJ's geodesic routines (Karney's algorithms,
 /// accurate to about 15 nanometres).
 ///
-/// These are value computations without PROJ contexts, safe from any thread.
+/// These are value computations without PROJ contexts, safe from any thread. PROJ's library is loaded
+/// by the first of them a process asks for; where it cannot be loaded, every one of them throws
+/// ``ProjectionError/libraryUnavailable(attempts:)`` (``chordLength(from:to:)`` needs no PROJ).
 public enum Geodesic {
-  /// PROJ (loaded on first use) and the WGS84 ellipsoid set up in it.
-  private static let solver: (library: PROJLibrary, ellipsoid: geod_geodesic) = {
-    let library = PROJLibrary.loaded
-    var g = geod_geodesic()
-    library.geodInit(&g, WGS84.semiMajorAxis, WGS84.flattening)
-    return (library, g)
-  }()
+  /// PROJ (loaded on first use) and the WGS84 ellipsoid set up in it, or why PROJ could not be loaded.
+  private static let solver: Result<(library: PROJLibrary, ellipsoid: geod_geodesic), ProjectionError> =
+    PROJLibrary.shared.map { library in
+      var g = geod_geodesic()
+      library.geodInit(&g, WGS84.semiMajorAxis, WGS84.flattening)
+      return (library, g)
+    }
 
   /// The shortest surface path between two points: its length and its azimuths at both ends.
   ///
   /// Between antipodal points the path runs over a pole and is half a meridian long.
   ///
+  /// - Throws: ``ProjectionError/libraryUnavailable(attempts:)`` when PROJ's library cannot be loaded.
   /// - Complexity: O(1); about a microsecond.
-  public static func inverse(from start: Coordinate, to end: Coordinate) -> GeodesicSolution {
+  public static func inverse(
+    from start: Coordinate, to end: Coordinate
+  ) throws(ProjectionError) -> GeodesicSolution {
     var distance = 0.0
     var azimuth1 = 0.0
     var azimuth2 = 0.0
-    let solver = solver
+    let solver = try solver.get()
     withUnsafePointer(to: solver.ellipsoid) { g in
       solver.library.geodInverse(
         g, start.latitude, start.longitude, end.latitude, end.longitude, &distance, &azimuth1, &azimuth2)
@@ -58,19 +63,23 @@ public enum Geodesic {
   }
 
   /// The surface distance in metres between two points.
-  public static func distance(from start: Coordinate, to end: Coordinate) -> Double {
-    inverse(from: start, to: end).distance
+  ///
+  /// - Throws: ``ProjectionError/libraryUnavailable(attempts:)`` when PROJ's library cannot be loaded.
+  public static func distance(from start: Coordinate, to end: Coordinate) throws(ProjectionError) -> Double {
+    try inverse(from: start, to: end).distance
   }
 
   /// The point reached by travelling `distance` metres from `start`, setting off at `azimuth` degrees
   /// clockwise from north, and the azimuth on arrival.
+  ///
+  /// - Throws: ``ProjectionError/libraryUnavailable(attempts:)`` when PROJ's library cannot be loaded.
   public static func destination(
     from start: Coordinate, distance: Double, azimuth: Double
-  ) -> (coordinate: Coordinate, finalAzimuth: Double) {
+  ) throws(ProjectionError) -> (coordinate: Coordinate, finalAzimuth: Double) {
     var latitude = 0.0
     var longitude = 0.0
     var finalAzimuth = 0.0
-    let solver = solver
+    let solver = try solver.get()
     withUnsafePointer(to: solver.ellipsoid) { g in
       solver.library.geodDirect(
         g, start.latitude, start.longitude, azimuth, distance, &latitude, &longitude, &finalAzimuth)

@@ -54,39 +54,37 @@ struct PROJLibrary: @unchecked Sendable {
   /// The names tried, in order: PROJ 9's run-time library, then the development link.
   static let libraryNames = ["libproj.so.25", "libproj.so"]
 
-  /// PROJ, loaded once per process; the error says what could not be loaded and how to get it.
-  static let shared: Result<PROJLibrary, ProjectionError> = {
-    var problems: [String] = []
-    for name in libraryNames {
+  /// PROJ, loaded once per process, or why it could not be: every name tried, with the reason.
+  ///
+  /// Every API that needs PROJ throws the failure as ``ProjectionError/libraryUnavailable(attempts:)``;
+  /// none stops the process.
+  static let shared = load(libraryNames)
+
+  /// The first of `names` that the loader opens and that has every function Tunnel calls, or every
+  /// name's reason for failing.
+  static func load(_ names: [String]) -> Result<PROJLibrary, ProjectionError> {
+    var attempts: [ProjectionError.LoadAttempt] = []
+    for name in names {
       guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-        problems.append(dlerror().map { String(cString: $0) } ?? "\(name) not found")
+        let reason = dlerror().map { String(cString: $0) } ?? "\(name): not found"
+        attempts.append(ProjectionError.LoadAttempt(library: name, reason: reason))
         continue
       }
       do throws(ProjectionError) {
         return .success(try PROJLibrary(handle: handle, name: name))
       } catch {
-        problems.append(error.message)
+        dlclose(handle)
+        if case .libraryUnavailable(let lacking) = error { attempts += lacking }
       }
     }
-    return .failure(
-      ProjectionError(
-        operation: "loading PROJ", code: 0,
-        message: problems.joined(separator: "; ") + "; install PROJ (Debian: libproj25, or run Scripts/setup)"
-      ))
-  }()
-
-  /// PROJ, or a stop with the reason: for the geodesic functions, which have no error to return.
-  static var loaded: PROJLibrary {
-    switch shared {
-    case .success(let library): return library
-    case .failure(let error): fatalError("tunnel: \(error)")
-    }
+    return .failure(.libraryUnavailable(attempts: attempts))
   }
 
+  /// The functions looked up in an opened library; the attempt fails on the first one it lacks.
   private init(handle: UnsafeMutableRawPointer, name: String) throws(ProjectionError) {
     func symbol<Function>(_ symbol: String, _: Function.Type) throws(ProjectionError) -> Function {
       guard let address = dlsym(handle, symbol) else {
-        throw ProjectionError(operation: "loading PROJ", code: 0, message: "\(name) has no \(symbol)")
+        throw .libraryUnavailable(attempts: [.init(library: name, reason: "\(name): no function \(symbol)")])
       }
       return unsafeBitCast(address, to: Function.self)
     }

@@ -12,11 +12,14 @@ public final class ProjectionContext {
   private let log: LogBuffer
 
   /// Creates a context with PROJ's log captured and network access off.
+  ///
+  /// PROJ's library is loaded with the first context (or geodesic) a process asks for.
+  ///
+  /// - Throws: ``ProjectionError/libraryUnavailable(attempts:)`` when PROJ's library cannot be loaded.
   public init() throws(ProjectionError) {
     let library = try PROJLibrary.shared.get()
     guard let handle = library.contextCreate() else {
-      throw ProjectionError(
-        operation: "creating a context", code: 0, message: "proj_context_create returned NULL")
+      throw .failed(operation: "creating a context", code: 0, message: "proj_context_create returned NULL")
     }
     self.handle = handle
     self.library = library
@@ -48,7 +51,7 @@ public final class ProjectionContext {
     var parts: [String] = []
     if code != 0, let text = library.errnoString(handle, code) { parts.append(String(cString: text)) }
     if let last = log.messages.last, !parts.contains(last) { parts.append(last) }
-    return ProjectionError(
+    return .failed(
       operation: operation, code: code, message: parts.isEmpty ? "no message" : parts.joined(separator: ": "))
   }
 

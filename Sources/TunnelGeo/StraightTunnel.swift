@@ -30,7 +30,13 @@ public struct StraightTunnel: Sendable, Hashable {
   public var length: Double { Geodesic.chordLength(from: start, to: end) }
 
   /// The distance along the surface in metres (the geodesic on WGS84).
-  public var surfaceDistance: Double { Geodesic.distance(from: start, to: end) }
+  ///
+  /// The only measure of a tunnel that needs PROJ.
+  ///
+  /// - Throws: ``ProjectionError/libraryUnavailable(attempts:)`` when PROJ's library cannot be loaded.
+  public var surfaceDistance: Double {
+    get throws(ProjectionError) { try Geodesic.distance(from: start, to: end) }
+  }
 
   /// The angle between the two ends seen from the centre, in radians (0…π).
   public var centralAngle: Double {

@@ -65,8 +65,8 @@ extension Tunnel {
         try Geocoding.placemark(for: location.coordinate, data: placeData),
         try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
       )
-      let report = output.decimals.rounding {
-        AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks)
+      let report = try output.decimals.rounding {
+        try AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks)
       }
       switch output.format {
       case .text:

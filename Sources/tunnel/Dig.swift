@@ -85,7 +85,7 @@ extension Tunnel {
       let (fromText, toText) = try Self.ends(of: words).get()
       let from = try LocationArguments.resolve(fromText, data: placeData)
       let to = try LocationArguments.resolve(toText, data: placeData)
-      let report = output.decimals.rounding { DigReport(from: from, to: to) }
+      let report = try output.decimals.rounding { try DigReport(from: from, to: to) }
       switch output.format {
       case .text: try OutputFile.print(report.text(places: output.decimals.textPlaces))
       case .json: try OutputFile.print(try ReportJSON.string(report) + "\n")

@@ -137,6 +137,9 @@ struct Tunnel: AsyncParsableCommand {
     } catch let error as OutputError {
       let failure = CommandFailure(error)
       fail("tunnel: \(failure.message)", code: failure.exitCode)
+    } catch let error as ProjectionError {
+      let failure = CommandFailure(error)
+      fail("tunnel: \(failure.message)", code: failure.exitCode)
     } catch {
       // A command's own mistake (a `ValidationError` from its check or its run), or another error.
       failOrAnswer(error, arguments: arguments, fromParser: false)

@@ -100,13 +100,13 @@ struct GeoInfoViewControllerTests {
   }
 
   @Test("Re-geocodes only when the location moved more than 100 m")
-  func onlyAfterAHundredMetres() async {
+  func onlyAfterAHundredMetres() async throws {
     let held = HeldGeocoder()
     let info = GeoInfoViewController(annotation: .digger, geocoder: held.geocoder)
     info.location = skjern
     await held.waitForQuestions(1)
-    let near = Geodesic.destination(from: skjern, distance: 99, azimuth: 45).coordinate
-    let far = Geodesic.destination(from: skjern, distance: 101, azimuth: 45).coordinate
+    let near = try Geodesic.destination(from: skjern, distance: 99, azimuth: 45).coordinate
+    let far = try Geodesic.destination(from: skjern, distance: 101, azimuth: 45).coordinate
     info.location = near
     #expect(held.asked == [skjern])
     info.location = far

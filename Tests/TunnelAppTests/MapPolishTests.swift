@@ -285,7 +285,7 @@ struct MapPolishTests {
     let nearest = try Shared.reverseGeocoder.placemark(for: centre, fields: .nearestPlace).nearestPlace
     #expect(pointer.name == nearest.name)
     #expect(abs(pointer.distanceKm - nearest.distanceKm) < 0.005 * nearest.distanceKm + 0.1)
-    let way = Geodesic.inverse(
+    let way = try Geodesic.inverse(
       from: centre, to: try Coordinate(latitude: nearest.latitude, longitude: nearest.longitude))
     let bearing = (way.initialAzimuth + 360).truncatingRemainder(dividingBy: 360)
     let difference = abs(bearing - pointer.bearing)

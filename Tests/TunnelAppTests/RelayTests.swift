@@ -26,7 +26,7 @@ struct RelayTests {
   }
 
   @Test("A user move on the start map puts the target at its antipode, and back the other way")
-  func relaysBothWays() {
+  func relaysBothWays() throws {
     let (tunnel, _) = visibleTunnel()
     let lisbon = coordinate(38.7223, -9.1393)
     tunnel.startMap.moveAnnotation(to: lisbon)
@@ -37,9 +37,9 @@ struct RelayTests {
     #expect(tunnel.startMap.location == wellington.antipode)
     #expect(tunnel.targetMap.location == wellington)
     // Keyboard-sized moves relay too, from either map.
-    tunnel.targetMap.moveAnnotation(azimuth: 90, fraction: 0.05)
+    try tunnel.targetMap.moveAnnotation(azimuth: 90, fraction: 0.05)
     #expect(tunnel.startMap.location == tunnel.targetMap.location.antipode)
-    tunnel.startMap.moveAnnotation(azimuth: 0, fraction: 0.25)
+    try tunnel.startMap.moveAnnotation(azimuth: 0, fraction: 0.25)
     #expect(tunnel.targetMap.location == tunnel.startMap.location.antipode)
   }
 
@@ -93,7 +93,7 @@ struct RelayTests {
     #expect(tunnel.targetMap.location == expected.antipode)
     // Ten cells east of the centre, 20 dots at 1,000 km per the map's height.
     let metresPerDot = MapViewController.defaultRegionSpan / Double(map.view.bounds.height * 4)
-    let moved = Geodesic.distance(from: TunnelViewController.defaultStart, to: expected)
+    let moved = try Geodesic.distance(from: TunnelViewController.defaultStart, to: expected)
     #expect(abs(moved - 20 * metresPerDot) < metresPerDot)
     #expect(!map.moveAnnotation(toCell: Point(x: -1, y: 0)))
   }

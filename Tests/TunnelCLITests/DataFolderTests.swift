@@ -37,7 +37,18 @@ import Testing
       : try TunnelProcess.run(["where", "56", "8.5"], environment: ["TUNNEL_DATA": first])
     #expect(result.status == 66)
     #expect(result.standardError.hasPrefix("tunnel: \(first): its symbolic links go round in a loop"))
+    #expect(result.standardError.hasSuffix("or pass that folder with --data or TUNNEL_DATA\n"))
     #expect(!result.standardError.contains("not found") && !result.standardError.contains("missing"))
+  }
+
+  @Test("A data folder that is not there is said in the command line's words: --data, not the library's API")
+  func notFound() throws {
+    let result = try TunnelProcess.run(["where", "56", "8.5", "--data", "/nonexistent/tunnel-data"])
+    #expect(result.status == 66)
+    #expect(
+      result.standardError
+        == "tunnel: place data not found; looked in /nonexistent/tunnel-data; "
+        + "pass its folder explicitly (--data) or set TUNNEL_DATA to the Data folder\n")
   }
 
   @Test("A data file whose link loops is reported as a loop")

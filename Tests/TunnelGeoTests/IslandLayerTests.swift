@@ -44,9 +44,10 @@ import Testing
     var best = (distance: Double.infinity, feature: -1, vertex: antipode)
     for ring in 0..<polygons.ringCount {
       let feature = polygons.ring(ring).feature
-      polygons.forEachVertex(ofRing: ring) { point in
-        let vertex = polygons.coordinate(point)
-        let distance = Geodesic.distance(from: antipode, to: vertex)
+      var vertices: [Coordinate] = []
+      polygons.forEachVertex(ofRing: ring) { vertices.append(polygons.coordinate($0)) }
+      for vertex in vertices {
+        let distance = try Geodesic.distance(from: antipode, to: vertex)
         if distance < best.distance { best = (distance, feature, vertex) }
       }
     }

@@ -144,6 +144,18 @@ import Testing
     #expect(fromEnvironment == .dataNotFound(searched: ["/nonexistent/env/Data"]))
   }
 
+  @Test("A library user is told the library's ways of choosing the folder")
+  func libraryWords() {
+    #expect(
+      PlaceDataError.dataNotFound(searched: ["/a/Data", "/b/Data"]).description
+        == "place data not found; looked in /a/Data, /b/Data; "
+        + "pass its folder to PlaceData(directory:) or set TUNNEL_DATA to the Data folder")
+    #expect(
+      PlaceDataError.linkLoop(path: "/a/Data").description
+        == "/a/Data: its symbolic links go round in a loop; point them at Tunnel's Data folder, "
+        + "or pass that folder to PlaceData(directory:) or in TUNNEL_DATA")
+  }
+
   @Test func checkoutIsFound() throws {
     let found = try PlaceDataLocation.find(environment: [:])
     #expect(FileManager.default.fileExists(atPath: found + "/places.tunnel"))

@@ -187,7 +187,7 @@ public final class TunnelAnswers: Sendable {
       let placemarks = (try placemark(location.coordinate), try placemark(location.coordinate.antipode))
       return try OutputRounding.$degreePlaces.withValue(places) {
         try ReportJSON.string(
-          AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks))
+          try AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks))
       }
     }
   }
@@ -202,7 +202,7 @@ public final class TunnelAnswers: Sendable {
       let from = try location(query.renaming("from"), text: "from")
       let to = try location(query.renaming("to"), text: "to")
       return try OutputRounding.$degreePlaces.withValue(places) {
-        try ReportJSON.string(DigReport(from: from, to: to))
+        try ReportJSON.string(try DigReport(from: from, to: to))
       }
     }
   }
@@ -260,6 +260,9 @@ public final class TunnelAnswers: Sendable {
       return .json(try body())
     } catch let error as AnswerError {
       return error.answer
+    } catch let error as ProjectionError {
+      // PROJ's library missing on this machine: the service cannot answer, whatever the request.
+      return .error(503, "\(error)")
     } catch {
       return .error(500, "cannot write the answer: \(error)")
     }

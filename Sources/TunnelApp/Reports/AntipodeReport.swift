@@ -13,14 +13,19 @@ public struct AntipodeReport: Encodable, Sendable {
   private let end: Coordinate
   private let place: GazetteerMatch?
 
-  public init(from start: Coordinate, named place: GazetteerMatch?, placemarks: (Placemark, Placemark)) {
+  /// The report on the tunnel from `start` to its antipode, whose placemarks are given.
+  ///
+  /// - Throws: `ProjectionError` when PROJ's library, which measures the surface distance, cannot be loaded.
+  public init(
+    from start: Coordinate, named place: GazetteerMatch?, placemarks: (Placemark, Placemark)
+  ) throws(ProjectionError) {
     self.start = start
     self.place = place
     end = start.antipode
     from = placemarks.0
     to = placemarks.1
     let straight = StraightTunnel(from: start, to: end)
-    surfaceDistanceKm = OutputRounding.kilometres(straight.surfaceDistance / 1000)
+    surfaceDistanceKm = OutputRounding.kilometres(try straight.surfaceDistance / 1000)
     throughEarthKm = OutputRounding.kilometres(straight.length / 1000)
     tunnel = TunnelFacts(straight)
   }

@@ -18,7 +18,10 @@ public struct DigReport: Encodable, Sendable {
 
   private let ends: [(label: String, query: LocationQuery)]
 
-  public init(from: LocationQuery, to: LocationQuery) {
+  /// The report on the tunnel between two locations.
+  ///
+  /// - Throws: `ProjectionError` when PROJ's library, which measures the surface distance, cannot be loaded.
+  public init(from: LocationQuery, to: LocationQuery) throws(ProjectionError) {
     let straight = StraightTunnel(from: from.coordinate, to: to.coordinate)
     func end(_ query: LocationQuery) -> End {
       End(
@@ -28,7 +31,7 @@ public struct DigReport: Encodable, Sendable {
     }
     self.from = end(from)
     self.to = end(to)
-    surfaceDistanceKm = OutputRounding.kilometres(straight.surfaceDistance / 1000)
+    surfaceDistanceKm = OutputRounding.kilometres(try straight.surfaceDistance / 1000)
     throughEarthKm = OutputRounding.kilometres(straight.length / 1000)
     tunnel = TunnelFacts(straight)
     ends = [("From", from), ("To", to)]

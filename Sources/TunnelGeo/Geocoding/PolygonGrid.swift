@@ -154,16 +154,26 @@ final class PolygonGrid: @unchecked Sendable {
 
   // MARK: Building
 
+  /// Decodes every ring of the layer, into local arrays first: appending to the grid's own properties
+  /// would check exclusive access on every vertex in a build without optimisation, where loading a grid
+  /// from the cache is mostly this.
   private func decode() {
     precondition(layer.vertexCount < Run.vertexLimit, "\(layer.path): too many vertices for a grid")
+    var vertices: [FixedPoint] = []
+    var ringStart: [Int32] = []
+    var ringFeature: [Int32] = []
     vertices.reserveCapacity(layer.vertexCount)
     ringStart.reserveCapacity(layer.ringCount + 1)
+    ringFeature.reserveCapacity(layer.ringCount)
     for ring in 0..<layer.ringCount {
       ringStart.append(Int32(vertices.count))
       ringFeature.append(Int32(layer.ring(ring).feature))
       layer.forEachVertex(ofRing: ring) { vertices.append($0) }
     }
     ringStart.append(Int32(vertices.count))
+    self.vertices = vertices
+    self.ringStart = ringStart
+    self.ringFeature = ringFeature
   }
 
   /// Drops the room the arrays grew beyond their contents while they were built.

@@ -1,11 +1,13 @@
 /// Why bundled place data could not be used.
 ///
 /// Every case names the file or folder involved; ``description`` also says what was expected and how to
-/// get good data back (`Scripts/build-data` regenerates `Data/`; `Scripts/build-data --check` verifies it),
-/// in the library's words (`PlaceData(directory:)`): a front end says where the data is looked for in its
-/// own (the command line's `--data`).
+/// get good data back (`Scripts/build-data` regenerates `Data/`; `Scripts/build-data --check` verifies it).
+/// The words are the library's: a folder is chosen with ``PlaceData/init(directory:)`` or `TUNNEL_DATA`; a
+/// program that takes the folder some other way (a command-line option) phrases the cases that say so itself.
 public enum PlaceDataError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// No folder with Tunnel's data was found; `searched` lists where it was looked for, in order.
+  /// No folder with Tunnel's data was found; `searched` lists where it was looked for, in order: the folder
+  /// asked for (``PlaceData/init(directory:)``'s argument or `TUNNEL_DATA`) alone, or else every folder of
+  /// ``PlaceDataLocation/searchPath()``.
   case dataNotFound(searched: [String])
   /// The folder was found but this layer's file is not in it.
   case fileMissing(path: String)

@@ -201,27 +201,34 @@ public final class PolygonLayer: Sendable {
     var position = stream.offset + streamOffset
     let end = stream.offset + stream.byteCount
     guard streamOffset >= 0, position <= end else { return }
-    var latitude: Int64 = 0
-    var longitude: Int64 = 0
-    @inline(__always) func next() -> Int64? {
-      var result: UInt64 = 0
-      var shift: UInt64 = 0
-      while position < end, shift < 64 {
-        let byte = file.u8(position)
-        position += 1
-        result |= UInt64(byte & 0x7F) << shift
-        if byte < 0x80 { return Int64(bitPattern: (result >> 1) ^ (0 &- (result & 1))) }
-        shift += 7
+    // The two coordinates, latitude first; each vertex adds a zigzag varint to each. Written as one loop
+    // without a nested function, whose captured state a build without optimisation guards on every byte.
+    var coordinates: (Int64, Int64) = (0, 0)
+    var decoded = 0
+    var axis = 0
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while decoded < count {
+      guard position < end, shift < 64 else { return }
+      let byte = file.u8(position)
+      position += 1
+      result |= UInt64(byte & 0x7F) << shift
+      shift += 7
+      guard byte < 0x80 else { continue }
+      let delta = Int64(bitPattern: (result >> 1) ^ (0 &- (result & 1)))
+      (result, shift) = (0, 0)
+      if axis == 0 {
+        coordinates.0 &+= delta
+        axis = 1
+      } else {
+        coordinates.1 &+= delta
+        axis = 0
+        decoded += 1
+        body(
+          FixedPoint(
+            latitude: Int32(truncatingIfNeeded: coordinates.0),
+            longitude: Int32(truncatingIfNeeded: coordinates.1)))
       }
-      return nil
-    }
-    for _ in 0..<count {
-      guard let deltaLatitude = next(), let deltaLongitude = next() else { return }
-      latitude &+= deltaLatitude
-      longitude &+= deltaLongitude
-      body(
-        FixedPoint(
-          latitude: Int32(truncatingIfNeeded: latitude), longitude: Int32(truncatingIfNeeded: longitude)))
     }
   }
 
