@@ -2,6 +2,7 @@ import Foundation
 import TunnelApp
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 #if canImport(Glibc)
 import Glibc

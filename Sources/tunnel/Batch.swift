@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import TunnelApp
 import TunnelBatch
-import TunnelContainment
 import TunnelGeo
+import TunnelMaps
+import TunnelSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import Foundation
 import TunnelApp
 import TunnelBatch
 import TunnelGeo
+import TunnelMaps
 
 extension Tunnel {
   /// `tunnel find <name>`: the places with that name, best first.

@@ -3,6 +3,7 @@ import Foundation
 import TunnelApp
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 extension Tunnel {
   /// `tunnel map <place>`: both maps printed once, or the flipped side, or an SVG picture.

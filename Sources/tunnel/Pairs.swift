@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TunnelApp
 import TunnelGeo
+import TunnelMaps
 
 extension Tunnel {
   /// `tunnel pairs`: populated places at opposite ends of the Earth.

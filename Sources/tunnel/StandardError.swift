@@ -1,3 +1,5 @@
+import TunnelSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +12,6 @@ import Glibc
 enum StandardError {
   /// Writes `text` as it is (give it its newline).
   static func write(_ text: String) {
-    var text = text
-    _ = text.withUTF8 { OutputFile.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+    _ = writeAll(text, to: STDERR_FILENO)
   }
 }

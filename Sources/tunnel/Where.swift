@@ -3,6 +3,7 @@ import Foundation
 import TunnelApp
 import TunnelBatch
 import TunnelGeo
+import TunnelMaps
 
 extension Tunnel {
   /// `tunnel where <place>`: everything the data says about one point.
