@@ -20,7 +20,7 @@ let containmentExamples: [Target] = [
 // MARK: - Benchmarks, run by Scripts/bench (never by the test suite).
 let benchmarkTargets: [Target] = [
   .executableTarget(
-    name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp", "CPROJ", "SeededRandom"],
+    name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp", "TunnelMaps", "CPROJ", "SeededRandom"],
     path: "Benchmarks/tunnel-bench",
     linkerSettings: [.linkedLibrary("proj")])
 ]
@@ -48,6 +48,7 @@ let package = Package(
   products: [
     .library(name: "TunnelGeo", targets: ["TunnelGeo"]),
     .library(name: "TunnelContainment", targets: ["TunnelContainment"]),
+    .library(name: "TunnelMaps", targets: ["TunnelMaps"]),
     .library(name: "TunnelApp", targets: ["TunnelApp"]),
     .library(name: "TunnelBatch", targets: ["TunnelBatch"]),
     // What `tunnel` and `tunnel-serve` (in Server/) share: the data option, failures and their exit
@@ -68,13 +69,21 @@ let package = Package(
     // zlib's CRC-32, which checks the data files' blocks as they are first read.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CMath"),
-    .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib", "CMath"]),
-    .target(name: "TunnelContainment"),
-    .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment"]),
-    .target(name: "TunnelBatch", dependencies: ["TunnelGeo"]),
+    // The lowest layer, for the modules above it only (its API is `package`): the one loop that writes bytes
+    // whole, catching the signals that ask a process to stop, and the grid line both the terminal's canvas
+    // and the maps draw.
+    .target(name: "TunnelSystem"),
+    .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib", "CMath", "TunnelSystem"]),
+    .target(name: "TunnelContainment", dependencies: ["TunnelSystem"]),
+    // Map drawing (terminal pictures, SVG, web tiles), with no controllers and no terminal code.
+    .target(name: "TunnelMaps", dependencies: ["TunnelGeo", "TunnelSystem"]),
+    .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment", "TunnelMaps"]),
+    .target(name: "TunnelBatch", dependencies: ["TunnelGeo", "TunnelSystem"]),
     .target(
       name: "TunnelCommandLine",
-      dependencies: ["TunnelGeo", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+      dependencies: [
+        "TunnelGeo", "TunnelSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .executableTarget(
       name: "tunnel",
       dependencies: [
@@ -83,6 +92,8 @@ let package = Package(
         "TunnelGeo",
         "TunnelContainment",
         "TunnelCommandLine",
+        "TunnelMaps",
+        "TunnelSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -96,8 +107,10 @@ let package = Package(
       linkerSettings: [.linkedLibrary("proj")]),
     .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment", "SeededRandom"]),
     .testTarget(
-      name: "TunnelAppTests", dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment", "SeededRandom"],
+      name: "TunnelAppTests",
+      dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment", "TunnelMaps", "SeededRandom"],
       resources: [.copy("Snapshots")]),
+    .testTarget(name: "TunnelMapsTests", dependencies: ["TunnelMaps", "TunnelGeo"]),
     .testTarget(
       name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo", "SeededRandom", "RandomPoints"]),
     // Golden/ holds the command lines and the output GoldenOutputTests compares with, read from the source

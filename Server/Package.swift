@@ -32,6 +32,7 @@ let package = Package(
         .product(name: "TunnelApp", package: "Tunnel"),
         .product(name: "TunnelBatch", package: "Tunnel"),
         .product(name: "TunnelGeo", package: "Tunnel"),
+        .product(name: "TunnelMaps", package: "Tunnel"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Prometheus", package: "swift-prometheus"),
@@ -59,7 +60,7 @@ let package = Package(
       name: "TunnelServerTests",
       dependencies: [
         "TunnelServer", .product(name: "TunnelGeo", package: "Tunnel"),
-        .product(name: "TunnelApp", package: "Tunnel"),
+        .product(name: "TunnelApp", package: "Tunnel"), .product(name: "TunnelMaps", package: "Tunnel"),
       ]),
     // `tunnel-serve` run as a user runs it, over real sockets.
     // `tunnel serve` run as a user runs it, over real sockets: `tunnel` handing over to the `tunnel-serve`

@@ -2,6 +2,7 @@ import Foundation
 import TunnelApp
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 /// One frame of both maps of `tunnel play` at 200×60 cells, projection and drawing included: each
 /// round moves the digger (so both maps must be drawn anew, as after a key press) and renders the

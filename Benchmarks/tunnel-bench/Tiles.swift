@@ -2,6 +2,7 @@ import Foundation
 import SeededRandom
 import TunnelApp
 import TunnelGeo
+import TunnelMaps
 
 /// Drawing map tiles (`/tiles/{z}/{x}/{y}.svg` of `tunnel serve`): for each zoom 0–10, the median, the
 /// 99th percentile and the worst time of one tile, and its mean size. The target is a p99 of at most 20 ms.

@@ -1,6 +1,7 @@
 import Foundation
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 /// Says in words where a location is: the back of a map, shown by the radar flip.
 ///

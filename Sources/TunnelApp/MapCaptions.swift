@@ -1,5 +1,6 @@
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 /// The two ends of the tunnel in words under a printed map, as the SVG picture has them: what each end is,
 /// its coordinate, and its time zone with the offset from UTC.

@@ -1,5 +1,6 @@
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 /// A map centred on a location with an annotation on it, which the user can move.
 ///
@@ -29,8 +30,8 @@ public final class MapViewController: ViewController {
   /// Told when the user has moved the annotation.
   public weak var delegate: MapViewControllerDelegate?
 
-  /// The region a map shows at first: 1,000 km across.
-  nonisolated public static let defaultRegionSpan = 1_000_000.0
+  /// The region a map shows at first: 1,000 km across (``MapViewport/defaultRegionSpan``).
+  nonisolated public static let defaultRegionSpan = MapViewport.defaultRegionSpan
   /// How far in and out a map zooms, in metres across.
   nonisolated public static let regionSpanLimits = 10_000.0...20_000_000.0
 

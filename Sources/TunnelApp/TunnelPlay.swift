@@ -1,5 +1,6 @@
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 /// The interactive Tunnel in a window: the ``TunnelViewController`` above a status line, the keys
 /// that drive it, a prompt to jump to a place, and a help panel.

@@ -1,5 +1,6 @@
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 /// The Tunnel: two maps kept at opposite ends of the Earth, and a radar that flips both over to
 /// say in words where each end is.

@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -386,17 +387,10 @@ struct DescriptorWriter {
         try DescriptorWriter(descriptor: descriptor).write(escaped)
       }
     }
-    var offset = 0
-    while offset < buffer.count {
-      let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-      if count >= 0 {
-        offset += count
-        continue
-      }
-      if errno == EINTR || errno == EAGAIN { continue }
-      if errno == EPIPE { return false }
-      throw .writeFailed(String(cString: strerror(errno)))
+    switch writeAll(UnsafeRawBufferPointer(buffer), to: descriptor) {
+    case 0: return true
+    case EPIPE: return false
+    case let code: throw .writeFailed(String(cString: strerror(code)))
     }
-    return true
   }
 }

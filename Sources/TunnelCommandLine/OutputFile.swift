@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -94,9 +95,7 @@ public final class OutputFile {
 
   /// Writes all of `text` (UTF-8), or throws why it could not.
   public func write(_ text: String) throws(OutputError) {
-    var text = text
-    let descriptor = self.descriptor
-    let code = text.withUTF8 { Self.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
+    let code = writeAll(text, to: descriptor)
     if code == EPIPE, isStandardOutput {
       // The reader went away (`| head` where SIGPIPE is ignored): it has what it wanted. Quietly
       // done, as `tunnel batch` is.
@@ -116,29 +115,5 @@ public final class OutputFile {
     if result != 0, code != EINTR {
       throw .cannotWrite(what: what, destination: destination, reason: OutputError.reason(code))
     }
-  }
-
-  /// Hands `bytes` to `write(2)` until all are written: 0, or the `errno` that stopped it. A
-  /// descriptor left non-blocking by another program is waited for rather than given up on.
-  public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written >= 0 {
-        offset += written
-        continue
-      }
-      let code = errno
-      switch code {
-      case EINTR:
-        continue
-      case EAGAIN:
-        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&ready, 1, -1)
-      default:
-        return code
-      }
-    }
-    return 0
   }
 }

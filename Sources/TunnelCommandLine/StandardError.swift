@@ -1,3 +1,5 @@
+import TunnelSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,8 +12,7 @@ import Glibc
 public enum StandardError {
   /// Writes `text` as it is (give it its newline).
   public static func write(_ text: String) {
-    var text = text
-    _ = text.withUTF8 { OutputFile.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+    _ = writeAll(text, to: STDERR_FILENO)
   }
 
   /// Writes `line` and a line break, then exits with `status`. A standard error that cannot be written

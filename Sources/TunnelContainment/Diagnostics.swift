@@ -1,3 +1,5 @@
+import TunnelSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,8 +41,7 @@ public enum Diagnostics {
     } else if let handler {
       handler(diagnostic)
     } else {
-      var text = "TunnelContainment: \(diagnostic.message)\n"
-      text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+      _ = writeAll("TunnelContainment: \(diagnostic.message)\n", to: 2)
     }
   }
 

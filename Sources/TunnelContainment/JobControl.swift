@@ -1,4 +1,5 @@
 import Synchronization
+import TunnelSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -25,8 +26,7 @@ public final class JobControl {
   /// The signals that stop a process and can be caught.
   public static let stopSignals = [SIGTSTP, SIGTTIN, SIGTTOU]
 
-  private var previous: [(Int32, sigaction)] = []
-  private var previousMask = sigset_t()
+  private let handlers: SignalHandlers
 
   /// Stop signals caught and not yet taken, one bit per signal number.
   private static let stops = Atomic<UInt64>(0)
@@ -37,26 +37,16 @@ public final class JobControl {
   public init() {
     Self.stops.store(0, ordering: .relaxed)
     Self.continued.store(false, ordering: .relaxed)
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    for number in Self.stopSignals + [SIGCONT] {
-      var old = sigaction()
-      sigaction(number, nil, &old)
-      if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self)
-        == unsafeBitCast(SIG_IGN, to: Int.self)
-      {
-        continue
+    handlers = SignalHandlers(Self.stopSignals + [SIGCONT], keepingIgnored: true) { number in
+      if number == SIGCONT {
+        return { _ in JobControl.continued.store(true, ordering: .relaxed) }
       }
-      var action = Self.action(for: number)
-      sigaction(number, &action, nil)
-      previous.append((number, old))
-      sigaddset(&unblocked, number)
+      return { number in JobControl.stops.bitwiseOr(1 << UInt64(number), ordering: .relaxed) }
     }
-    pthread_sigmask(SIG_UNBLOCK, &unblocked, &previousMask)
   }
 
   /// Whether Control-Z can stop the program: SIGTSTP was not ignored when the catcher was installed.
-  public var canSuspend: Bool { previous.contains { $0.0 == SIGTSTP } }
+  public var canSuspend: Bool { handlers.signals.contains(SIGTSTP) }
 
   /// Asks the whole foreground job to stop, as Control-Z does in a terminal in canonical mode: sends
   /// SIGTSTP to the process group, this process included, which catches it like any other.
@@ -96,27 +86,6 @@ public final class JobControl {
 
   /// Puts back the handlers and the signal mask there were before.
   public func restore() {
-    var mask = previousMask
-    pthread_sigmask(SIG_SETMASK, &mask, nil)
-    for (number, old) in previous {
-      var old = old
-      sigaction(number, &old, nil)
-    }
-  }
-
-  private static func action(for number: Int32) -> sigaction {
-    var action = sigaction()
-    if number == SIGCONT {
-      action.__sigaction_handler.sa_handler = { _ in
-        JobControl.continued.store(true, ordering: .relaxed)
-      }
-    } else {
-      action.__sigaction_handler.sa_handler = { number in
-        JobControl.stops.bitwiseOr(1 << UInt64(number), ordering: .relaxed)
-      }
-    }
-    action.sa_flags = 0
-    sigemptyset(&action.sa_mask)
-    return action
+    handlers.restore()
   }
 }

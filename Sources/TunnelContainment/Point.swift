@@ -1,3 +1,5 @@
+import TunnelSystem
+
 /// A position on a grid of character cells.
 ///
 /// `x` counts columns from the left, `y` counts rows from the top.
@@ -33,25 +35,6 @@ extension Point {
   /// Calls `body` with every grid point of the straight line from `start` to `end`, both included,
   /// in order (Bresenham's line: each step moves to one of the eight neighbours).
   public static func forEachPoint(onLineFrom start: Point, to end: Point, _ body: (Point) -> Void) {
-    var x = start.x
-    var y = start.y
-    let dx = abs(end.x - start.x)
-    let dy = -abs(end.y - start.y)
-    let stepX = start.x < end.x ? 1 : -1
-    let stepY = start.y < end.y ? 1 : -1
-    var error = dx + dy
-    while true {
-      body(Point(x: x, y: y))
-      if x == end.x && y == end.y { break }
-      let doubled = 2 * error
-      if doubled >= dy {
-        error += dy
-        x += stepX
-      }
-      if doubled <= dx {
-        error += dx
-        y += stepY
-      }
-    }
+    GridLine.forEachCell(fromX: start.x, y: start.y, toX: end.x, y: end.y) { body(Point(x: $0, y: $1)) }
   }
 }

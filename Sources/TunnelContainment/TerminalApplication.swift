@@ -1,3 +1,5 @@
+import TunnelSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,7 +12,7 @@ import Darwin
 /// When standard input is a terminal it is switched to raw mode, the screen to the alternate
 /// buffer with the cursor hidden (and mouse reporting on, with ``reportsMouse``), until ``run()``
 /// returns, whichever way it ends: a quit key, ``quit()``, the end of input, or one of
-/// ``SignalCatcher/endingSignals`` (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, SIGPIPE, …),
+/// the signals that end a process from outside it (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, SIGPIPE, …),
 /// which end the run loop rather than the process (``stoppedBySignal`` says which). Control-Z,
 /// SIGTSTP, SIGTTIN and SIGTTOU suspend it as the shell's job control expects: the terminal is
 /// restored, the process stops, and when it continues in the foreground the terminal is taken
@@ -80,7 +82,7 @@ public final class TerminalApplication {
     if isInteractive { await runInteractive() } else { await runScripted() }
   }
 
-  /// The signal that ended the last ``run()``, if one did (one of ``SignalCatcher/endingSignals``).
+  /// The signal that ended the last ``run()``, if one did (SIGINT, SIGTERM, SIGHUP, SIGQUIT, …).
   public var stoppedBySignal: Int32? { SignalCatcher.caught }
 
   private var shouldContinue: Bool { isRunning && SignalCatcher.caught == nil }
@@ -235,25 +237,10 @@ public final class TerminalApplication {
     window.resize(to: Size(width: Int(size.ws_col), height: Int(size.ws_row)))
   }
 
+  /// Writes `text` to the terminal whole, through the one write loop of `TunnelSystem`; a write the
+  /// terminal refuses is dropped, as there is nowhere left to say so.
   private func writeAll(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(output, bytes.baseAddress! + offset, bytes.count - offset)
-        if written > 0 {
-          offset += written
-        } else if written < 0, errno == EINTR {
-          // A caught signal (a resize, a stop) interrupted the write: the rest still goes out.
-          continue
-        } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-          var ready = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
-          _ = poll(&ready, 1, 100)
-        } else {
-          break
-        }
-      }
-    }
+    _ = TunnelSystem.writeAll(text, to: output)
   }
 
   private static func monotonicSeconds() -> Double {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
-import TunnelContainment
 import TunnelGeo
+import TunnelMaps
+import TunnelSystem
 
 #if canImport(Glibc)
 import Glibc

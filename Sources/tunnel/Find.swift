@@ -4,6 +4,7 @@ import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
+import TunnelMaps
 
 extension Tunnel {
   /// `tunnel find <name>`: the places with that name, best first.

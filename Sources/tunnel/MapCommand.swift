@@ -4,6 +4,7 @@ import TunnelApp
 import TunnelCommandLine
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 extension Tunnel {
   /// `tunnel map <place>`: both maps printed once, or the flipped side, or an SVG picture.

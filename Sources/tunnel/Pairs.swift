@@ -3,6 +3,7 @@ import Foundation
 import TunnelApp
 import TunnelCommandLine
 import TunnelGeo
+import TunnelMaps
 
 extension Tunnel {
   /// `tunnel pairs`: populated places at opposite ends of the Earth.

@@ -4,6 +4,7 @@ import TunnelApp
 import TunnelCommandLine
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
+import TunnelMaps
 
 extension Tunnel {
   /// `tunnel where <place>`: everything the data says about one point.

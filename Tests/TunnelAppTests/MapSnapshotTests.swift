@@ -3,6 +3,7 @@ import Testing
 import TunnelApp
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 /// Text pictures of maps at fixed places, compared with the files in `Snapshots/`.
 ///

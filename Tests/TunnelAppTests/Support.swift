@@ -1,14 +1,14 @@
 import TunnelApp
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 /// The bundled data and one renderer over it, shared by the suites (decoding the layers takes a
 /// moment; doing it once keeps the suites quick).
 @MainActor
 enum Shared {
   static let data = try! PlaceData()
-  static let mapData = try! MapData(data: data)
-  static let renderer = try! MapRenderer(data: mapData)
+  static let renderer = try! MapRenderer(data: MapData(data: data))
   static let reverseGeocoder = ReverseGeocoder(data: data)
   static let geocoder = GeoInfoViewController.geocoder(using: reverseGeocoder)
 }

@@ -2,6 +2,7 @@ import Testing
 import TunnelApp
 import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 @MainActor
 @Suite("Playing the Tunnel with keys")

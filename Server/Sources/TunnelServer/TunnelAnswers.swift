@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import TunnelApp
 import TunnelGeo
+import TunnelMaps
 
 /// What `tunnel serve` answers, apart from HTTP: the place data, its geocoder and gazetteer, opened and
 /// indexed once, and the answers to each route's parameters as bytes.

@@ -1,6 +1,6 @@
 import Foundation
-import TunnelApp
 import TunnelGeo
+import TunnelMaps
 
 /// The Tunnel in a browser: its page and scripts (built into the binary), Leaflet (from Debian's
 /// `libjs-leaflet`), and the map tiles and pictures drawn from the place data.

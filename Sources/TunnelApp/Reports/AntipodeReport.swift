@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelMaps
 
 /// What `tunnel antipode` prints, in both forms.
 public struct AntipodeReport: Encodable, Sendable {

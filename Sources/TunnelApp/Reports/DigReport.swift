@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelMaps
 
 /// What `tunnel dig` prints, in both forms.
 public struct DigReport: Encodable, Sendable {

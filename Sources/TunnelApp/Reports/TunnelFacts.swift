@@ -1,4 +1,5 @@
 import TunnelGeo
+import TunnelMaps
 
 /// How deep a tunnel goes and how long a fall through it takes, as `antipode` and `dig` print them.
 public struct TunnelFacts: Encodable, Sendable {

@@ -1,3 +1,5 @@
+import TunnelSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -141,7 +143,13 @@ public final class IndexCache: Sendable {
     var bytes = [UInt8]()
     withUnsafeBytes(of: key.low.littleEndian) { bytes.append(contentsOf: $0) }
     withUnsafeBytes(of: key.high.littleEndian) { bytes.append(contentsOf: $0) }
-    guard let temporary = writeTemporary(in: folder, name: keyName, { writeAll($0, bytes) }) else {
+    guard
+      let temporary = writeTemporary(
+        in: folder, name: keyName,
+        { descriptor in
+          bytes.withUnsafeBytes { writeAll($0, to: descriptor) == 0 }
+        })
+    else {
       throw .keyUnusable(path: path, errno: errno)
     }
     defer { unlinkat(folder, temporary, 0) }
@@ -239,9 +247,4 @@ func readAll(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) ->
     offset += got
   }
   return true
-}
-
-/// Writes all of `bytes`; false when the file cannot take them.
-func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-  bytes.withUnsafeBytes { writeBytes(descriptor, $0) }
 }

@@ -1,3 +1,5 @@
+import TunnelSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,8 +50,8 @@ enum IndexCacheFile {
     }
     withUnsafeBytes(of: signature.finish().littleEndian) { header.append(contentsOf: $0) }
     cache.write(name) { descriptor in
-      var written = writeAll(descriptor, header)
-      for array in arrays where written { written = array.withBytes { writeBytes(descriptor, $0) } }
+      var written = header.withUnsafeBytes { writeAll($0, to: descriptor) == 0 }
+      for array in arrays where written { written = array.withBytes { writeAll($0, to: descriptor) == 0 } }
       return written
     }
   }
@@ -162,18 +164,6 @@ enum IndexCacheFile {
 /// `read(2)`, named apart from ``IndexCacheFile/Reader/read(_:)``.
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
   read(descriptor, buffer, count)
-}
-
-/// Writes all of `bytes`, retrying after signals; false when the file cannot take them.
-func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-  var offset = 0
-  while offset < bytes.count {
-    let put = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-    if put < 0, errno == EINTR { continue }
-    guard put > 0 else { return false }
-    offset += put
-  }
-  return true
 }
 
 /// An array written to an ``IndexCacheFile`` as its bytes.

@@ -24,7 +24,7 @@ public struct SVGMap {
 
   /// Describes the picture; nothing is drawn until ``document()``.
   public init(
-    renderer: MapRenderer, start: Coordinate, regionSpan: Double = MapViewController.defaultRegionSpan,
+    renderer: MapRenderer, start: Coordinate, regionSpan: Double = MapViewport.defaultRegionSpan,
     placemarks: (start: Placemark, end: Placemark), width: Int = 960, mapHeight: Int = 400
   ) {
     self.renderer = renderer

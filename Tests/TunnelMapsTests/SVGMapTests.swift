@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TunnelGeo
 
-@testable import TunnelApp
+@testable import TunnelMaps
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -42,7 +42,8 @@ final class ElementCollector: NSObject, XMLParserDelegate {
 struct SVGMapTests {
   @Test("Parses as XML: both maps, both markers, land, shores, labels and a caption for each end")
   func parsesWithBothMarkers() throws {
-    let start = TunnelViewController.defaultStart
+    // Where the Tunnel starts (TunnelApp's `TunnelViewController.defaultStart`).
+    let start = coordinate(56.55, 8.316667)
     let placemarks = (
       try Shared.reverseGeocoder.placemark(for: start),
       try Shared.reverseGeocoder.placemark(for: start.antipode)

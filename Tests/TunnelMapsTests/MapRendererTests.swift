@@ -1,7 +1,6 @@
 import Testing
-import TunnelApp
-import TunnelContainment
 import TunnelGeo
+import TunnelMaps
 
 @MainActor
 @Suite("Map pictures")

@@ -19,6 +19,9 @@ public struct MapViewport: Sendable, Hashable {
   /// Where the centre is drawn, in pixels from the top edge.
   public var centreY: Double
 
+  /// The region a map shows unless told otherwise: 1,000 km across, as in the original Tunnel.
+  public static let defaultRegionSpan = 1_000_000.0
+
   /// The widest a map may see: half its diagonal at most this far from the centre (in metres), so
   /// that the other side of the globe, where the map's projection tears, never comes near the view.
   public static let maximumHalfDiagonal = 9_000_000.0

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TunnelGeo
 
-@testable import TunnelApp
+@testable import TunnelMaps
 
 #if canImport(FoundationXML)
 import FoundationXML

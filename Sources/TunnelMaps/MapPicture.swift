@@ -3,8 +3,8 @@ import TunnelGeo
 /// One map drawn at one viewport: which pixels are land, coast and border, the projected shorelines
 /// and borders, and the places in view, largest first.
 ///
-/// A picture knows nothing of terminals or SVG: ``MapView`` turns it into Braille cells, ``SVGMap``
-/// into a drawing.
+/// A picture knows nothing of terminals or SVG: TunnelApp's `MapView` turns it into Braille cells,
+/// ``SVGMap`` into a drawing.
 public struct MapPicture: Sendable {
   /// What the picture shows.
   public let viewport: MapViewport
