@@ -114,58 +114,18 @@ struct Tunnel: AsyncParsableCommand {
     } catch {
       fail("tunnel: \(error.message)", status: .usage)
     }
+    // The command a mistake is about: the one named, else the default one (whose options they are).
+    let named = arguments.first.map(CommandLineRewriting.commands.contains) ?? false
+    let command = named ? arguments.first : arguments.first == "help" ? nil : "antipode"
     do {
       if let single = try singleCommand(arguments) {
         try single.run()
         return
       }
-      var command: ParsableCommand
-      do {
-        command = try parseAsRoot(CommandLineWords.collapsed(arguments))
-      } catch {
-        // Everything the parser throws is its own: a mistake it found, or help asked for.
-        failOrAnswer(error, arguments: arguments, fromParser: true)
-      }
-      try command.checked()
-      if var asynchronous = command as? AsyncParsableCommand {
-        try await asynchronous.run()
-      } else {
-        try command.run()
-      }
-    } catch let failure as CommandFailure {
-      fail("tunnel: \(failure.message)", code: failure.exitCode)
-    } catch let error as OutputError {
-      let failure = CommandFailure(error)
-      fail("tunnel: \(failure.message)", code: failure.exitCode)
-    } catch let error as ProjectionError {
-      let failure = CommandFailure(error)
-      fail("tunnel: \(failure.message)", code: failure.exitCode)
     } catch {
-      // A command's own mistake (a `ValidationError` from its check or its run), or another error.
-      failOrAnswer(error, arguments: arguments, fromParser: false)
+      CommandRunner.end(error, root: self, mistakesAbout: command, fromParser: false)
     }
-  }
-
-  /// Prints what the parser made of `error` and exits with its status: help, the version and completion
-  /// scripts on standard output with success; a mistake as one line on standard error
-  /// (``UsageMessage/line(_:command:fromParser:)``), `fromParser` when the parser found it.
-  static func failOrAnswer(_ error: any Error, arguments: [String], fromParser: Bool) -> Never {
-    let code = exitCode(for: error)
-    if code == .success {
-      // --help, --version and completion scripts are what was asked for: standard output, checked.
-      do {
-        try OutputFile.print(fullMessage(for: error) + "\n")
-      } catch {
-        let failure = CommandFailure(error)
-        fail("tunnel: \(failure.message)", code: failure.exitCode)
-      }
-      Foundation.exit(code.rawValue)
-    }
-    // The command the mistake is about: the one named, else the default one (whose options they are).
-    let named = arguments.first.map(CommandLineRewriting.commands.contains) ?? false
-    let command = named ? arguments.first : arguments.first == "help" ? nil : "antipode"
-    fail(
-      UsageMessage.line(message(for: error), command: command, fromParser: fromParser), code: code.rawValue)
+    await CommandRunner.run(self, parsing: CommandLineWords.collapsed(arguments), mistakesAbout: command)
   }
 
   /// Writes `line` to standard error and exits with `status`. A standard error that cannot be written
