@@ -30,7 +30,7 @@ public final class MapViewController: ViewController {
   /// Told when the user has moved the annotation.
   public weak var delegate: MapViewControllerDelegate?
 
-  /// The region a map shows at first: 1,000 km across (``MapViewport/defaultRegionSpan``).
+  /// The region a map shows at first: 1,000 km across (`MapViewport.defaultRegionSpan` in TunnelMaps).
   nonisolated public static let defaultRegionSpan = MapViewport.defaultRegionSpan
   /// How far in and out a map zooms, in metres across.
   nonisolated public static let regionSpanLimits = 10_000.0...20_000_000.0

@@ -12,15 +12,14 @@ enum CommandLineRewriting {
     "--data", "--format", "--limit", "--view", "--svg", "--width", "--height", "--zoom", "--trace-lifecycle",
     "--within", "--min-population",
     "--input-format", "--fields", "--lat-column", "--lon-column", "--coordinate-column", "--precision",
-    "--threads", "--host", "--port", "--max-upload", "--upload-deadline", "--idle-timeout",
-    "--max-connections",
+    "--threads",
     "--generate-completion-script",
   ]
 
   /// Options that stand alone (the parser's own `--help`, `-h`, `--version` and
   /// `--experimental-dump-help` among them).
   static let flags: Set<String> = [
-    "--antipode", "--skip-invalid", "--ascii", "--quiet", "--help", "-h", "--version",
+    "--antipode", "--skip-invalid", "--ascii", "--help", "-h", "--version",
     "--experimental-dump-help",
   ]
 
