@@ -88,26 +88,18 @@ struct SipHash24 {
         memcpy(&word, base + offset, 8)
         let m = UInt64(littleEndian: word)
         d ^= m
-        a &+= b
-        b = (b &<< 13 | b &>> 51) ^ a
-        a = a &<< 32 | a &>> 32
-        c &+= d
-        d = (d &<< 16 | d &>> 48) ^ c
-        a &+= d
-        d = (d &<< 21 | d &>> 43) ^ a
-        c &+= b
-        b = (b &<< 17 | b &>> 47) ^ c
-        c = c &<< 32 | c &>> 32
-        a &+= b
-        b = (b &<< 13 | b &>> 51) ^ a
-        a = a &<< 32 | a &>> 32
-        c &+= d
-        d = (d &<< 16 | d &>> 48) ^ c
-        a &+= d
-        d = (d &<< 21 | d &>> 43) ^ a
-        c &+= b
-        b = (b &<< 17 | b &>> 47) ^ c
-        c = c &<< 32 | c &>> 32
+        for _ in 0..<2 {  // SipHash-2-4: two rounds a word
+          a &+= b
+          b = (b &<< 13 | b &>> 51) ^ a
+          a = a &<< 32 | a &>> 32
+          c &+= d
+          d = (d &<< 16 | d &>> 48) ^ c
+          a &+= d
+          d = (d &<< 21 | d &>> 43) ^ a
+          c &+= b
+          b = (b &<< 17 | b &>> 47) ^ c
+          c = c &<< 32 | c &>> 32
+        }
         a ^= m
         offset += 8
       }
