@@ -13,8 +13,7 @@ struct ServeHandoverTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tunnel-handover-\(UUID().uuidString)/bin")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: TunnelProcess.executable, to: folder.appendingPathComponent("tunnel"))
+    try copy(TunnelProcess.executable, to: folder.appendingPathComponent("tunnel"))
     if withServer {
       let script = folder.appendingPathComponent("tunnel-serve")
       let text = """
@@ -24,10 +23,25 @@ struct ServeHandoverTests {
         exit "${HANDOVER_STATUS:-0}"
 
         """
-      try Data(text.utf8).write(to: script)
+      let source = folder.deletingLastPathComponent().appendingPathComponent("tunnel-serve.sh")
+      try Data(text.utf8).write(to: source)
+      try copy(source, to: script)
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
     }
     return folder
+  }
+
+  /// Copies `source` to `destination` in a child process, so that the test process never holds a file it
+  /// will run open for writing. Other tests start processes at the same time; one started while this
+  /// process had the file open would inherit the descriptor, and running the file would then fail with
+  /// ETXTBSY ("Text file busy") for as long as that child kept it.
+  static func copy(_ source: URL, to destination: URL) throws {
+    let cp = Process()
+    cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+    cp.arguments = [source.path, destination.path]
+    try cp.run()
+    cp.waitUntilExit()
+    #expect(cp.terminationStatus == 0, "cp \(source.path) \(destination.path)")
   }
 
   static func remove(_ folder: URL) {
