@@ -20,7 +20,8 @@ let containmentExamples: [Target] = [
 // MARK: - Benchmarks, run by Scripts/bench (never by the test suite).
 let benchmarkTargets: [Target] = [
   .executableTarget(
-    name: "tunnel-bench", dependencies: ["TunnelGeo", "TunnelApp", "TunnelMaps", "CPROJ", "SeededRandom"],
+    name: "tunnel-bench",
+    dependencies: ["TunnelGeo", "TunnelApp", "TunnelMaps", "TunnelReports", "CPROJ", "SeededRandom"],
     path: "Benchmarks/tunnel-bench",
     linkerSettings: [.linkedLibrary("proj")])
 ]
@@ -47,6 +48,7 @@ let package = Package(
   name: "Tunnel",
   products: [
     .library(name: "TunnelGeo", targets: ["TunnelGeo"]),
+    .library(name: "TunnelReports", targets: ["TunnelReports"]),
     .library(name: "TunnelContainment", targets: ["TunnelContainment"]),
     .library(name: "TunnelMaps", targets: ["TunnelMaps"]),
     .library(name: "TunnelApp", targets: ["TunnelApp"]),
@@ -74,11 +76,14 @@ let package = Package(
     // and the maps draw.
     .target(name: "TunnelSystem"),
     .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib", "CMath", "TunnelSystem"]),
+    // Every answer as text, JSON and a row, with the one JSON writer and the one precision they are written to.
+    .target(name: "TunnelReports", dependencies: ["TunnelGeo"]),
     .target(name: "TunnelContainment", dependencies: ["TunnelSystem"]),
     // Map drawing (terminal pictures, SVG, web tiles), with no controllers and no terminal code.
-    .target(name: "TunnelMaps", dependencies: ["TunnelGeo", "TunnelSystem"]),
-    .target(name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment", "TunnelMaps"]),
-    .target(name: "TunnelBatch", dependencies: ["TunnelGeo", "TunnelSystem"]),
+    .target(name: "TunnelMaps", dependencies: ["TunnelGeo", "TunnelReports", "TunnelSystem"]),
+    .target(
+      name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment", "TunnelMaps", "TunnelReports"]),
+    .target(name: "TunnelBatch", dependencies: ["TunnelGeo", "TunnelReports", "TunnelSystem"]),
     .target(
       name: "TunnelCommandLine",
       dependencies: [
@@ -93,6 +98,7 @@ let package = Package(
         "TunnelContainment",
         "TunnelCommandLine",
         "TunnelMaps",
+        "TunnelReports",
         "TunnelSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -103,16 +109,21 @@ let package = Package(
     .target(name: "RandomPoints", dependencies: ["TunnelGeo", "SeededRandom"], path: "Tests/RandomPoints"),
     // The projection tests also call PROJ directly.
     .testTarget(
-      name: "TunnelGeoTests", dependencies: ["TunnelGeo", "CPROJ", "SeededRandom", "RandomPoints"],
+      name: "TunnelGeoTests",
+      dependencies: ["TunnelGeo", "TunnelReports", "CPROJ", "SeededRandom", "RandomPoints"],
       linkerSettings: [.linkedLibrary("proj")]),
     .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment", "SeededRandom"]),
     .testTarget(
       name: "TunnelAppTests",
-      dependencies: ["TunnelApp", "TunnelGeo", "TunnelContainment", "TunnelMaps", "SeededRandom"],
+      dependencies: [
+        "TunnelApp", "TunnelGeo", "TunnelContainment", "TunnelMaps", "TunnelReports", "SeededRandom",
+      ],
       resources: [.copy("Snapshots")]),
-    .testTarget(name: "TunnelMapsTests", dependencies: ["TunnelMaps", "TunnelGeo"]),
+    .testTarget(name: "TunnelMapsTests", dependencies: ["TunnelMaps", "TunnelGeo", "TunnelReports"]),
     .testTarget(
-      name: "TunnelBatchTests", dependencies: ["TunnelBatch", "TunnelGeo", "SeededRandom", "RandomPoints"]),
+      name: "TunnelBatchTests",
+      dependencies: ["TunnelBatch", "TunnelGeo", "TunnelReports", "SeededRandom", "RandomPoints"]),
+    .testTarget(name: "TunnelReportsTests", dependencies: ["TunnelReports", "TunnelGeo"]),
     // Golden/ holds the command lines and the output GoldenOutputTests compares with, read from the source
     // folder so that Scripts/golden --write is seen without a build.
     .testTarget(name: "TunnelCLITests", dependencies: ["tunnel"], exclude: ["Golden"]),

@@ -29,10 +29,10 @@ let package = Package(
     .target(
       name: "TunnelServer",
       dependencies: [
-        .product(name: "TunnelApp", package: "Tunnel"),
         .product(name: "TunnelBatch", package: "Tunnel"),
         .product(name: "TunnelGeo", package: "Tunnel"),
         .product(name: "TunnelMaps", package: "Tunnel"),
+        .product(name: "TunnelReports", package: "Tunnel"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Prometheus", package: "swift-prometheus"),
@@ -60,9 +60,8 @@ let package = Package(
       name: "TunnelServerTests",
       dependencies: [
         "TunnelServer", .product(name: "TunnelGeo", package: "Tunnel"),
-        .product(name: "TunnelApp", package: "Tunnel"), .product(name: "TunnelMaps", package: "Tunnel"),
+        .product(name: "TunnelMaps", package: "Tunnel"), .product(name: "TunnelReports", package: "Tunnel"),
       ]),
-    // `tunnel-serve` run as a user runs it, over real sockets.
     // `tunnel serve` run as a user runs it, over real sockets: `tunnel` handing over to the `tunnel-serve`
     // built beside it. TunnelProcess.swift is a link to the one Tunnel's own command tests use.
     .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 /// Says in words where a location is: the back of a map, shown by the radar flip.
 ///

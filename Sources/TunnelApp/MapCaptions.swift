@@ -1,6 +1,7 @@
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 /// The two ends of the tunnel in words under a printed map, as the SVG picture has them: what each end is,
 /// its coordinate, and its time zone with the offset from UTC.

@@ -2,6 +2,7 @@ import Foundation
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 /// A map in character cells: land as Braille dots, the sea shaded, borders as gaps in the land,
 /// the names of the largest places in view and the annotation at the centre.

@@ -1,6 +1,7 @@
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 /// The interactive Tunnel in a window: the ``TunnelViewController`` above a status line, the keys
 /// that drive it, a prompt to jump to a place, and a help panel.

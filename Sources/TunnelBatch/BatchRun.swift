@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelReports
 import TunnelSystem
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ public final class BatchRun {
     public var fields: [PlacemarkField]
     public var antipode: Bool
     public var format: BatchOutputFormat
-    public var precision: NumberPrecision
+    public var precision: Precision
     public var skipInvalid: Bool
     /// Threads for the placemarks (default: one per core).
     public var threads: Int?
@@ -39,7 +40,7 @@ public final class BatchRun {
     public init(
       fields: [PlacemarkField] = PlacemarkField.allCases, antipode: Bool = false,
       format: BatchOutputFormat = .csv,
-      precision: NumberPrecision = .init(), skipInvalid: Bool = false, threads: Int? = nil,
+      precision: Precision = .data, skipInvalid: Bool = false, threads: Int? = nil,
       chunkSize: Int = 16_384
     ) {
       self.fields = fields

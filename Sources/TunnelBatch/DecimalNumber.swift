@@ -1,3 +1,5 @@
+import TunnelReports
+
 /// Plain decimal numbers (`-33.9`, `8.316667`) read straight from their UTF-8, as `Double(_:)` reads
 /// them but without its general machinery.
 enum DecimalNumber {

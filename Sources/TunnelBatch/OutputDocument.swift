@@ -1,50 +1,5 @@
 import TunnelGeo
-
-/// A row written in one of the batch formats by a command that prints a few results rather than a
-/// stream: `tunnel where`, `tunnel antipode` and `tunnel find` with `--format csv|tsv|jsonl|geojson`.
-public struct OutputRow: Sendable {
-  /// Named values, in order, each as raw JSON text (``number(_:places:)``, ``string(_:)``).
-  public var members: [(name: String, json: String)]
-  /// The point of the row (its GeoJSON geometry).
-  public var coordinate: Coordinate?
-  /// The placemark of the point, when the row has one.
-  public var placemark: Placemark?
-  /// The placemark of the point's antipode, when the row has one.
-  public var antipode: Placemark?
-
-  public init(
-    members: [(name: String, json: String)], coordinate: Coordinate?, placemark: Placemark? = nil,
-    antipode: Placemark? = nil
-  ) {
-    self.members = members
-    self.coordinate = coordinate
-    self.placemark = placemark
-    self.antipode = antipode
-  }
-
-  /// The CSV or TSV column of a member: its camel-case name in snake case, as the placemark's columns
-  /// are named (`countryCode` is `country_code`, `surfaceDistanceKm` is `surface_distance_km`).
-  public static func columnName(_ member: String) -> String {
-    var column = ""
-    for character in member {
-      if character.isUppercase, !column.isEmpty { column += "_" }
-      column += character.lowercased()
-    }
-    return column
-  }
-
-  /// A number as raw JSON, rounded to `places` decimals.
-  public static func number(_ value: Double, places: Int) -> String {
-    OutputBytes.text(value, places: places)
-  }
-
-  /// A text as raw JSON, or `null`.
-  public static func string(_ value: String?) -> String {
-    var out = OutputBytes()
-    out.json(value)
-    return String(decoding: out.bytes, as: UTF8.self)
-  }
-}
+import TunnelReports
 
 /// Whole outputs made of ``OutputRow``s.
 public enum OutputDocument {
@@ -52,7 +7,7 @@ public enum OutputDocument {
   /// feature collection for GeoJSON. Rows with placemarks get `fields` added (and the antipode's).
   public static func render(
     _ rows: [OutputRow], format: BatchOutputFormat, fields: [PlacemarkField] = PlacemarkField.allCases,
-    precision: NumberPrecision = .init()
+    precision: Precision = .data
   ) -> String {
     let withPlacemarks = rows.contains { $0.placemark != nil }
     // Members are named in JSON's style (countryCode); CSV and TSV columns in the batch's (country_code).

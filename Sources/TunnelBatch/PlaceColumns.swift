@@ -1,4 +1,5 @@
 import TunnelGeo
+import TunnelReports
 
 /// The nearest place's CSV columns or JSON member as far as they depend on the place alone, written
 /// once per place and batch and copied into every row that has the place, around the row's distance.
@@ -19,13 +20,13 @@ final class PlaceColumns: @unchecked Sendable {
   }
 
   private let format: Format
-  private let precision: NumberPrecision
+  private let precision: Precision
   /// For each place, where its bytes are in `bytes` and where among them its distance goes; empty before
   /// they are written (they never are empty).
   @exclusivity(unchecked) private var spans: [(bytes: Range<Int>, distanceAt: Int)]
   @exclusivity(unchecked) private var bytes = OutputBytes(capacity: 1 << 16)
 
-  init(placeCount: Int, format: Format, precision: NumberPrecision) {
+  init(placeCount: Int, format: Format, precision: Precision) {
     self.format = format
     self.precision = precision
     spans = Array(repeating: (0..<0, 0), count: placeCount)

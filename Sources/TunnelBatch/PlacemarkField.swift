@@ -1,4 +1,5 @@
 import TunnelGeo
+import TunnelReports
 
 /// A part of a placemark that a batch can add to each row, named by its key in the placemark's JSON.
 public enum PlacemarkField: String, Sendable, CaseIterable {
@@ -120,23 +121,10 @@ struct BatchAnswer {
   }
 }
 
-/// How numbers are written: degrees to ``degrees`` decimals, kilometres to ``kilometres``.
-public struct NumberPrecision: Sendable {
-  public var degrees: Int
-  public var kilometres: Int
-
-  /// `places` decimals for degrees and three fewer for kilometres (one at least); the default (9 and 6) is that of
-  /// `tunnel where --format json`.
-  public init(places: Int = 9) {
-    degrees = places
-    kilometres = OutputRounding.kilometrePlaces(places)
-  }
-}
-
 extension PlacemarkField {
   /// Appends the field's JSON members (`"country":{…}`), each followed by a comma.
   static func writeJSON(
-    _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: NumberPrecision
+    _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: Precision
   ) {
     answer.withPlacemark { placemark in
       for field in fields { field.writeJSON(placemark, answer, to: &out, precision: precision) }
@@ -145,7 +133,7 @@ extension PlacemarkField {
 
   private func writeJSON(
     _ placemark: UnsafePointer<Placemark>?, _ answer: BatchAnswer, to out: inout OutputBytes,
-    precision: NumberPrecision
+    precision: Precision
   ) {
     let (degrees, kilometres) = (precision.degrees, precision.kilometres)
     func country(_ name: String, _ country: Placemark.Country?) {
@@ -209,7 +197,7 @@ extension PlacemarkField {
   /// Appends the CSV columns of `fields`, each preceded by the separator (empty ones without an answer).
   static func writeCSV(
     _ fields: [PlacemarkField], _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8,
-    precision: NumberPrecision
+    precision: Precision
   ) {
     if fields.count == 1, fields[0] == .nearestPlace {
       // The fast path: no placemark.
@@ -230,7 +218,7 @@ extension PlacemarkField {
   private func writeCSV(
     _ placemark: UnsafePointer<Placemark>?, _ answer: BatchAnswer?, to out: inout OutputBytes,
     separator: UInt8,
-    precision: NumberPrecision
+    precision: Precision
   ) {
     func field(_ text: String?) {
       out.append(separator)
@@ -282,7 +270,7 @@ extension PlacemarkField {
   /// Appends the nearest place's CSV columns, each preceded by the separator (empty ones without an
   /// answer).
   private static func writeNearestPlaceCSV(
-    _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8, precision: NumberPrecision
+    _ answer: BatchAnswer?, to out: inout OutputBytes, separator: UInt8, precision: Precision
   ) {
     func field(_ text: String) {
       out.append(separator)
@@ -317,7 +305,7 @@ extension PlacemarkField {
   /// when it is there, else written from the place layer.
   static func writeNearestPlace(
     _ places: PlaceLayer, _ place: Int, distanceKm: Double, columns: PlaceColumns?,
-    format: PlaceColumns.Format, to out: inout OutputBytes, precision: NumberPrecision
+    format: PlaceColumns.Format, to out: inout OutputBytes, precision: Precision
   ) {
     if let columns { return columns.write(place, distanceKm: distanceKm, to: &out) }
     writeNearestPlace(places, place, .beforeDistance, format: format, to: &out, precision: precision)
@@ -340,7 +328,7 @@ extension PlacemarkField {
   /// holds longitudes on (from 14 decimals on the grid shows, as in the whole placemark).
   static func writeNearestPlace(
     _ places: PlaceLayer, _ place: Int, _ part: NearestPlacePart, format: PlaceColumns.Format,
-    to out: inout OutputBytes, precision: NumberPrecision
+    to out: inout OutputBytes, precision: Precision
   ) {
     let fromUnits = places.unitsPerDegree == 10_000_000 && (7...13).contains(precision.degrees)
     func latitude() {

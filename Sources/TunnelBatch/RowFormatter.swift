@@ -1,4 +1,5 @@
 import TunnelGeo
+import TunnelReports
 
 /// The formats `tunnel batch` writes.
 public enum BatchOutputFormat: String, Sendable, CaseIterable {
@@ -32,7 +33,7 @@ struct RowFormatter: Sendable {
   var format: BatchOutputFormat
   var fields: [PlacemarkField]
   var antipode: Bool
-  var precision: NumberPrecision
+  var precision: Precision
   /// Whether bad rows are left out (then CSV has no error column).
   var skipInvalid: Bool
   /// The pass-through columns of CSV output: the input's header, or the first JSON row's names.
@@ -68,7 +69,7 @@ struct RowFormatter: Sendable {
   private var columnsTakeOwnKey = false
 
   init(
-    format: BatchOutputFormat, fields: [PlacemarkField], antipode: Bool, precision: NumberPrecision,
+    format: BatchOutputFormat, fields: [PlacemarkField], antipode: Bool, precision: Precision,
     skipInvalid: Bool, inputColumns: [String], inputIsJSON: Bool, inputIsGeoJSON: Bool = false,
     inputSeparator: UInt8 = UInt8(ascii: ",")
   ) {

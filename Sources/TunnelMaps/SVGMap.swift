@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelReports
 
 /// Both ends of the tunnel as one SVG picture: the two maps one above the other, each with the sea,
 /// the land, shorelines, borders, the largest places and its marker, and under each a caption that

@@ -4,6 +4,7 @@ import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
+import TunnelReports
 
 extension Tunnel {
   /// `tunnel antipode <place>`: both ends of the tunnel, where each is, and the distances between them.
@@ -39,62 +40,39 @@ extension Tunnel {
 
     func run() throws {
       let placeData = try data.placeData()
+      let precision = try output.precision
       var rows: [OutputRow] = []
       try LocationArguments.forEachQuery(place.text) { text in
         let location = try LocationArguments.resolve(text, data: placeData)
-        if let row = try Self.answer(location, placeData: placeData, output: output) { rows.append(row) }
+        try Self.write(
+          try Self.report(location, placeData: placeData), format: output.format, precision: precision,
+          rows: &rows)
       } whenRead: {
-        try Self.printRows(rows, output: output)
+        try OutputOptions.printRows(rows, format: output.format, precision: precision)
       }
     }
 
-    /// Prints `rows` in the row format `output` asks for, under one header; nothing for text and JSON.
-    static func printRows(_ rows: [OutputRow], output: OutputOptions) throws {
-      if let format = output.format.rows, !rows.isEmpty {
-        try OutputFile.print(
-          OutputDocument.render(rows, format: format, precision: .init(places: output.decimals.dataPlaces)))
-      }
+    /// The report on the tunnel from `location` to its antipode.
+    static func report(_ location: LocationQuery, placeData: PlaceData) throws -> AntipodeReport {
+      try AntipodeReport(
+        from: location.coordinate, named: location.place,
+        placemarks: (
+          try Geocoding.placemark(for: location.coordinate, data: placeData),
+          try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
+        ))
     }
 
-    /// Prints the answer for `location` as text or JSON, or gives its row for the row formats (printed
-    /// together, under one header: ``printRows(_:output:)``).
-    static func answer(
-      _ location: LocationQuery, placeData: PlaceData, output: OutputOptions
-    ) throws -> OutputRow? {
-      let placemarks = (
-        try Geocoding.placemark(for: location.coordinate, data: placeData),
-        try Geocoding.placemark(for: location.coordinate.antipode, data: placeData)
-      )
-      let report = try output.decimals.rounding {
-        try AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks)
-      }
-      switch output.format {
+    /// Prints `report` as text or JSON, or adds its row to `rows` for the row formats (printed together,
+    /// under one header, by ``OutputOptions/printRows(_:format:precision:)``).
+    static func write(
+      _ report: AntipodeReport, format: OutputFormat, precision: Precision, rows: inout [OutputRow]
+    ) throws {
+      switch format {
       case .text:
         let style = TextStyle(output: TerminalOutput(asciiRequested: false))
-        try OutputFile.print(report.text(places: output.decimals.textPlaces, style: style))
-        return nil
-      case .json:
-        try OutputFile.print(try output.decimals.rounding { try ReportJSON.string(report) } + "\n")
-        return nil
-      case .jsonl, .csv, .geojson:
-        let places = output.decimals.dataPlaces
-        return OutputRow(
-          members: [
-            ("latitude", OutputRow.number(location.coordinate.latitude, places: places)),
-            (
-              "longitude",
-              OutputRow.number(
-                OutputRounding.longitude(location.coordinate.longitude, places: places), places: places)
-            ),
-            (
-              "surfaceDistanceKm",
-              OutputRow.number(report.surfaceDistanceKm, places: OutputRounding.kilometrePlaces(places))
-            ),
-            (
-              "throughEarthKm",
-              OutputRow.number(report.throughEarthKm, places: OutputRounding.kilometrePlaces(places))
-            ),
-          ], coordinate: location.coordinate, placemark: placemarks.0, antipode: placemarks.1)
+        try OutputFile.print(report.text(precision: precision, style: style))
+      case .json: try OutputFile.print(report.json(precision: precision) + "\n")
+      case .jsonl, .csv, .geojson: rows.append(report.row(precision: precision))
       }
     }
   }

@@ -4,6 +4,7 @@ import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 import TunnelSystem
 
 #if canImport(Glibc)
@@ -128,9 +129,7 @@ extension Tunnel {
       jsonLines: "--format jsonl")
 
     func check() throws {
-      guard (0...15).contains(precision) else {
-        throw ValidationError("--precision must be between 0 and 15")
-      }
+      _ = try PrecisionOptions.precision(precision, otherwise: .data)
       if let threads, !(1...1024).contains(threads) {
         throw ValidationError("--threads must be between 1 and 1,024")
       }
@@ -185,7 +184,8 @@ extension Tunnel {
         }()
       var options = BatchRun.Options(
         fields: try chosenFields(), antipode: antipode, format: outputFormat,
-        precision: NumberPrecision(places: precision), skipInvalid: skipInvalid, threads: threads)
+        precision: try PrecisionOptions.precision(precision, otherwise: .data), skipInvalid: skipInvalid,
+        threads: threads)
       options.toTerminal = isatty(1) == 1
       let report = BatchReport(source: name ?? "standard input", size: input.size)
       let summary: BatchRun.Summary

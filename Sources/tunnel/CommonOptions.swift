@@ -7,6 +7,7 @@ import TunnelGeo
 
 #if canImport(Glibc)
 import Glibc
+import TunnelReports
 #endif
 
 /// How results are printed.
@@ -33,38 +34,28 @@ struct PrecisionOptions: ParsableArguments {
       valueName: "n"))
   var precision: Int?
 
-  /// Refuses a precision outside 0…15 (see ``CheckedCommand``).
+  /// Refuses a precision that ``Precision`` refuses (see ``CheckedCommand``).
   func check() throws {
-    if let precision, !(0...15).contains(precision) {
-      throw ValidationError("--precision must be between 0 and 15")
+    _ = try Self.precision(precision, otherwise: .data)
+  }
+
+  /// The precision given, or `otherwise`; one out of range is a usage error.
+  static func precision(_ given: Int?, otherwise: Precision) throws -> Precision {
+    do {
+      return try Precision.given(given, otherwise: otherwise)
+    } catch {
+      throw ValidationError("--precision must be between 0 and \(Precision.maximumDegrees)")
     }
   }
 
-  /// Decimals of degrees in text.
-  var textPlaces: Int { Decimals(precision: precision).textPlaces }
-
-  /// Decimals of degrees in the formats for programs.
-  var dataPlaces: Int { Decimals(precision: precision).dataPlaces }
-
-  /// Runs `body` with encoded results rounded to ``dataPlaces``.
-  func rounding<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try Decimals(precision: precision).rounding(body)
+  /// The precision given, or 6 decimals for text and 9 for the formats for programs.
+  static func precision(_ given: Int?, for format: OutputFormat) throws -> Precision {
+    try precision(given, otherwise: format == .text ? .text : .data)
   }
-}
 
-/// What `--precision` means, as a plain value.
-struct Decimals: Equatable {
-  var precision: Int?
-
-  /// Decimals of degrees in text.
-  var textPlaces: Int { precision ?? 6 }
-
-  /// Decimals of degrees in the formats for programs.
-  var dataPlaces: Int { precision ?? 9 }
-
-  /// Runs `body` with encoded results rounded to ``dataPlaces``.
-  func rounding<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try OutputRounding.$degreePlaces.withValue(dataPlaces, operation: body)
+  /// The precision for `format` (see ``precision(_:for:)``).
+  func precision(for format: OutputFormat) throws -> Precision {
+    try Self.precision(precision, for: format)
   }
 }
 
@@ -82,6 +73,19 @@ struct OutputOptions: ParsableArguments {
   /// Refuses what ``PrecisionOptions/check()`` refuses.
   func check() throws {
     try decimals.check()
+  }
+
+  /// The precision for the format asked for.
+  var precision: Precision {
+    get throws { try decimals.precision(for: format) }
+  }
+
+  /// Prints `rows` in the row format `format` asks for, under one header; nothing for text and JSON, or when
+  /// there is no row.
+  static func printRows(_ rows: [OutputRow], format: OutputFormat, precision: Precision) throws {
+    if let rowFormat = format.rows, !rows.isEmpty {
+      try OutputFile.print(OutputDocument.render(rows, format: rowFormat, precision: precision))
+    }
   }
 }
 
@@ -185,24 +189,14 @@ struct LocationArguments: ParsableArguments {
   static func commandHint(_ text: String) -> String {
     let words = text.split(separator: " ", maxSplits: 1)
     guard words.count == 2, words[0].count >= 2 else { return "" }
-    let typed = Array(words[0].lowercased())
+    let typed = words[0].lowercased()
     let names = Tunnel.commandNames
-    guard !names.contains(String(typed)),
-      let name = names.first(where: { editDistance(typed, Array($0)) <= ($0.count > 4 ? 2 : 1) })
+    guard !names.contains(typed),
+      let name = names.first(where: { name in
+        var distance = EditDistance(target: Array(name.utf8))
+        return distance.distance(to: Array(typed.utf8), atMost: name.count > 4 ? 2 : 1) != nil
+      })
     else { return "" }
     return "; did you mean the command '\(name)'? (tunnel \(name) \(words[1]))"
-  }
-
-  /// The Levenshtein distance between two words.
-  private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1]
-      for (j, y) in b.enumerated() {
-        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-      }
-      previous = current
-    }
-    return previous[b.count]
   }
 }

@@ -4,6 +4,7 @@ import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
+import TunnelReports
 
 extension Tunnel {
   /// `tunnel dig <from> <to>`: a straight tunnel between any two places.
@@ -85,45 +86,15 @@ extension Tunnel {
       let (fromText, toText) = try Self.ends(of: words).get()
       let from = try LocationArguments.resolve(fromText, data: placeData)
       let to = try LocationArguments.resolve(toText, data: placeData)
-      let report = try output.decimals.rounding { try DigReport(from: from, to: to) }
+      let report = try DigReport(from: from, to: to)
+      let precision = try output.precision
       switch output.format {
-      case .text: try OutputFile.print(report.text(places: output.decimals.textPlaces))
-      case .json: try OutputFile.print(try ReportJSON.string(report) + "\n")
+      case .text: try OutputFile.print(report.text(precision: precision))
+      case .json: try OutputFile.print(report.json(precision: precision) + "\n")
       case .jsonl, .csv, .geojson:
-        let places = output.decimals.dataPlaces
-        try OutputFile.print(
-          OutputDocument.render(
-            [Self.row(report, from: from.coordinate, places: places)], format: output.format.rows!,
-            precision: .init(places: places)))
+        try OutputOptions.printRows(
+          [report.row(precision: precision)], format: output.format, precision: precision)
       }
-    }
-
-    /// The tunnel as one row, its members named as `--format json` names them, flattened
-    /// (`from.latitude` is `fromLatitude`, in CSV `from_latitude`); its point is where it starts.
-    static func row(_ report: DigReport, from start: Coordinate, places: Int) -> OutputRow {
-      let kilometres = OutputRounding.kilometrePlaces(places)
-      func degrees(_ value: Double?) -> String {
-        value.map { OutputRow.number($0, places: places) } ?? "null"
-      }
-      func longitude(_ value: Double?) -> String {
-        degrees(value.map { OutputRounding.longitude($0, places: places) })
-      }
-      let (deepest, fall) = (report.tunnel.deepestPoint, report.tunnel.fallSeconds)
-      return OutputRow(
-        members: [
-          ("fromLatitude", degrees(report.from.latitude)),
-          ("fromLongitude", longitude(report.from.longitude)),
-          ("fromName", OutputRow.string(report.from.name)),
-          ("toLatitude", degrees(report.to.latitude)), ("toLongitude", longitude(report.to.longitude)),
-          ("toName", OutputRow.string(report.to.name)),
-          ("surfaceDistanceKm", OutputRow.number(report.surfaceDistanceKm, places: kilometres)),
-          ("throughEarthKm", OutputRow.number(report.throughEarthKm, places: kilometres)),
-          ("deepestPointDepthKm", OutputRow.number(deepest.depthKm, places: kilometres)),
-          ("deepestPointLatitude", degrees(deepest.latitude)),
-          ("deepestPointLongitude", longitude(deepest.longitude)),
-          ("fallSecondsUniform", OutputRow.number(fall.uniform, places: 1)),
-          ("fallSecondsPrem", OutputRow.number(fall.prem, places: 1)),
-        ], coordinate: start)
     }
   }
 }

@@ -5,6 +5,7 @@ import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 extension Tunnel {
   /// `tunnel find <name>`: the places with that name, best first.
@@ -58,31 +59,19 @@ extension Tunnel {
       guard !search.matches.isEmpty else {
         throw ValidationError(search.explanation ?? "nothing found")
       }
+      let report = FindReport(search.matches)
       switch output.format {
-      case .json:
-        try OutputFile.print(
-          try output.decimals.rounding { try ReportJSON.string(search.matches.map(FoundPlace.init)) } + "\n")
+      case .json: try OutputFile.print(report.json(precision: try output.precision) + "\n")
       case .jsonl, .csv, .geojson:
-        let places = output.decimals.dataPlaces
-        let rows = search.matches.map { match in
-          let place = match.place
-          return OutputRow(
-            members: [
-              ("name", OutputRow.string(place.name)), ("countryCode", OutputRow.string(place.countryCode)),
-              ("regionName", OutputRow.string(place.region.flatMap { $0.name.isEmpty ? nil : $0.name })),
-              ("latitude", OutputRow.number(place.coordinate.latitude, places: places)),
-              ("longitude", OutputRow.number(place.coordinate.longitude, places: places)),
-              ("population", String(place.population)),
-            ], coordinate: place.coordinate)
-        }
-        try OutputFile.print(OutputDocument.render(rows, format: output.format.rows!))
+        let precision = try output.precision
+        try OutputOptions.printRows(
+          report.rows(precision: precision), format: output.format, precision: precision)
       case .text:
-        let lines = search.matches.map { match in
-          let position = match.place.coordinate.formatted(.decimal(places: output.decimals.precision ?? 4))
-          return
-            "\(PlaceText.line(match))   \(position)\(match.viaAlternateName ? "   (by another name)" : "")\n"
+        // Positions to 4 decimals (10 m) unless a precision is given.
+        let precision = try output.decimals.precision.map {
+          try PrecisionOptions.precision($0, otherwise: .text)
         }
-        try OutputFile.print(lines.joined())
+        try OutputFile.print(report.text(precision: precision))
       }
     }
   }

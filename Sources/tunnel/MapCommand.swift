@@ -5,6 +5,7 @@ import TunnelCommandLine
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 extension Tunnel {
   /// `tunnel map <place>`: both maps printed once, or the flipped side, or an SVG picture.
@@ -98,9 +99,12 @@ extension Tunnel {
       }
       // `--svg -` puts the SVG on standard output, alone.
       if let inWords, picture?.isStandardOutput != true {
-        if let row = try Antipode.answer(location, placeData: placeData, output: inWords) {
-          try Antipode.printRows([row], output: inWords)
-        }
+        let precision = try inWords.precision
+        var rows: [OutputRow] = []
+        try Antipode.write(
+          try Antipode.report(location, placeData: placeData), format: inWords.format, precision: precision,
+          rows: &rows)
+        try OutputOptions.printRows(rows, format: inWords.format, precision: precision)
       } else if picture?.isStandardOutput != true {
         try OutputFile.print(text + "\n")
       }

@@ -8,6 +8,7 @@ import TunnelMaps
 
 #if canImport(Glibc)
 import Glibc
+import TunnelReports
 #endif
 
 extension Tunnel {

@@ -5,6 +5,7 @@ import TunnelContainment
 
 #if canImport(Glibc)
 import Glibc
+import TunnelReports
 #endif
 
 /// Whether to colour what is printed: `--color`, which every command takes.

@@ -5,6 +5,7 @@ import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 extension Tunnel {
   /// `tunnel where <place>`: everything the data says about one point.
@@ -39,7 +40,7 @@ extension Tunnel {
     var request: WhereRequest {
       WhereRequest(
         text: place.text, dataFolder: data.data, format: output.format,
-        decimals: Decimals(precision: output.decimals.precision))
+        precision: output.decimals.precision)
     }
   }
 }
@@ -50,53 +51,26 @@ struct WhereRequest: Equatable {
   var text: String
   var dataFolder: String?
   var format: OutputFormat = .text
-  var decimals = Decimals()
+  /// `--precision`, when given.
+  var precision: Int?
 
   func run() throws {
     let placeData = try DataOptions.placeData(folder: dataFolder)
+    let precision = try PrecisionOptions.precision(self.precision, for: format)
     var rows: [OutputRow] = []
     try LocationArguments.forEachQuery(text) { text in
       let location = try LocationArguments.resolve(text, data: placeData)
-      if let row = try answer(location, placeData: placeData) { rows.append(row) }
+      let report = WhereReport(
+        location, placemark: try Geocoding.placemark(for: location.coordinate, data: placeData))
+      switch format {
+      case .json: try OutputFile.print(report.json(precision: precision) + "\n")
+      case .text:
+        let style = TextStyle(output: TerminalOutput(asciiRequested: false))
+        try OutputFile.print(report.text(precision: precision, style: style))
+      case .jsonl, .csv, .geojson: rows.append(report.row(precision: precision))
+      }
     } whenRead: {
-      if let format = format.rows, !rows.isEmpty {
-        try OutputFile.print(
-          OutputDocument.render(rows, format: format, precision: .init(places: decimals.dataPlaces)))
-      }
-    }
-  }
-
-  /// Prints the answer for `location` as text or JSON, or gives its row for the row formats (printed
-  /// together, under one header).
-  private func answer(_ location: LocationQuery, placeData: PlaceData) throws -> OutputRow? {
-    let placemark = try Geocoding.placemark(for: location.coordinate, data: placeData)
-    switch format {
-    case .json:
-      try OutputFile.print(try decimals.rounding { try ReportJSON.string(placemark) } + "\n")
-      return nil
-    case .text:
-      let style = TextStyle(output: TerminalOutput(asciiRequested: false))
-      var lines = [
-        style.bold(PlacemarkText.headline(placemark)),
-        "      " + location.coordinate.formatted(.decimal(places: decimals.textPlaces)) + "   "
-          + location.coordinate.formatted(.dms(secondsPlaces: 1)),
-      ]
-      for (label, value) in PlacemarkText.details(placemark) {
-        lines.append("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
-      }
-      try OutputFile.print(lines.map { $0 + "\n" }.joined())
-      return nil
-    case .jsonl, .csv, .geojson:
-      return OutputRow(
-        members: [
-          ("latitude", OutputRow.number(location.coordinate.latitude, places: decimals.dataPlaces)),
-          (
-            "longitude",
-            OutputRow.number(
-              OutputRounding.longitude(location.coordinate.longitude, places: decimals.dataPlaces),
-              places: decimals.dataPlaces)
-          ),
-        ], coordinate: location.coordinate, placemark: placemark)
+      try OutputOptions.printRows(rows, format: format, precision: precision)
     }
   }
 }

@@ -3,6 +3,7 @@ import TunnelApp
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 @MainActor
 @Suite("Playing the Tunnel with keys")

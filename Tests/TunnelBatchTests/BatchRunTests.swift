@@ -3,6 +3,7 @@ import RandomPoints
 import SeededRandom
 import Testing
 import TunnelGeo
+import TunnelReports
 
 @testable import TunnelBatch
 
@@ -90,7 +91,6 @@ import Glibc
     let (output, _, _) = try run(text, options: BatchRun.Options(antipode: true, format: .jsonl))
     let lines = output.split(separator: "\n")
     #expect(lines.count == 5)
-    let encoder = JSONEncoder()
     for line in lines {
       let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
       let point = try Coordinate(
@@ -98,7 +98,8 @@ import Glibc
       for (coordinate, members) in [(point, row), (point.antipode, row["antipode"] as! [String: Any])] {
         let placemark = try Self.geocoder.placemark(for: coordinate)
         var expected = try #require(
-          try JSONSerialization.jsonObject(with: encoder.encode(placemark)) as? [String: Any])
+          try JSONSerialization.jsonObject(with: Data(placemark.json(precision: .data).utf8))
+            as? [String: Any])
         expected["latitude"] = nil
         expected["longitude"] = nil
         func canonical(_ value: Any) throws -> String {
@@ -218,7 +219,7 @@ import Glibc
       let longitude = Double(index / 5 * 104_729 % 3_600) / 10 - 180
       text += "\(index),\(latitude),\(longitude)\n"
     }
-    let precision = NumberPrecision(places: places)
+    let precision = try Precision(degrees: places)
     let fast = try run(
       text,
       options: BatchRun.Options(fields: [.nearestPlace], antipode: true, format: format, precision: precision)

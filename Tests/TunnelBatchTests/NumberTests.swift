@@ -2,6 +2,7 @@ import Foundation
 import SeededRandom
 import Testing
 import TunnelGeo
+import TunnelReports
 
 @testable import TunnelBatch
 
@@ -47,7 +48,7 @@ import TunnelGeo
   }
 
   @Test("Degrees with more decimals asked for than a double holds are written as they are, in JSON too")
-  func manyDecimals() {
+  func manyDecimals() throws {
     var generator = SplitMix64(seed: 15)
     for _ in 0..<20_000 {
       // Seven decimals, as the place data and most input have them.
@@ -58,12 +59,12 @@ import TunnelGeo
         let decimals = text.split(separator: ".").dropFirst().first?.count ?? 0
         #expect(
           Double(text) == degrees && decimals <= 7 && !text.contains("e"), "\(degrees) at \(places): \(text)")
-        #expect(OutputRounding.$degreePlaces.withValue(places) { OutputRounding.degrees(degrees) } == degrees)
+        #expect(try Precision(degrees: places).degrees(degrees) == degrees)
       }
     }
     // 70.21937 × 10¹⁵ is past 2⁵²: it once came back as 70.21937000000003.
     #expect(OutputBytes.text(70.21937, places: 15) == "70.21937")
-    #expect(OutputRounding.$degreePlaces.withValue(15) { OutputRounding.degrees(-70.21937) } == -70.21937)
+    #expect(try Precision(degrees: 15).degrees(-70.21937) == -70.21937)
     // Whole numbers past it once kept the `.0` of their description.
     #expect(OutputBytes.text(123, places: 13) == "123" && OutputBytes.text(-180, places: 15) == "-180")
   }

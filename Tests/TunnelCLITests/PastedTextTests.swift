@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TunnelApp
 import TunnelGeo
+import TunnelReports
 
 @testable import tunnel
 

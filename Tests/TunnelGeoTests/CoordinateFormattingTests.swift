@@ -2,6 +2,7 @@ import Foundation
 import RandomPoints
 import SeededRandom
 import Testing
+import TunnelReports
 
 @testable import TunnelGeo
 
@@ -48,7 +49,7 @@ import Testing
       (179.9999999, 6, -180), (179.6, 0, -180), (179.4, 0, 179), (-180, 9, -180), (0, 9, 0),
     ])
   func encodedLongitudes(longitude: Double, places: Int, written: Double) throws {
-    #expect(OutputRounding.longitude(longitude, places: places) == written)
+    #expect(try Precision(degrees: places).longitude(longitude) == written)
     // The text formats write the same number.
     let text = try Coordinate(latitude: 0, longitude: longitude).formatted(.decimal(places: places))
     #expect(Double(text.split(separator: " ").last!) == written, "\(text)")
@@ -59,7 +60,7 @@ import Testing
     let hair = try Coordinate(latitude: 10, longitude: -1e-10).antipode
     let greenwich = try Coordinate(latitude: 10, longitude: 0).antipode
     #expect(hair.longitude > 179.9 && greenwich.longitude == -180)
-    #expect(OutputRounding.longitude(hair.longitude) == OutputRounding.longitude(greenwich.longitude))
+    #expect(Precision.data.longitude(hair.longitude) == Precision.data.longitude(greenwich.longitude))
     #expect(hair.formatted(.decimal(places: 9)) == greenwich.formatted(.decimal(places: 9)))
   }
 

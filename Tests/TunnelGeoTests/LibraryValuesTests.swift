@@ -34,7 +34,7 @@ import Testing
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     let decoder = JSONDecoder()
-    // Numbers are stored to 0.1 mm (``OutputRounding``): stored again, the bytes are the same.
+    // Numbers are stored as they are: stored again, the bytes are the same.
     let stored = try encoder.encode(placemark)
     let decoded = try decoder.decode(Placemark.self, from: stored)
     #expect(try encoder.encode(decoded) == stored)

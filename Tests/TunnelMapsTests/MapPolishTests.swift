@@ -6,6 +6,7 @@ import TunnelGeo
 
 #if canImport(FoundationXML)
 import FoundationXML
+import TunnelReports
 #endif
 
 /// What a cartographer would fix in the pictures: seams drawn as shores and borders, captions that repeat

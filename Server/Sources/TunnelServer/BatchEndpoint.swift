@@ -5,6 +5,7 @@ import Hummingbird
 import NIOCore
 import TunnelBatch
 import TunnelGeo
+import TunnelReports
 
 /// How much a batch request may send, and how long it may take to send it.
 public struct BatchLimits: Sendable {
@@ -73,13 +74,7 @@ struct BatchEndpoint: Sendable {
           throw .badRequest("'fields': \(error.message)")
         }
       }
-      var places = 9
-      if let text = query["precision"] {
-        guard let value = Int(text), (0...15).contains(value) else {
-          throw .badRequest("'precision' must be a whole number from 0 to 15, not \(EchoedText.quoted(text))")
-        }
-        places = value
-      }
+      let precision = try TunnelAnswers.precision(query)
       // An empty name is no name (a form's empty field).
       func column(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
       let parameters = Self.columnOptions
@@ -94,7 +89,7 @@ struct BatchEndpoint: Sendable {
       }
       options = BatchRun.Options(
         fields: fields, antipode: try flag("antipode"), format: output ?? .csv,
-        precision: NumberPrecision(places: places), skipInvalid: try flag("skip_invalid"), threads: threads)
+        precision: precision, skipInvalid: try flag("skip_invalid"), threads: threads)
     }
 
     /// The parameters that choose columns, as the library's messages call them.

@@ -1,4 +1,5 @@
 import TunnelBatch
+import TunnelReports
 
 #if canImport(Glibc)
 import Glibc

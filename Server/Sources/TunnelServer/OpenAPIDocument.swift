@@ -1,4 +1,5 @@
 import TunnelGeo
+import TunnelReports
 
 /// `/openapi.json`: what `tunnel serve` serves, as OpenAPI 3.0. Tests check it against the routes and the
 /// answers (a route served but not described, or described but not served, fails them).

@@ -1,3 +1,5 @@
+import TunnelReports
+
 /// Photon's HTTP answers (`/api` and `/reverse`) made from ``GeocodedPlace``s: GeoJSON feature collections
 /// with Photon's property names and order, and its error body.
 ///

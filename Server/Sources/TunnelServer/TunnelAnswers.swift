@@ -1,13 +1,13 @@
 import Foundation
 import NIOConcurrencyHelpers
-import TunnelApp
 import TunnelGeo
 import TunnelMaps
+import TunnelReports
 
 /// What `tunnel serve` answers, apart from HTTP: the place data, its geocoder and gazetteer, opened and
 /// indexed once, and the answers to each route's parameters as bytes.
 ///
-/// Tunnel's own answers are the commands' (`ReportJSON`, the same reports); the dialects' are made from
+/// Tunnel's own answers are the commands' (TunnelReports' reports, in JSON); the dialects' are made from
 /// the same placemarks and gazetteer matches.
 public final class TunnelAnswers: Sendable {
   /// An answer: an HTTP status, a content type and a body.
@@ -161,57 +161,53 @@ public final class TunnelAnswers: Sendable {
   }
 
   /// `precision`: decimals of degrees, 0…15, 9 when absent (as the commands' JSON).
-  static func decimals(_ query: QueryParameters) throws(AnswerError) -> Int {
-    guard let text = query["precision"] else { return 9 }
-    guard let value = Int(text), (0...15).contains(value) else {
+  static func precision(_ query: QueryParameters) throws(AnswerError) -> Precision {
+    guard let text = query["precision"] else { return .data }
+    guard let value = Int(text), let precision = try? Precision(degrees: value) else {
       throw AnswerError.badRequest(
-        "'precision' must be a whole number from 0 to 15, not \(EchoedText.quoted(text))")
+        "'precision' must be a whole number from 0 to \(Precision.maximumDegrees), not \(EchoedText.quoted(text))"
+      )
     }
-    return value
+    return precision
   }
 
   /// `GET /v1/where`: what `tunnel where … --format json` prints.
   public func whereAnswer(_ query: QueryParameters) -> Answer {
     answering {
-      let places = try Self.decimals(query)
+      let precision = try Self.precision(query)
       let location = try location(query)
-      let placemark = try placemark(location.coordinate)
-      return try OutputRounding.$degreePlaces.withValue(places) { try ReportJSON.string(placemark) }
+      return WhereReport(location, placemark: try placemark(location.coordinate)).json(precision: precision)
     }
   }
 
   /// `GET /v1/antipode`: what `tunnel antipode … --format json` prints.
   public func antipodeAnswer(_ query: QueryParameters) -> Answer {
     answering {
-      let places = try Self.decimals(query)
+      let precision = try Self.precision(query)
       let location = try location(query)
       let placemarks = (try placemark(location.coordinate), try placemark(location.coordinate.antipode))
-      return try OutputRounding.$degreePlaces.withValue(places) {
-        try ReportJSON.string(
-          try AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks))
-      }
+      return try AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks)
+        .json(precision: precision)
     }
   }
 
   /// `GET /v1/dig`: what `tunnel dig … --format json` prints.
   public func digAnswer(_ query: QueryParameters) -> Answer {
     answering {
-      let places = try Self.decimals(query)
+      let precision = try Self.precision(query)
       guard query["from"] != nil, query["to"] != nil else {
         throw AnswerError.badRequest("give both ends: 'from' and 'to', e.g. from=Skjern&to=Wellington")
       }
       let from = try location(query.renaming("from"), text: "from")
       let to = try location(query.renaming("to"), text: "to")
-      return try OutputRounding.$degreePlaces.withValue(places) {
-        try ReportJSON.string(try DigReport(from: from, to: to))
-      }
+      return try DigReport(from: from, to: to).json(precision: precision)
     }
   }
 
   /// `GET /v1/find`: what `tunnel find … --format json` prints; 404 when nothing has the name.
   public func findAnswer(_ query: QueryParameters) -> Answer {
     answering {
-      let places = try Self.decimals(query)
+      let precision = try Self.precision(query)
       guard let text = query["q"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw AnswerError.badRequest("give 'q', the name to look for, e.g. q=Copenhagen")
       }
@@ -221,9 +217,7 @@ public final class TunnelAnswers: Sendable {
       guard !search.matches.isEmpty else {
         throw AnswerError.notFound(search.explanation ?? "nothing found", suggestions: search.suggestions)
       }
-      return try OutputRounding.$degreePlaces.withValue(places) {
-        try ReportJSON.string(search.matches.map(FoundPlace.init))
-      }
+      return FindReport(search.matches).json(precision: precision)
     }
   }
 

@@ -1,18 +1,18 @@
 /// Levenshtein distance from one fixed byte string to many others, with an upper bound that ends
 /// hopeless comparisons early.
-struct EditDistance {
-  let target: [UInt8]
+package struct EditDistance {
+  package let target: [UInt8]
   private var previous: [Int]
   private var current: [Int]
 
-  init(target: [UInt8]) {
+  package init(target: [UInt8]) {
     self.target = target
     previous = Array(repeating: 0, count: target.count + 1)
     current = previous
   }
 
   /// The distance from `target` to `other`, or nil when it exceeds `limit`.
-  mutating func distance(to other: [UInt8], atMost limit: Int) -> Int? {
+  package mutating func distance(to other: [UInt8], atMost limit: Int) -> Int? {
     let n = target.count
     guard n > 0 else { return other.count <= limit ? other.count : nil }
     for j in 0...n { previous[j] = j }

@@ -50,10 +50,10 @@ public struct NearestPlace: Sendable, Hashable, Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .name)
     try container.encode(countryCode, forKey: .countryCode)
-    try container.encode(OutputRounding.degrees(latitude), forKey: .latitude)
-    try container.encode(OutputRounding.longitude(longitude), forKey: .longitude)
+    try container.encode(latitude, forKey: .latitude)
+    try container.encode(longitude, forKey: .longitude)
     try container.encode(population, forKey: .population)
-    try container.encode(OutputRounding.kilometres(distanceKm), forKey: .distanceKm)
+    try container.encode(distanceKm, forKey: .distanceKm)
   }
 }
 

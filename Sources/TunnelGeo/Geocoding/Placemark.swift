@@ -90,9 +90,9 @@ public struct Placemark: Sendable, Hashable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(OutputRounding.kilometres(distanceKm), forKey: .distanceKm)
-      try container.encode(OutputRounding.degrees(latitude), forKey: .latitude)
-      try container.encode(OutputRounding.longitude(longitude), forKey: .longitude)
+      try container.encode(distanceKm, forKey: .distanceKm)
+      try container.encode(latitude, forKey: .latitude)
+      try container.encode(longitude, forKey: .longitude)
       try container.encode(country, forKey: .country)
       try container.encode(name, forKey: .name)
       try container.encode(island, forKey: .island)
@@ -156,8 +156,8 @@ public struct Placemark: Sendable, Hashable, Codable {
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(OutputRounding.degrees(latitude), forKey: .latitude)
-    try container.encode(OutputRounding.longitude(longitude), forKey: .longitude)
+    try container.encode(latitude, forKey: .latitude)
+    try container.encode(longitude, forKey: .longitude)
     try container.encode(land, forKey: .land)
     try container.encode(country, forKey: .country)
     try container.encode(region, forKey: .region)

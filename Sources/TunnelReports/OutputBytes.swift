@@ -1,5 +1,3 @@
-import TunnelGeo
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,22 +8,22 @@ import Glibc
 /// The bytes live in a buffer of its own that grows by doubling, and short appends are copied byte by
 /// byte: a row is dozens of appends of a few bytes, and this is where a batch spends much of its time.
 /// A copy of an `OutputBytes` shares the buffer; each writer makes its own.
-struct OutputBytes {
-  private final class Storage {
-    var base: UnsafeMutablePointer<UInt8>
-    var count = 0
-    var capacity: Int
+package struct OutputBytes {
+  @usableFromInline final class Storage {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
 
-    init(capacity: Int) {
+    @usableFromInline init(capacity: Int) {
       self.capacity = max(16, capacity)
       base = .allocate(capacity: self.capacity)
     }
 
-    @inline(__always) func reserve(_ needed: Int) {
+    @inlinable @inline(__always) func reserve(_ needed: Int) {
       if needed > capacity { grow(to: needed) }
     }
 
-    @inline(never) private func grow(to needed: Int) {
+    @usableFromInline @inline(never) func grow(to needed: Int) {
       var grown = capacity * 2
       while grown < needed { grown *= 2 }
       let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -38,45 +36,47 @@ struct OutputBytes {
     deinit { base.deallocate() }
   }
 
-  private let storage: Storage
+  @usableFromInline let storage: Storage
 
-  init(capacity: Int = 256) {
+  @inlinable package init(capacity: Int = 256) {
     storage = Storage(capacity: capacity)
   }
 
   /// The bytes written so far.
-  var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+  package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
 
   /// Calls `body` with the bytes written so far, without copying them.
-  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+  @inlinable package func withBytes<Result>(
+    _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
     try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
   }
 
-  var count: Int { storage.count }
+  @inlinable package var count: Int { storage.count }
 
-  var last: UInt8? { storage.count > 0 ? storage.base[storage.count - 1] : nil }
+  @inlinable package var last: UInt8? { storage.count > 0 ? storage.base[storage.count - 1] : nil }
 
-  mutating func removeLast() {
+  @inlinable package mutating func removeLast() {
     precondition(storage.count > 0)
     storage.count -= 1
   }
 
   /// Removes the byte at `position`, moving the rest down.
-  mutating func remove(at position: Int) {
+  @inlinable package mutating func remove(at position: Int) {
     precondition(position < storage.count)
     (storage.base + position).update(from: storage.base + position + 1, count: storage.count - position - 1)
     storage.count -= 1
   }
 
-  mutating func reserveCapacity(_ capacity: Int) { storage.reserve(capacity) }
+  @inlinable package mutating func reserveCapacity(_ capacity: Int) { storage.reserve(capacity) }
 
-  @inline(__always) mutating func append(_ byte: UInt8) {
+  @inlinable @inline(__always) package mutating func append(_ byte: UInt8) {
     if storage.count == storage.capacity { storage.reserve(storage.count + 1) }
     storage.base[storage.count] = byte
     storage.count += 1
   }
 
-  mutating func append(contentsOf buffer: UnsafeBufferPointer<UInt8>) {
+  @inlinable package mutating func append(contentsOf buffer: UnsafeBufferPointer<UInt8>) {
     let length = buffer.count
     guard length > 0 else { return }
     storage.reserve(storage.count + length)
@@ -89,23 +89,23 @@ struct OutputBytes {
     storage.count += length
   }
 
-  mutating func append(contentsOf bytes: [UInt8]) {
+  @inlinable package mutating func append(contentsOf bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
   }
 
-  mutating func append(_ text: String) {
+  @inlinable package mutating func append(_ text: String) {
     var text = text
     text.withUTF8 { append(contentsOf: $0) }
   }
 
   /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8.
-  mutating func json(_ text: String) {
+  @inlinable package mutating func json(_ text: String) {
     var text = text
     text.withUTF8 { json(utf8: $0) }
   }
 
   /// A JSON string from its UTF-8.
-  mutating func json(utf8: UnsafeBufferPointer<UInt8>) {
+  @inlinable package mutating func json(utf8: UnsafeBufferPointer<UInt8>) {
     append(UInt8(ascii: "\""))
     var runStart = 0
     for index in 0..<utf8.count {
@@ -130,46 +130,47 @@ struct OutputBytes {
     append(UInt8(ascii: "\""))
   }
 
-  mutating func json(_ text: String?) {
+  @inlinable package mutating func json(_ text: String?) {
     if let text { json(text) } else { append("null") }
   }
 
   /// `"name":`, for a member of an object.
-  mutating func key(_ name: String) {
+  @inlinable package mutating func key(_ name: String) {
     json(name)
     append(UInt8(ascii: ":"))
   }
 
   /// `"name":"text",` (`null` for nil).
-  mutating func member(_ name: String, _ text: String?) {
+  @inlinable package mutating func member(_ name: String, _ text: String?) {
     key(name)
     json(text)
     append(UInt8(ascii: ","))
   }
 
   /// `"name":1.5,`.
-  mutating func member(_ name: String, number value: Double, places: Int) {
+  @inlinable package mutating func member(_ name: String, number value: Double, places: Int) {
     key(name)
     number(value, places: places)
     append(UInt8(ascii: ","))
   }
 
   /// `"name":-171.5,` for a longitude (see ``longitude(_:places:)``).
-  mutating func member(_ name: String, longitude value: Double, places: Int) {
+  @inlinable package mutating func member(_ name: String, longitude value: Double, places: Int) {
     key(name)
     longitude(value, places: places)
     append(UInt8(ascii: ","))
   }
 
   /// `"name":true,` (`null` for nil).
-  mutating func member(_ name: String, flag: Bool?) {
+  @inlinable package mutating func member(_ name: String, flag: Bool?) {
     key(name)
     append(flag.map { $0 ? "true" : "false" } ?? "null")
     append(UInt8(ascii: ","))
   }
 
   /// `"name":{…},` with the members `body` writes, or `"name":null,` when not `present`.
-  mutating func object(_ name: String, present: Bool, _ body: (inout OutputBytes) -> Void) {
+  @inlinable package mutating func object(_ name: String, present: Bool, _ body: (inout OutputBytes) -> Void)
+  {
     key(name)
     guard present else { return append("null,") }
     append(UInt8(ascii: "{"))
@@ -180,14 +181,14 @@ struct OutputBytes {
 
   /// A number rounded to `places` decimals, written without trailing zeros (`56.5`, `-0.25`, `7`);
   /// `null` when it is not finite.
-  mutating func number(_ value: Double, places: Int) {
+  @inlinable package mutating func number(_ value: Double, places: Int) {
     let places = max(0, min(places, 15))
     let scale = PowerOfTen.double(places)
     let scaled = (value * scale).rounded()
     // Past 2⁵⁰ the product's own error could round the last decimal wrong: rounded in decimal instead.
     guard value.isFinite, abs(scaled) < 0x1p50 else {
       guard value.isFinite else { return append("null") }
-      let rounded = OutputRounding.rounded(value, places: places)
+      let rounded = Precision.rounded(value, places: places)
       // A whole number without the `.0` that `description` gives it.
       if rounded == rounded.rounded(), abs(rounded) < 0x1p63 {
         decimal(units: Int64(rounded), decimals: 0)
@@ -201,15 +202,15 @@ struct OutputBytes {
   }
 
   /// A longitude as ``number(_:places:)`` writes it, except that one that rounds to 180 is written -180,
-  /// the same meridian, as Tunnel writes longitudes everywhere (``OutputRounding/longitude(_:places:)``).
-  mutating func longitude(_ value: Double, places: Int) {
-    number(
-      value < 179 ? value : OutputRounding.longitude(value, places: max(0, min(places, 15))), places: places)
+  /// the same meridian, as Tunnel writes longitudes everywhere (``Precision/longitude(_:)``).
+  @inlinable package mutating func longitude(_ value: Double, places: Int) {
+    let written = value < 179 ? value : Precision.rounded(value, places: max(0, min(places, 15)))
+    number(written == 180 ? -180 : written, places: places)
   }
 
   /// `units` × 10^-`decimals` exactly, without trailing zeros after the point (`units` 12500 with
   /// `decimals` 3 is `12.5`).
-  mutating func decimal(units: Int64, decimals: Int) {
+  @inlinable package mutating func decimal(units: Int64, decimals: Int) {
     var magnitude = units.magnitude
     var decimals = decimals
     while decimals > 0, magnitude % 10 == 0 {
@@ -244,7 +245,7 @@ struct OutputBytes {
 
   /// Writes `value` as `count` digits, zeros in front, in the `count` bytes before `end`: two digits at
   /// a time.
-  @inline(__always) private static func writeDigits(
+  @inlinable @inline(__always) static func writeDigits(
     _ value: UInt64, count: Int, before end: UnsafeMutablePointer<UInt8>
   ) {
     let pairs: StaticString =
@@ -268,9 +269,9 @@ struct OutputBytes {
   }
 
   /// An integer in decimal.
-  mutating func integer(_ value: Int) { decimal(units: Int64(value), decimals: 0) }
+  @inlinable package mutating func integer(_ value: Int) { decimal(units: Int64(value), decimals: 0) }
 
-  static func text(_ value: Double, places: Int) -> String {
+  package static func text(_ value: Double, places: Int) -> String {
     var out = OutputBytes()
     out.number(value, places: places)
     return String(decoding: out.bytes, as: UTF8.self)
@@ -284,13 +285,13 @@ struct OutputBytes {
   /// Neither ever holds a raw NUL, which PostgreSQL's `COPY` and C's string functions refuse or cut at.
   /// CSV has no escapes: a NUL in a CSV field is written `␀` (U+2400 SYMBOL FOR NULL), which a `␀`
   /// the input already held cannot be told apart from; TSV and JSON keep the two apart.
-  mutating func field(_ text: String, separator: UInt8) {
+  @inlinable package mutating func field(_ text: String, separator: UInt8) {
     var text = text
     text.withUTF8 { field(utf8: $0, separator: separator) }
   }
 
   /// A CSV (or TSV) field from its UTF-8.
-  mutating func field(utf8: UnsafeBufferPointer<UInt8>, separator: UInt8) {
+  @inlinable package mutating func field(utf8: UnsafeBufferPointer<UInt8>, separator: UInt8) {
     if separator == 0x09 { return tsvField(utf8: utf8) }
     var needsQuotes = false
     var holdsNUL = false
@@ -317,12 +318,12 @@ struct OutputBytes {
   }
 
   /// `␀` (U+2400), in place of a NUL in a CSV field.
-  private static var symbolForNull: [UInt8] { [0xE2, 0x90, 0x80] }
+  @usableFromInline static var symbolForNull: [UInt8] { [0xE2, 0x90, 0x80] }
 }
 
 extension OutputBytes {
   /// A TSV field: see ``field(_:separator:)``.
-  private mutating func tsvField(utf8: UnsafeBufferPointer<UInt8>) {
+  @usableFromInline mutating func tsvField(utf8: UnsafeBufferPointer<UInt8>) {
     var runStart = 0
     for index in 0..<utf8.count {
       let byte = utf8[index]
@@ -345,9 +346,9 @@ extension OutputBytes {
 }
 
 /// Powers of ten, without a table (a static array is looked up through a lazy global).
-enum PowerOfTen {
+package enum PowerOfTen {
   /// 10^`exponent`, for `exponent` in 0...19.
-  @inline(__always) static func integer(_ exponent: Int) -> UInt64 {
+  @inlinable @inline(__always) package static func integer(_ exponent: Int) -> UInt64 {
     precondition(exponent >= 0 && exponent <= 19, "10^\(exponent) is not a UInt64")
     var value: UInt64 = 1
     for _ in 0..<exponent { value &*= 10 }
@@ -355,7 +356,7 @@ enum PowerOfTen {
   }
 
   /// 10^`exponent`, for `exponent` in 0...22 (every one an exact `Double`).
-  @inline(__always) static func double(_ exponent: Int) -> Double {
+  @inlinable @inline(__always) package static func double(_ exponent: Int) -> Double {
     switch exponent {
     case 0: return 1
     case 1: return 1e1

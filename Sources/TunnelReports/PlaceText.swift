@@ -40,6 +40,21 @@ public enum PlaceText {
     return "\(identifier) (\(offset))"
   }
 
+  /// `56.000000, 8.500000   56°00′00.0″N 8°30′00.0″E`: decimals to `precision`, then degrees, minutes and
+  /// seconds.
+  public static func coordinates(_ coordinate: Coordinate, precision: Precision) -> String {
+    coordinate.formatted(.decimal(places: precision.degrees)) + "   "
+      + coordinate.formatted(.dms(secondsPlaces: 1))
+  }
+
+  /// `20,003.93 km`: to hundredths, after rounding to `precision`'s decimals of kilometres (so that
+  /// `--precision 3` reads `20,003.90 km`, as its JSON says 20003.9).
+  public static func kilometres(_ value: Double, precision: Precision) -> String {
+    let hundredths = Int((precision.kilometres(value) * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(grouped(hundredths / 100)).\(fraction < 10 ? "0" : "")\(fraction) km"
+  }
+
   /// `1,234,567`.
   public static func grouped(_ value: Int) -> String {
     var digits = String(abs(value))
