@@ -4,7 +4,7 @@ built the same way, and (with --clean-clone) a new user's first answer and the t
     python3 Benchmarks/weight/bench.py --prefix PREFIX [--runs N] [--clean-clone] [--out FILE]
 
 PREFIX holds `bin/tunnel` and `bin/tunnel-serve` as Scripts/install puts them (Scripts/bench --weight installs
-them first). The hello is built here, with the same flags (release, static Swift runtime) and stripped the same
+them first). The hello is built here, with the same flags (release, static Swift runtime, no PIE) and stripped the same
 way. Start-ups are whole processes, the two programs interleaved run by run; the figures are medians of wall
 time. --clean-clone clones the checkout's HEAD into a temporary folder and times, there, the README's two
 commands: `Scripts/setup && swift run tunnel Skjern`, then `Scripts/test`; and a package that uses TunnelGeo
@@ -37,6 +37,9 @@ def build_hello(work):
     with open(os.path.join(package, "Sources", "hello", "main.swift"), "w") as out:
         out.write('print("hello")\n')
     flags = ["-c", "release", "--static-swift-stdlib", "--package-path", package]
+    # As Scripts/install builds (a fixed-address executable unless TUNNEL_PIE=1).
+    if os.environ.get("TUNNEL_PIE", "0") != "1":
+        flags += ["-Xswiftc", "-Xclang-linker", "-Xswiftc", "-no-pie"]
     subprocess.run(["swift", "build"] + flags, check=True, stdout=sys.stderr)
     folder = subprocess.run(["swift", "build"] + flags + ["--show-bin-path"], check=True, capture_output=True,
                             text=True).stdout.strip()
@@ -82,7 +85,8 @@ def main():
         data = os.path.join(arguments.prefix, "share", "tunnel", "Data")
         lines += ["## Installed programs (stripped; debugging information beside them in bin/.debug)", "",
                   "| program | size | its debugging information |", "|---|---:|---:|"]
-        for path in (tunnel, serve):
+        # A prefix from `Scripts/install --only tunnel` has no tunnel-serve.
+        for path in (tunnel, serve) if os.path.exists(serve) else (tunnel,):
             debug = os.path.join(arguments.prefix, "bin", ".debug", os.path.basename(path) + ".debug")
             lines.append("| %s | %.1f MB | %.1f MB |" % (os.path.basename(path), megabytes(path),
                                                      megabytes(debug) if os.path.exists(debug) else 0))
