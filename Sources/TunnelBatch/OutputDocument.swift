@@ -1,7 +1,7 @@
 import TunnelGeo
 import TunnelReports
 
-/// Whole outputs made of ``OutputRow``s.
+/// Whole outputs made of `OutputRow`s.
 public enum OutputDocument {
   /// The rows in `format`: a header and a line a row for CSV and TSV, a line a row for JSON Lines, a
   /// feature collection for GeoJSON. Rows with placemarks get `fields` added (and the antipode's).

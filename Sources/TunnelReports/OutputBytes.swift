@@ -279,7 +279,7 @@ package struct OutputBytes {
 
   /// A CSV field, quoted when it holds the separator, a quote or a line break; or, with a tab for
   /// separator, a TSV field, never quoted: a tab, line feed, carriage return, NUL or backslash in it is
-  /// written `\t`, `\n`, `\r`, `\0`, `\\` (IANA's TSV cannot hold the first three; ``DelimitedReader``
+  /// written `\t`, `\n`, `\r`, `\0`, `\\` (IANA's TSV cannot hold the first three; `TunnelBatch.DelimitedReader`
   /// reads them back).
   ///
   /// Neither ever holds a raw NUL, which PostgreSQL's `COPY` and C's string functions refuse or cut at.

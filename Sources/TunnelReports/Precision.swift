@@ -58,7 +58,7 @@ public struct Precision: Sendable, Hashable {
   /// Degrees rounded to ``degrees`` decimals.
   public func degrees(_ value: Double) -> Double { Self.rounded(value, places: degrees) }
 
-  /// A longitude rounded to ``degrees`` decimals and kept in -180..<180, as ``Coordinate`` holds longitudes:
+  /// A longitude rounded to ``degrees`` decimals and kept in -180..<180, as `Coordinate` holds longitudes:
   /// one that rounds to 180 is written -180, the same meridian, as the text formats write it
   /// (`Coordinate.formatted(_:)`). The antipode of `10 -1e-10` is at -180, as that of `10 0` is.
   public func longitude(_ value: Double) -> Double {
