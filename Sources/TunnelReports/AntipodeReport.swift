@@ -51,8 +51,9 @@ public struct AntipodeReport: Sendable, JSONWritable {
   public func text(precision: Precision = .text, style: TextStyle = TextStyle()) -> String {
     var lines: [String] = []
     for (label, coordinate, placemark) in [("From", start, from), ("To", end, to)] {
-      let headline =
-        label == "From" && place != nil ? PlaceText.line(place!) : PlacemarkText.headline(placemark)
+      // The start by the name it was given, when it was given one.
+      let named = label == "From" ? place.map(PlaceText.line) : nil
+      let headline = named ?? PlacemarkText.headline(placemark)
       lines.append(style.dim(label.padding(toLength: 6, withPad: " ", startingAt: 0)) + style.bold(headline))
       lines.append("      " + PlaceText.coordinates(coordinate, precision: precision))
       for (name, value) in PlacemarkText.details(placemark) {

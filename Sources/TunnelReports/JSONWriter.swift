@@ -120,12 +120,6 @@ public struct JSONWriter {
     afterName = false
   }
 
-  /// A value given as JSON text already (a report written into another), laid out as it is.
-  public mutating func raw(_ json: String) {
-    beginValue()
-    out.append(json)
-  }
-
   // MARK: Layout
 
   /// The separator and line break before a value, unless it is a member's value.

@@ -185,7 +185,8 @@ final class BatchIndexes: Sendable {
           let placeGrid = old?.places ?? makePlaceGrid(places)
           built.placeGrid = placeGrid
           built.countryPlaces =
-            old?.countryPlaces ?? CountryPlaceIndex(places: places, vectors: placeGrid.vectors)
+            old?.countryPlaces
+            ?? CountryPlaceIndex.cached(places: places, vectors: placeGrid.vectors, cache: cache)
         }
         return built
       })

@@ -42,6 +42,48 @@ struct CountryPlaceIndex: Sendable {
     self.axes = axes
   }
 
+  private init(vectors: PlaceVectorArray, members: [Int32], axes: [UInt8], starts: [Int32]) {
+    self.vectors = vectors
+    self.members = members
+    self.axes = axes
+    self.starts = starts
+  }
+
+  /// The index of `places` kept in `cache` (an ``IndexCacheFile``, magic `TUNLCPLC`, named and keyed after the
+  /// place file's checksum and size), or a new one built and saved there: building it sorts every place, which
+  /// takes a moment optimised and seconds in a debug build. A file that fails a check (the signature, a range,
+  /// an index past the places) is ignored, and replaced by the new one.
+  static func cached(places: PlaceLayer, vectors: PlaceVectorArray, cache: IndexCache?) -> CountryPlaceIndex {
+    guard let cache else { return CountryPlaceIndex(places: places, vectors: vectors) }
+    let (magic, version): (String, UInt32) = ("TUNLCPLC", 1)
+    let checksum = String(places.file.payloadChecksum, radix: 16)
+    let name = "country-places-v\(version)-\(checksum)-\(places.file.size)-\(leafSize).bin"
+    let keys =
+      [version, UInt32(leafSize), UInt32(places.count), places.file.payloadChecksum]
+      + IndexCacheFile.keys(places.file.size)
+    if var file = IndexCacheFile.Reader(name, in: cache, magic: magic, keys: keys, arrays: 3),
+      let members = file.read(Int32.self), let axes = file.read(UInt8.self), let starts = file.read(Int32.self),
+      file.finish(), Self.valid(members: members, axes: axes, starts: starts, placeCount: places.count)
+    {
+      return CountryPlaceIndex(vectors: vectors, members: members, axes: axes, starts: starts)
+    }
+    let built = CountryPlaceIndex(places: places, vectors: vectors)
+    IndexCacheFile.save(
+      name, in: cache, magic: magic, keys: keys,
+      arrays: [CacheArray(built.members), CacheArray(built.axes), CacheArray(built.starts)])
+    return built
+  }
+
+  /// Whether arrays read back can be walked: a range per slot, in order, covering every member; every member a
+  /// place; every axis one of three.
+  private static func valid(members: [Int32], axes: [UInt8], starts: [Int32], placeCount: Int) -> Bool {
+    guard starts.count == slotCount + 1, axes.count == members.count, starts.first == 0,
+      starts.last.map(Int.init) == members.count
+    else { return false }
+    for slot in 0..<slotCount where starts[slot] > starts[slot + 1] { return false }
+    return members.allSatisfy { $0 >= 0 && Int($0) < placeCount } && axes.allSatisfy { $0 <= 2 }
+  }
+
   /// How many places the trees hold (those with a two-letter country code).
   var count: Int { members.count }
   /// Bytes held (the vectors belong to the nearest-place grid).
