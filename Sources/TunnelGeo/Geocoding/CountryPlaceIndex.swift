@@ -62,7 +62,8 @@ struct CountryPlaceIndex: Sendable {
       [version, UInt32(leafSize), UInt32(places.count), places.file.payloadChecksum]
       + IndexCacheFile.keys(places.file.size)
     if var file = IndexCacheFile.Reader(name, in: cache, magic: magic, keys: keys, arrays: 3),
-      let members = file.read(Int32.self), let axes = file.read(UInt8.self), let starts = file.read(Int32.self),
+      let members = file.read(Int32.self), let axes = file.read(UInt8.self),
+      let starts = file.read(Int32.self),
       file.finish(), Self.valid(members: members, axes: axes, starts: starts, placeCount: places.count)
     {
       return CountryPlaceIndex(vectors: vectors, members: members, axes: axes, starts: starts)
