@@ -48,11 +48,11 @@ public struct PairsReport: Sendable, JSONWritable {
   /// A header, then a line a pair: the distance, then each place's name, country code, population and
   /// position; numbers as Swift writes a double, after rounding to `precision`.
   public func csv(precision: Precision = .data) -> String {
+    // Quoted as every CSV field Tunnel writes is (`OutputBytes.field`).
     func field(_ text: String) -> String {
-      text.contains(where: { ",\"\n\r".contains($0) })
-        ? "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
-          + "\""
-        : text
+      var out = OutputBytes()
+      out.field(text, separator: UInt8(ascii: ","))
+      return String(decoding: out.bytes, as: UTF8.self)
     }
     func place(_ place: Place) -> [String] {
       [
