@@ -1,10 +1,10 @@
-"""Writer of Tunnel's compact data files (format version 2). Data/FORMAT.md is the specification."""
+"""Writer of Tunnel's compact data files (format version 3). Data/FORMAT.md is the specification."""
 
 import struct
 import zlib
 
 MAGIC = b"TUNLDATA"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 HEADER_SIZE = 64
 SECTION_ENTRY_SIZE = 24
 # Readers check each block of this many payload bytes against its own checksum the first time they read it.
@@ -17,6 +17,11 @@ PLACE_UNITS_PER_DEGREE = 10_000_000
 FINE_UNITS_PER_DEGREE = 100_000
 COARSE_UNITS_PER_DEGREE = 10_000
 CHUNK_EDGES = 64
+# The ring grid (RGRD) of a polygon layer: cells of this many degrees; a ring whose box covers more cells than
+# RING_GRID_WIDE is listed once, with its box, among the wide rings instead of in every cell.
+RING_GRID_DEGREES = 2
+RING_GRID_WIDE = 16
+RING_GRID_STEPS = 256
 
 
 def fixed(value, units):
@@ -143,6 +148,54 @@ def zigzag_varint(value, out):
     out.append(value)
 
 
+def ring_grid_section(boxes, units):
+    """The RGRD section (Data/FORMAT.md): which rings' boxes may hold a point, cell by cell.
+
+    boxes: (min lat, min lon, max lat, max lon) of every ring in fixed-point units, in ring order.
+    """
+    cell = RING_GRID_DEGREES * units
+    rows, columns = 180 // RING_GRID_DEGREES, 360 // RING_GRID_DEGREES
+
+    def row(latitude):
+        return min(rows - 1, max(0, (latitude + 90 * units) // cell))
+
+    def column(longitude):
+        return min(columns - 1, max(0, (longitude + 180 * units) // cell))
+
+    def step(value, start):
+        return min(RING_GRID_STEPS - 1, max(0, (value - start) * RING_GRID_STEPS // cell))
+
+    cells = [[] for _ in range(rows * columns)]
+    wide = []
+    for ring, (min_lat, min_lon, max_lat, max_lon) in enumerate(boxes):
+        first_row, last_row = row(min_lat), row(max_lat)
+        first_column, last_column = column(min_lon), column(max_lon)
+        if (last_row - first_row + 1) * (last_column - first_column + 1) > RING_GRID_WIDE:
+            wide.append((ring, min_lat, min_lon, max_lat, max_lon))
+            continue
+        for r in range(first_row, last_row + 1):
+            south = r * cell - 90 * units
+            for c in range(first_column, last_column + 1):
+                west = c * cell - 180 * units
+                steps = (
+                    step(min_lat, south)
+                    | step(min_lon, west) << 8
+                    | step(max_lat, south) << 16
+                    | step(max_lon, west) << 24
+                )
+                cells[r * columns + c].append((ring, steps))
+    words = [cell, rows, columns, len(wide)]
+    position = 0
+    for entries in cells:
+        words.append(position)
+        position += len(entries)
+    words.append(position)
+    body = struct.pack(f"<{len(words)}I", *words)
+    body += b"".join(struct.pack("<Iiiii", *record) for record in wide)
+    body += b"".join(struct.pack("<II", ring, steps) for entries in cells for ring, steps in entries)
+    return ("RGRD", 4, body)
+
+
 def write_polygon_layer(path, features, attribute_names, meta, units):
     """Write a polygon layer (Data/FORMAT.md, kind POLY).
 
@@ -152,6 +205,7 @@ def write_polygon_layer(path, features, attribute_names, meta, units):
     strings = StringPool()
     feature_records, attribute_indices = bytearray(), []
     ring_records, chunk_records, stream = bytearray(), bytearray(), bytearray()
+    ring_boxes = []
     ring_count = chunk_count = vertex_count = 0
     for feature_index, (attributes, level, rings) in enumerate(features):
         if len(attributes) != len(attribute_names):
@@ -185,6 +239,7 @@ def write_polygon_layer(path, features, attribute_names, meta, units):
                     previous = point
             lats = [p[0] for p in points]
             lons = [p[1] for p in points]
+            ring_boxes.append((min(lats), min(lons), max(lats), max(lons)))
             ring_records += struct.pack(
                 "<iiiiIIII", min(lats), min(lons), max(lats), max(lons), ring_offset, len(points), first_chunk, feature_index
             )
@@ -200,6 +255,7 @@ def write_polygon_layer(path, features, attribute_names, meta, units):
         ("RING", 32, bytes(ring_records)),
         ("CHNK", 24, bytes(chunk_records)),
         ("VSTR", 1, bytes(stream)),
+        ring_grid_section(ring_boxes, units),
     ] + strings.sections("STR")
     counts = (len(features), ring_count, vertex_count)
     return write_container(path, "POLY", counts, units, len(attribute_names), sections)

@@ -1,4 +1,6 @@
 import Foundation
+import RandomPoints
+import SeededRandom
 import Testing
 
 @testable import TunnelGeo
@@ -128,6 +130,47 @@ import Testing
     // Before, the crossing test trapped on arithmetic overflow; now it answers, right or wrong for damage.
     _ = polygons.ringCrossings(inside, ring: single)
     _ = polygons.features(containing: inside)
+  }
+
+  @Test(
+    "A ring grid whose counts do not fit its section, in a file whose checksums hold, is refused when the layer opens"
+  )
+  func ringGridCountsThatLie() throws {
+    let source = try PlaceDataLocation.find() + "/marine.tunnel"
+    let grid = try DataFile(path: source, expectedKind: "POLY").section("RGRD", itemSize: 4)
+    for (word, value) in [(1, UInt32(0xFFFF)), (2, 0xFFFF), (3, UInt32.max), (0, 0)] {
+      let data = try data(damaging: "marine.tunnel") { bytes in
+        for index in 0..<4 {
+          bytes[grid.offset + 4 * word + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
+        }
+        Self.seal(&bytes)
+      }
+      #expect(throws: PlaceDataError.self) { _ = try data.marine() }
+    }
+  }
+
+  @Test(
+    "Ring grid cells whose offsets point anywhere, in a file whose checksums hold, are read within the section"
+  )
+  func ringGridOffsetsThatLie() throws {
+    let source = try PlaceDataLocation.find() + "/marine.tunnel"
+    let original = try DataFile(path: source, expectedKind: "POLY")
+    let grid = try original.section("RGRD", itemSize: 4)
+    let cells = Int(original.u32(grid.offset + 4)) * Int(original.u32(grid.offset + 8))
+    let data = try data(damaging: "marine.tunnel") { bytes in
+      // Every cell's start past the end, and every other one before the previous cell's.
+      for cell in 0...cells {
+        let value: UInt32 = cell % 2 == 0 ? .max : UInt32(cells - cell)
+        for index in 0..<4 {
+          bytes[grid.offset + 16 + 4 * cell + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
+        }
+      }
+      Self.seal(&bytes)
+    }
+    let marine = try data.marine()
+    var generator = SplitMix64(seed: 3)
+    for _ in 0..<200 { _ = marine.polygons.features(containing: Coordinate.random(using: &generator)) }
+    try data.verify()
   }
 
   @Test(

@@ -160,6 +160,53 @@ import Testing
     Self.expectSameAnswers(layer, PolygonGrid(layer: layer), seed: 15)
   }
 
+  /// The ring grid in each file (`RGRD`) passes every ring whose box holds the point: the features found
+  /// through it are those of a test of every ring, on random points, vertices, the corners of ring boxes and
+  /// the edges of the grid's cells.
+  @Test(arguments: ["countries", "regions", "marine", "timezones", "islands", "coastline-h", "coastline-l"])
+  func ringGridFindsWhatEveryRingSays(_ name: String) throws {
+    let layer = try PolygonLayer(
+      file: DataFile(path: Self.data.directory + "/\(name).tunnel", expectedKind: "POLY"))
+    var points = Self.points(on: layer, seed: 21, random: 300, rings: 6)
+    var generator = SplitMix64(seed: 22)
+    let units = Int32(layer.unitsPerDegree)
+    for _ in 0..<60 {
+      let box = layer.ringBox(Int.random(in: 0..<layer.ringCount, using: &generator))
+      for latitude in [box.minLatitude, box.maxLatitude] {
+        for longitude in [box.minLongitude, box.maxLongitude] {
+          points.append(FixedPoint(latitude: latitude, longitude: longitude))
+          points.append(FixedPoint(latitude: latitude, longitude: longitude &- 1))
+          points.append(FixedPoint(latitude: latitude &- 1, longitude: longitude &+ 1))
+        }
+      }
+      // Where the 2° cells meet: on the edge, and a unit either side.
+      let latitude = Int32.random(in: -45...44, using: &generator) * 2 * units
+      let longitude = Int32.random(in: -90...89, using: &generator) * 2 * units
+      for dLatitude: Int32 in [-1, 0, 1] {
+        for dLongitude: Int32 in [-1, 0, 1] {
+          points.append(FixedPoint(latitude: latitude + dLatitude, longitude: longitude + dLongitude))
+        }
+      }
+    }
+    points.append(FixedPoint(latitude: 90 * units, longitude: 180 * units))
+    points.append(FixedPoint(latitude: -90 * units, longitude: -180 * units))
+    var mismatches = 0
+    for point in points {
+      var odd: Set<Int> = []
+      for ring in 0..<layer.ringCount where layer.ringBox(ring).contains(point) {
+        if layer.ringCrossings(point, ring: ring) { odd.formSymmetricDifference([layer.ring(ring).feature]) }
+      }
+      let found = layer.features(containing: point)
+      if found != odd.sorted() {
+        mismatches += 1
+        if mismatches <= 5 {
+          Issue.record("\(name) \(point): every ring \(odd.sorted()), ring grid \(found)")
+        }
+      }
+    }
+    #expect(mismatches == 0, "\(mismatches) of \(points.count) points differ")
+  }
+
   @Test func featureSetTogglesAndKeepsItsOrder() {
     var set = FeatureSet()
     for feature: Int32 in [5, 3, 9, 3, 1, 7] { set.toggle(feature) }

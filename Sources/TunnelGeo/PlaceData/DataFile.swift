@@ -25,7 +25,7 @@ final class DataFile: @unchecked Sendable {
   // @unchecked: the mapping is read-only and never changes after init; it is unmapped in deinit.
 
   static let magic: [UInt8] = Array("TUNLDATA".utf8)
-  static let formatVersion: UInt32 = 2
+  static let formatVersion: UInt32 = 3
   static let headerSize = 64
   static let sectionEntrySize = 24
 

@@ -52,6 +52,7 @@ public final class PolygonLayer: Sendable {
   private let ringTable: DataFile.Section
   private let chunks: DataFile.Section
   private let stream: DataFile.Section
+  private let grid: RingGrid
   let strings: StringTable
 
   /// Fixed-point units per degree of this layer's coordinates.
@@ -83,6 +84,7 @@ public final class PolygonLayer: Sendable {
     guard unitsPerDegree > 0, unitsPerDegree <= 10_000_000 else {
       throw .malformed(path: file.path, detail: "\(unitsPerDegree) units per degree")
     }
+    grid = try RingGrid(file: file, section: file.section("RGRD", itemSize: 4), units: unitsPerDegree)
     attributeNames =
       file.attributesPerFeature == 0
       ? [] : (file.metadata()["attributes"] ?? "").split(separator: ",").map(String.init)
@@ -271,8 +273,9 @@ public final class PolygonLayer: Sendable {
   /// Whether a ray from `point` towards increasing longitude crosses the ring an odd number of times.
   public func ringCrossings(_ point: FixedPoint, ring index: Int) -> Bool {
     let ringBox = ringBox(index)
+    // West of the box the ray crosses the whole ring, and so an even number of its edges.
     guard point.latitude >= ringBox.minLatitude, point.latitude < ringBox.maxLatitude,
-      point.longitude <= ringBox.maxLongitude
+      point.longitude >= ringBox.minLongitude, point.longitude <= ringBox.maxLongitude
     else { return false }
     var odd = false
     let y = Int64(point.latitude)
@@ -300,27 +303,112 @@ public final class PolygonLayer: Sendable {
     return odd
   }
 
-  /// The features containing a coordinate, in feature order (a linear scan over ring boxes: build a
-  /// spatial index over ``ringBox(_:)`` for many queries).
+  /// The features containing a coordinate, in feature order.
   public func features(containing coordinate: Coordinate) -> [Int] {
     features(containing: fixedPoint(coordinate))
   }
 
   /// The features containing a point in fixed-point units, in feature order.
+  ///
+  /// Only the rings that the layer's ring grid lists for the point's cell are tested, so a query reads a
+  /// few blocks of the file, not the whole ring table.
   public func features(containing point: FixedPoint) -> [Int] {
     var odd: [Int: Bool] = [:]
-    // The whole ring table is read: its blocks are checked once, up front, not at every box.
-    _ = file.bytes(at: ringTable.offset, count: ringTable.byteCount)
-    for index in 0..<ringCount {
-      let record = ringTable.offset + 32 * index
-      guard point.latitude >= file.uncheckedI32(record), point.latitude < file.uncheckedI32(record + 8),
-        point.longitude <= file.uncheckedI32(record + 12)
-      else { continue }
+    grid.forEachRing(mayContaining: point, in: file, ringCount: ringCount) { index in
       if ringCrossings(point, ring: index) {
         let feature = Int(file.u32(ringTable.offset + 32 * index + 28))
         if feature < featureCount { odd[feature, default: false].toggle() }
       }
     }
     return odd.filter(\.value).keys.sorted()
+  }
+}
+
+/// A polygon layer's ring grid (Data/FORMAT.md, `RGRD`): for each cell of a latitude/longitude grid, the rings
+/// whose boxes meet the cell, each with its box in steps of a 256th of the cell; and, once each, the rings
+/// whose boxes cover too many cells to list in every one ("wide" rings), with their boxes.
+///
+/// The steps are rounded down from the box's edges, so a ring whose box holds a point always passes the
+/// test of its steps; a ring that passes is then tested exactly. Every count and offset read from the file is
+/// bounded: a section that lies about them makes answers wrong, never a read outside the section.
+struct RingGrid: Sendable {
+  private let cell: Int64
+  private let rows: Int
+  private let columns: Int
+  private let south: Int64
+  private let west: Int64
+  private let offsets: Int
+  private let wide: Int
+  private let wideCount: Int
+  private let entries: Int
+  private let entryCount: Int
+
+  static let steps: Int64 = 256
+  static let wideRecordSize = 20
+  static let entrySize = 8
+
+  init(file: DataFile, section: DataFile.Section, units: Int) throws(PlaceDataError) {
+    guard section.count >= 5 else { throw .malformed(path: file.path, detail: "the ring grid is too short") }
+    cell = Int64(file.u32(section.offset))
+    rows = Int(file.u32(section.offset + 4))
+    columns = Int(file.u32(section.offset + 8))
+    wideCount = Int(file.u32(section.offset + 12))
+    let cells = rows * columns
+    guard cell > 0, rows > 0, columns > 0, rows <= 1 << 16, columns <= 1 << 16,
+      4 + cells + 1 <= section.count,
+      wideCount <= (section.count - 4 - cells - 1) * 4 / Self.wideRecordSize
+    else { throw .malformed(path: file.path, detail: "the ring grid's counts do not fit its section") }
+    south = -90 * Int64(units)
+    west = -180 * Int64(units)
+    offsets = section.offset + 16
+    wide = offsets + 4 * (cells + 1)
+    entries = wide + Self.wideRecordSize * wideCount
+    entryCount = (section.offset + section.byteCount - entries) / Self.entrySize
+  }
+
+  /// A row or column of the grid: the cell holding `value` from `start`, the edge cells taking whatever
+  /// lies beyond them.
+  @inline(__always) private func cellIndex(_ value: Int64, from start: Int64, count: Int) -> Int {
+    let offset = value - start
+    return offset < 0 ? 0 : Int(min(offset / cell, Int64(count - 1)))
+  }
+
+  /// The step (0…255) of `value` across the cell starting at `start`, clamped as the writer clamps.
+  @inline(__always) private func step(_ value: Int64, from start: Int64) -> UInt32 {
+    let offset = value - start
+    return offset < 0 ? 0 : UInt32(min(offset * Self.steps / cell, Self.steps - 1))
+  }
+
+  /// Calls `body` with every ring whose box may hold `point`: at least every ring whose box does.
+  @inline(__always) func forEachRing(
+    mayContaining point: FixedPoint, in file: DataFile, ringCount: Int, _ body: (Int) -> Void
+  ) {
+    let latitude = Int64(point.latitude)
+    let longitude = Int64(point.longitude)
+    for record in stride(from: wide, to: wide + Self.wideRecordSize * wideCount, by: Self.wideRecordSize) {
+      guard point.latitude >= file.i32(record + 4), point.longitude >= file.i32(record + 8),
+        point.latitude <= file.i32(record + 12), point.longitude <= file.i32(record + 16)
+      else { continue }
+      let ring = Int(file.u32(record))
+      if ring < ringCount { body(ring) }
+    }
+    let row = cellIndex(latitude, from: south, count: rows)
+    let column = cellIndex(longitude, from: west, count: columns)
+    let slot = offsets + 4 * (row * columns + column)
+    let first = Int(file.u32(slot))
+    let last = Int(file.u32(slot + 4))
+    guard first <= last, last <= entryCount else { return }
+    let latitudeStep = step(latitude, from: south + Int64(row) * cell)
+    let longitudeStep = step(longitude, from: west + Int64(column) * cell)
+    for record in stride(
+      from: entries + Self.entrySize * first, to: entries + Self.entrySize * last, by: Self.entrySize)
+    {
+      let steps = file.u32(record + 4)
+      guard latitudeStep >= steps & 0xFF, longitudeStep >= steps >> 8 & 0xFF,
+        latitudeStep <= steps >> 16 & 0xFF, longitudeStep <= steps >> 24
+      else { continue }
+      let ring = Int(file.u32(record))
+      if ring < ringCount { body(ring) }
+    }
   }
 }
