@@ -44,7 +44,8 @@ final class DataFile: @unchecked Sendable {
   let counts: (Int, Int, Int)
   let unitsPerDegree: Int
   let attributesPerFeature: Int
-  private let sections: [UInt32: Section]
+  /// The section table by tag (a handful: searched in order, which costs less than a dictionary to build).
+  private let sections: [(tag: UInt32, section: Section)]
   let payloadChecksum: UInt32
   private let payloadStart: Int
   /// Where the table of block checksums starts (just after the section table).
@@ -121,7 +122,7 @@ final class DataFile: @unchecked Sendable {
     var counts: (Int, Int, Int)
     var unitsPerDegree: Int
     var attributesPerFeature: Int
-    var sections: [UInt32: Section]
+    var sections: [(tag: UInt32, section: Section)]
     var payloadChecksum: UInt32
     var payloadStart: Int
     var blockTable: Int
@@ -170,7 +171,7 @@ final class DataFile: @unchecked Sendable {
     }
     let kind = String(decoding: UnsafeRawBufferPointer(start: base + 12, count: 4), as: UTF8.self)
     guard kind == expectedKind else { throw .wrongKind(path: path, expected: expectedKind, found: kind) }
-    var sections: [UInt32: Section] = [:]
+    var sections: [(tag: UInt32, section: Section)] = []
     for index in 0..<sectionCount {
       let entry = headerSize + index * sectionEntrySize
       let tag = base.loadUnaligned(fromByteOffset: entry, as: UInt32.self)
@@ -182,7 +183,9 @@ final class DataFile: @unchecked Sendable {
       else {
         throw .malformed(path: path, detail: "section \(index) does not fit the file")
       }
-      sections[tag] = Section(offset: Int(offset), byteCount: Int(length), itemSize: itemSize)
+      // A tag given twice means its last entry, as it always has.
+      sections.removeAll { $0.tag == tag }
+      sections.append((tag, Section(offset: Int(offset), byteCount: Int(length), itemSize: itemSize)))
     }
     return Header(
       kind: kind, counts: (Int(u32(32)), Int(u32(36)), Int(u32(40))), unitsPerDegree: Int(u32(44)),
@@ -195,7 +198,7 @@ final class DataFile: @unchecked Sendable {
   func section(_ tag: String, itemSize: Int, count: Int? = nil) throws(PlaceDataError) -> Section {
     var key: UInt32 = 0
     for (index, byte) in tag.utf8.enumerated() { key |= UInt32(byte) << (8 * UInt32(index)) }
-    guard let section = sections[UInt32(littleEndian: key)] else {
+    guard let section = sections.first(where: { $0.tag == UInt32(littleEndian: key) })?.section else {
       throw .malformed(path: path, detail: "section \(tag) is missing")
     }
     guard section.itemSize == itemSize else {
@@ -314,16 +317,16 @@ final class DataFile: @unchecked Sendable {
     Int32(littleEndian: base.loadUnaligned(fromByteOffset: checked(offset), as: Int32.self))
   }
 
-  /// The file's META section: `key=value` lines describing source and licence (read on demand only).
-  func metadata() -> [String: String] {
-    guard let section = try? section("META", itemSize: 1) else { return [:] }
+  /// The value of `key` in the file's META section of `key=value` lines (read on demand only); nil when the
+  /// file has no such line.
+  func metadata(_ key: String) -> String? {
+    guard let section = try? section("META", itemSize: 1) else { return nil }
     let text = String(decoding: bytes(at: section.offset, count: section.byteCount), as: UTF8.self)
-    var result: [String: String] = [:]
     for line in text.split(separator: "\n") {
-      guard let equals = line.firstIndex(of: "=") else { continue }
-      result[String(line[..<equals])] = String(line[line.index(after: equals)...])
+      guard let equals = line.firstIndex(of: "="), line[..<equals] == key else { continue }
+      return String(line[line.index(after: equals)...])
     }
-    return result
+    return nil
   }
 }
 

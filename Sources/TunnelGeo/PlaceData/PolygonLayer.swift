@@ -87,7 +87,7 @@ public final class PolygonLayer: Sendable {
     grid = try RingGrid(file: file, section: file.section("RGRD", itemSize: 4), units: unitsPerDegree)
     attributeNames =
       file.attributesPerFeature == 0
-      ? [] : (file.metadata()["attributes"] ?? "").split(separator: ",").map(String.init)
+      ? [] : (file.metadata("attributes") ?? "").split(separator: ",").map(String.init)
     guard attributeNames.count == file.attributesPerFeature else {
       throw .malformed(path: file.path, detail: "attribute names do not match the header")
     }
@@ -313,14 +313,16 @@ public final class PolygonLayer: Sendable {
   /// Only the rings that the layer's ring grid lists for the point's cell are tested, so a query reads a
   /// few blocks of the file, not the whole ring table.
   public func features(containing point: FixedPoint) -> [Int] {
-    var odd: [Int: Bool] = [:]
+    // The features crossed an odd number of times so far: a few at most.
+    var odd: [Int] = []
     grid.forEachRing(mayContaining: point, in: file, ringCount: ringCount) { index in
       if ringCrossings(point, ring: index) {
         let feature = Int(file.u32(ringTable.offset + 32 * index + 28))
-        if feature < featureCount { odd[feature, default: false].toggle() }
+        guard feature < featureCount else { return }
+        if let found = odd.firstIndex(of: feature) { odd.remove(at: found) } else { odd.append(feature) }
       }
     }
-    return odd.filter(\.value).keys.sorted()
+    return odd.sorted()
   }
 }
 
