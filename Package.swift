@@ -71,9 +71,9 @@ let package = Package(
     // zlib's CRC-32, which checks the data files' blocks as they are first read.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CMath"),
-    // The lowest layer, for the modules above it only (its API is `package`): the one loop that writes bytes
-    // whole, catching the signals that ask a process to stop, and the grid line both the terminal's canvas
-    // and the maps draw.
+    // The lowest layer, for the modules above it only (its API is `package`): the one loops that read and
+    // write bytes whole, catching the signals that ask a process to stop, the grid line both the terminal's
+    // canvas and the maps draw, and a lock, a condition and threads on POSIX's.
     .target(name: "TunnelSystem"),
     .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib", "CMath", "TunnelSystem"]),
     // Every answer as text, JSON and a row, with the one JSON writer and the one precision they are written to.

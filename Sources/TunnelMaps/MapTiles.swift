@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -221,7 +222,7 @@ public final class MapTiles: Sendable {
       return !started
     }
     guard start else { return }
-    Thread.detachNewThread { [self] in
+    startThread { [self] in
       for zoom in 0...Self.maximumZoom { _ = labels(zoom: zoom) }
     }
   }

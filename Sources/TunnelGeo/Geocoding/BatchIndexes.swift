@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TunnelSystem
 
 /// The in-memory indexes of a geocoder that answers many queries.
 ///

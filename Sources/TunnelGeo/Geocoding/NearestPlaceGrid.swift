@@ -1,4 +1,5 @@
 import Foundation
+import TunnelSystem
 
 /// A cube-map grid whose cells list every place that can be nearest to some point of the cell: an exact
 /// nearest-place answer in one short scan, for batches.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TunnelSystem
 
 /// Says where a point is, from Tunnel's bundled place data, offline.
 ///

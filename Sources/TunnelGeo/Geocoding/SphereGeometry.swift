@@ -1,5 +1,6 @@
 import CMath
 import Foundation
+import TunnelSystem
 
 /// Unit vectors and great-circle distances on the sphere of mean radius.
 ///
