@@ -2,6 +2,7 @@ import Foundation
 import TunnelApp
 import TunnelCommandLine
 import TunnelContainment
+import TunnelSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +37,8 @@ struct TerminalOutput {
   init(asciiRequested: Bool) {
     let isTerminal = isatty(1) == 1
     let capabilities = TerminalCapabilities(
-      environment: ProcessInfo.processInfo.environment, isTerminal: isTerminal)
+      environment: environmentVariables(["NO_COLOR", "TERM", "LC_ALL", "LC_CTYPE", "LANG"]),
+      isTerminal: isTerminal)
     switch ColorChoice.current {
     case .auto: colors = capabilities.colors
     case .always: colors = true
