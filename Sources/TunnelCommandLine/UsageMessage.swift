@@ -22,7 +22,7 @@ public enum UsageMessage {
   /// the mistake: when `parseAsRoot(_:)` threw it, for the commands' own checks come after parsing
   /// (``CheckedCommand``).
   public static func line(_ message: String, command: String?, fromParser: Bool) -> String {
-    var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    var text = message.trimmingWhitespace()
     if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
     text = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
     guard fromParser else { return "tunnel: " + text }

@@ -707,13 +707,3 @@ extension Character {
   /// CJK ideographs such as 京, 万 and 三, and for other scripts' digits).
   var isASCIIDigit: Bool { isASCII && isNumber }
 }
-
-extension StringProtocol {
-  func trimmingWhitespace() -> String {
-    let isSpace = { (c: Character) in c.isWhitespace }
-    guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
-      return ""
-    }
-    return String(self[start...end])
-  }
-}

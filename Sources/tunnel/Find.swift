@@ -41,7 +41,7 @@ extension Tunnel {
 
     func check() throws {
       try output.check()
-      guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
+      guard !words.joined().trimmingWhitespace(lineBreaks: false).isEmpty else {
         throw ValidationError("give a name to look for, e.g. 'tunnel find Copenhagen'")
       }
       guard limit > 0 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
