@@ -85,7 +85,8 @@ let package = Package(
     // Map drawing (terminal pictures, SVG, web tiles), with no controllers and no terminal code.
     .target(name: "TunnelMaps", dependencies: ["TunnelGeo", "TunnelReports", "TunnelSystem"]),
     .target(
-      name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment", "TunnelMaps", "TunnelReports"]),
+      name: "TunnelApp",
+      dependencies: ["TunnelGeo", "TunnelContainment", "TunnelMaps", "TunnelReports", "TunnelSystem"]),
     .target(name: "TunnelBatch", dependencies: ["TunnelGeo", "TunnelReports", "TunnelSystem"]),
     .target(
       name: "TunnelCommandLine",

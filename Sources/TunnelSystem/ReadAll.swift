@@ -11,7 +11,8 @@ package func readAll(_ descriptor: Int32, _ bytes: inout [UInt8]) -> Bool {
 
 /// Fills `buffer` from the file, retrying after signals; false when the file ends first.
 ///
-/// The read loop beside `writeAll(_:to:)`, through which the index cache reads its files.
+/// The read loop beside `writeAll(_:to:)`: the index cache reads its files through it, and `TimeZoneRules`
+/// its zone files.
 package func readAll(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
   var offset = 0
   while offset < buffer.count {
@@ -21,4 +22,21 @@ package func readAll(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPoi
     offset += got
   }
   return true
+}
+
+/// The whole of the regular file at `path`, up to `limit` bytes; nil when it cannot be opened, is not a
+/// regular file, is larger, or cannot be read.
+package func readFile(_ path: String, limit: Int) -> [UInt8]? {
+  var descriptor: Int32
+  repeat {
+    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  } while descriptor < 0 && errno == EINTR
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var information = stat()
+  guard fstat(descriptor, &information) == 0, information.st_mode & S_IFMT == S_IFREG,
+    information.st_size <= limit
+  else { return nil }
+  var bytes = [UInt8](repeating: 0, count: Int(information.st_size))
+  return readAll(descriptor, &bytes) ? bytes : nil
 }
