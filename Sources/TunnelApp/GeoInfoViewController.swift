@@ -1,9 +1,14 @@
-import Foundation
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
 import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Says in words where a location is: the back of a map, shown by the radar flip.
 ///

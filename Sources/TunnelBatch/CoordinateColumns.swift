@@ -1,5 +1,10 @@
-import Foundation
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Which columns of a row hold its coordinate, and how their text becomes one.
 ///

@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import TunnelGeo
 import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `--data`, shared by every command that reads the bundled place data.
 public struct DataOptions: ParsableArguments {

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A usage mistake as Tunnel says it, whoever found it: one line `tunnel: …` that says what was wrong.
 ///

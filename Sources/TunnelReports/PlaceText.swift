@@ -1,6 +1,11 @@
-import Foundation
 import TunnelGeo
 import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How places read in text output.
 public enum PlaceText {

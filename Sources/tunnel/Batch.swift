@@ -1,11 +1,16 @@
 import ArgumentParser
-import Foundation
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
 import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

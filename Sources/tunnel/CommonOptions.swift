@@ -1,9 +1,14 @@
 import ArgumentParser
-import Foundation
 import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

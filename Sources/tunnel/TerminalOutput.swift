@@ -1,8 +1,13 @@
-import Foundation
 import TunnelApp
 import TunnelCommandLine
 import TunnelContainment
 import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
