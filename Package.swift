@@ -71,18 +71,22 @@ let package = Package(
     // zlib's CRC-32, which checks the data files' blocks as they are first read.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CMath"),
-    // The lowest layer, for the modules above it only (its API is `package`): the one loop that writes bytes
-    // whole, catching the signals that ask a process to stop, and the grid line both the terminal's canvas
-    // and the maps draw.
-    .target(name: "TunnelSystem"),
+    // snprintf for one number, called with C's own variadic arguments (FixedDecimal.swift).
+    .systemLibrary(name: "CPrintf"),
+    // The lowest layer, for the modules above it only (its API is `package`): the one loops that read and
+    // write bytes whole, catching the signals that ask a process to stop, the grid line both the terminal's
+    // canvas and the maps draw, and what the modules took from Foundation before they used
+    // FoundationEssentials alone (numbers as printf writes them, paths, threads, the time zone database).
+    .target(name: "TunnelSystem", dependencies: ["CPrintf"]),
     .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib", "CMath", "TunnelSystem"]),
     // Every answer as text, JSON and a row, with the one JSON writer and the one precision they are written to.
-    .target(name: "TunnelReports", dependencies: ["TunnelGeo"]),
+    .target(name: "TunnelReports", dependencies: ["TunnelGeo", "TunnelSystem"]),
     .target(name: "TunnelContainment", dependencies: ["TunnelSystem"]),
     // Map drawing (terminal pictures, SVG, web tiles), with no controllers and no terminal code.
     .target(name: "TunnelMaps", dependencies: ["TunnelGeo", "TunnelReports", "TunnelSystem"]),
     .target(
-      name: "TunnelApp", dependencies: ["TunnelGeo", "TunnelContainment", "TunnelMaps", "TunnelReports"]),
+      name: "TunnelApp",
+      dependencies: ["TunnelGeo", "TunnelContainment", "TunnelMaps", "TunnelReports", "TunnelSystem"]),
     .target(name: "TunnelBatch", dependencies: ["TunnelGeo", "TunnelReports", "TunnelSystem"]),
     .target(
       name: "TunnelCommandLine",
@@ -112,6 +116,7 @@ let package = Package(
       name: "TunnelGeoTests",
       dependencies: ["TunnelGeo", "TunnelReports", "CPROJ", "SeededRandom", "RandomPoints"],
       linkerSettings: [.linkedLibrary("proj")]),
+    .testTarget(name: "TunnelSystemTests", dependencies: ["TunnelSystem", "SeededRandom"]),
     .testTarget(name: "TunnelContainmentTests", dependencies: ["TunnelContainment", "SeededRandom"]),
     .testTarget(
       name: "TunnelAppTests",

@@ -1,8 +1,14 @@
-import Foundation
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Says in words where a location is: the back of a map, shown by the radar flip.
 ///
@@ -157,17 +163,18 @@ public final class GeoInfoViewController: ViewController {
     return "Straight through: \(kilometres) km, a fall of \(TunnelFacts.duration(tunnel.fallTime(.prem)))"
   }
 
-  /// "Europe/Copenhagen, 18:42 local time (UTC+01:00)"; the zone alone when the system has no rules for it.
+  /// "Europe/Copenhagen, 18:42 local time (UTC+01:00)"; the zone alone when the system's time zone
+  /// database has no rules for it.
   static func timeLine(_ identifier: String, at date: Date) -> String {
-    guard let zone = TimeZone(identifier: identifier) else { return "Time zone \(identifier)" }
-    let offset = zone.secondsFromGMT(for: date)
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone
-    let parts = calendar.dateComponents([.hour, .minute], from: date)
+    guard let zone = TimeZoneRules(identifier: identifier) else { return "Time zone \(identifier)" }
+    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    let offset = zone.secondsFromGMT(at: seconds)
+    // Seconds since local midnight.
+    let local = ((Int(seconds) + offset) % 86400 + 86400) % 86400
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let sign = offset < 0 ? "−" : "+"
     let utc = "UTC\(sign)\(two(abs(offset) / 3600)):\(two(abs(offset) % 3600 / 60))"
-    return "\(identifier), \(two(parts.hour ?? 0)):\(two(parts.minute ?? 0)) local time (\(utc))"
+    return "\(identifier), \(two(local / 3600)):\(two(local % 3600 / 60)) local time (\(utc))"
   }
 }
 

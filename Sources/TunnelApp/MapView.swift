@@ -1,8 +1,19 @@
-import Foundation
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A map in character cells: land as Braille dots, the sea shaded, borders as gaps in the land,
 /// the names of the largest places in view and the annotation at the centre.

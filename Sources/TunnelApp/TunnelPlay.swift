@@ -95,7 +95,7 @@ public final class TunnelPlay {
     let width = keys.map(\.key.count).max() ?? 0
     return
       (["Keys"]
-      + keys.map { $0.key.padding(toLength: width, withPad: " ", startingAt: 0) + "   " + $0.action })
+      + keys.map { $0.key.paddedWithSpaces(toLength: width) + "   " + $0.action })
       .joined(separator: "\n")
   }
 
@@ -108,12 +108,12 @@ public final class TunnelPlay {
     let width = spelled.map(\.key.count).max() ?? 0
     let rows =
       ["Keys"]
-      + spelled.map { $0.key.padding(toLength: width, withPad: " ", startingAt: 0) + "   " + $0.action }
+      + spelled.map { $0.key.paddedWithSpaces(toLength: width) + "   " + $0.action }
     let inner = rows.map(\.count).max() ?? 0
     let (across, down, corners) =
       charset == .ascii ? ("-", "|", ["+", "+", "+", "+"]) : ("─", "│", ["┌", "┐", "└", "┘"])
     let rule = String(repeating: across, count: inner + 2)
-    let body = rows.map { down + " " + $0.padding(toLength: inner, withPad: " ", startingAt: 0) + " " + down }
+    let body = rows.map { down + " " + $0.paddedWithSpaces(toLength: inner) + " " + down }
     return ([corners[0] + rule + corners[1]] + body + [corners[2] + rule + corners[3]]).joined(
       separator: "\n")
   }

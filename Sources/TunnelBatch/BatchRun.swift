@@ -1,7 +1,13 @@
-import Foundation
+import Dispatch
 import TunnelGeo
 import TunnelReports
 import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

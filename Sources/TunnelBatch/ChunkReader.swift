@@ -1,4 +1,4 @@
-import Foundation
+import TunnelSystem
 
 /// Reads chunks of rows on a thread of its own, a couple of chunks ahead of the batch that answers
 /// them, so that reading overlaps answering.
@@ -12,7 +12,7 @@ final class ChunkReader: @unchecked Sendable {
   // by `condition`.
   private let input: BatchInput
   private let chunkSize: Int
-  private let condition = NSCondition()
+  private let condition = ThreadCondition()
   private var ready: [Result<Chunk, BatchError>] = []
   private var finished = false
   private var cancelled = false
@@ -43,15 +43,13 @@ final class ChunkReader: @unchecked Sendable {
     self.input = input
     self.chunkSize = chunkSize
     input.stopAlso { [weak self] in self?.isCancelled ?? false }
-    let thread = Thread { [self] in
+    startThread(stackSize: 1 << 22) { [self] in
       read()
       condition.lock()
       threadEnded = true
       condition.broadcast()
       condition.unlock()
     }
-    thread.stackSize = 1 << 22
-    thread.start()
   }
 
   private func read() {
@@ -119,7 +117,7 @@ final class ChunkReader: @unchecked Sendable {
     defer { condition.unlock() }
     while ready.isEmpty && !finished {
       if shouldStop() { return Chunk() }
-      _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+      condition.wait(seconds: 0.05)
     }
     guard !ready.isEmpty else { return Chunk() }
     let next = ready.removeFirst()

@@ -1,5 +1,10 @@
-import Foundation
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Which columns of a row hold its coordinate, and how their text becomes one.
 ///
@@ -55,11 +60,11 @@ public enum CoordinateColumns: Sendable, Equatable {
   /// brackets (`Lat.`, `latitude (deg)`, `lat [°]`), and without a unit after a space, `_` or `-`
   /// (`latitude_deg`, `LATITUDE_DD`).
   static func folded(_ name: String) -> String {
-    var text = Substring(name.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
+    var text = Substring(name.lowercased()).trimmingWhitespace()
     if let close = text.last, close == ")" || close == "]",
       let open = text.lastIndex(of: close == ")" ? "(" : "["), open > text.startIndex
     {
-      text = text[..<open].trimmingCharacters(in: .whitespaces)
+      text = text[..<open].trimmingWhitespace(lineBreaks: false)
     }
     while text.hasSuffix(".") { text.removeLast() }
     for unit in unitSuffixes {
@@ -67,7 +72,7 @@ public enum CoordinateColumns: Sendable, Equatable {
         let stem = text.dropLast(separator.count + unit.count)
         // "dd" alone or a bare "deg" is a name of its own, not a unit.
         if stem.count >= 1, separator != "" || unit == "°" {
-          text = stem.trimmingCharacters(in: .whitespaces)
+          text = stem.trimmingWhitespace(lineBreaks: false)
           return text
         }
       }
@@ -157,9 +162,9 @@ public enum CoordinateColumns: Sendable, Equatable {
   static func find(in header: [String], names: Names) throws(BatchError) -> CoordinateColumns? {
     func position(_ name: String, role: Role) throws(BatchError) -> Int {
       if let exact = header.firstIndex(of: name) { return exact }
-      let loose = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+      let loose = name.trimmingWhitespace().lowercased()
       if let found = header.firstIndex(where: {
-        $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == loose
+        $0.trimmingWhitespace().lowercased() == loose
       }) {
         return found
       }
@@ -206,8 +211,8 @@ public enum CoordinateColumns: Sendable, Equatable {
   /// The columns of a first row that is data, not a header: a coordinate in the first column, or a
   /// latitude and a longitude in the first two; nil when the row reads as neither.
   static func guess(fromData row: [String]) -> CoordinateColumns? {
-    if row.count >= 2, Double(row[0].trimmingCharacters(in: .whitespacesAndNewlines)) != nil,
-      Double(row[1].trimmingCharacters(in: .whitespacesAndNewlines)) != nil
+    if row.count >= 2, Double(row[0].trimmingWhitespace()) != nil,
+      Double(row[1].trimmingWhitespace()) != nil
     {
       return .pair(latitude: 0, longitude: 1)
     }
@@ -251,8 +256,8 @@ public enum CoordinateColumns: Sendable, Equatable {
     if let north = DecimalNumber.parse(latitude), let east = DecimalNumber.parse(longitude) {
       return coordinate(north, east)
     }
-    let north = latitude.trimmingCharacters(in: .whitespacesAndNewlines)
-    let east = longitude.trimmingCharacters(in: .whitespacesAndNewlines)
+    let north = latitude.trimmingWhitespace()
+    let east = longitude.trimmingWhitespace()
     // Number readers stop at a NUL byte: "1\0junk" would read as 1.
     if north.utf8.contains(0) || east.utf8.contains(0) {
       return .failure(RowProblem("the \(north.utf8.contains(0) ? "latitude" : "longitude") holds a NUL byte"))
@@ -308,7 +313,7 @@ public enum CoordinateColumns: Sendable, Equatable {
 
   /// A coordinate from one text in any notation the parser reads.
   static func coordinate(text: String) -> Result<Coordinate, RowProblem> {
-    if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+    if text.trimmingWhitespace().isEmpty {
       return .failure(RowProblem("no coordinate"))
     }
     if text.utf8.contains(0) { return .failure(RowProblem("the coordinate holds a NUL byte")) }

@@ -1,6 +1,17 @@
 import ArgumentParser
-import Foundation
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How `tunnel` and `tunnel-serve` run what they were given, and how they end when it fails: the one place
 /// where an error becomes a line on standard error and an ``ExitStatus``.

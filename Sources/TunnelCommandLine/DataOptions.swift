@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
 import TunnelGeo
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `--data`, shared by every command that reads the bundled place data.
 public struct DataOptions: ParsableArguments {
@@ -87,8 +93,13 @@ extension CommandFailure {
 /// Where the commands keep the indexes they build for later runs: `$TUNNEL_CACHE_DIR` (empty for
 /// nowhere), else `$XDG_CACHE_HOME/tunnel`, else `~/.cache/tunnel`.
 public enum CacheLocation {
-  public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String?
-  {
+  /// The variables that choose the folder, as this process has them (read one by one, not the whole
+  /// environment).
+  public static var processEnvironment: [String: String] {
+    environmentVariables(["TUNNEL_CACHE_DIR", "XDG_CACHE_HOME", "HOME"])
+  }
+
+  public static func directory(environment: [String: String] = processEnvironment) -> String? {
     if let chosen = environment["TUNNEL_CACHE_DIR"] { return chosen.isEmpty ? nil : chosen }
     if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/tunnel" }
     if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/tunnel" }
@@ -97,8 +108,7 @@ public enum CacheLocation {
 
   /// The cache folder, opened; nil when none is chosen, or when the folder cannot be used, which is said
   /// once on standard error and never fails the command: the indexes are then built in memory.
-  public static func cache(environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexCache?
-  {
+  public static func cache(environment: [String: String] = processEnvironment) -> IndexCache? {
     guard let path = directory(environment: environment) else { return nil }
     do {
       return try IndexCache(path: path)

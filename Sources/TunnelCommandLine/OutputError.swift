@@ -1,5 +1,16 @@
-import Foundation
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a command's output could not be written. Every case names where the output was going; the
 /// commands exit with status 74 (EX_IOERR) and say it in one line.

@@ -1,4 +1,3 @@
-import Foundation
 import TunnelGeo
 import TunnelSystem
 
@@ -74,11 +73,8 @@ public final class OutputFile {
     } while descriptor < 0 && errno == EINTR
     guard descriptor >= 0 else {
       let code = errno
-      let folder = (argument as NSString).deletingLastPathComponent
-      var isFolder: ObjCBool = false
-      if code == ENOENT, !folder.isEmpty,
-        !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue
-      {
+      let folder = PathName.deletingLastComponent(argument)
+      if code == ENOENT, !folder.isEmpty, !PathName.isFolder(folder) {
         throw .folderMissing(what: what, path: argument, folder: folder)
       }
       let reason =
@@ -99,7 +95,7 @@ public final class OutputFile {
     if code == EPIPE, isStandardOutput {
       // The reader went away (`| head` where SIGPIPE is ignored): it has what it wanted. Quietly
       // done, as `tunnel batch` is.
-      Foundation.exit(ExitStatus.success.code)
+      exit(ExitStatus.success.code)
     }
     if code != 0 {
       throw .cannotWrite(what: what, destination: destination, reason: OutputError.reason(code))

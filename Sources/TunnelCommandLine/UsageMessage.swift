@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A usage mistake as Tunnel says it, whoever found it: one line `tunnel: …` that says what was wrong.
 ///
@@ -22,7 +27,7 @@ public enum UsageMessage {
   /// the mistake: when `parseAsRoot(_:)` threw it, for the commands' own checks come after parsing
   /// (``CheckedCommand``).
   public static func line(_ message: String, command: String?, fromParser: Bool) -> String {
-    var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    var text = message.trimmingWhitespace()
     if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
     text = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
     guard fromParser else { return "tunnel: " + text }

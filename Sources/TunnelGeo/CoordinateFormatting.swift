@@ -1,4 +1,10 @@
-import Foundation
+import TunnelSystem
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The notations a ``Coordinate`` can be written in; each reads back through
 /// ``Coordinate/init(parsing:)`` to the printed precision.
@@ -47,7 +53,7 @@ extension Coordinate {
     let rounded = (value * scale).rounded() / scale
     let nonNegative = rounded == 0 ? 0 : rounded
     let width = integerDigits + (places > 0 ? places + 1 : 0) + (signed || nonNegative < 0 ? 1 : 0)
-    return String(format: "%\(signed ? "+" : "")0\(width).\(places)f", nonNegative)
+    return fixedDecimal(nonNegative, places: places, width: width, plusSign: signed)
   }
 
   /// One angle as `D°MM′SS.s″H`, rounded once on the seconds so that carries are exact.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Coordinate {
   /// Reads a coordinate from text in any of the common notations.
@@ -706,14 +710,4 @@ extension Character {
   /// 0 to 9: the only digits a coordinate is written with (`Character.isNumber` also holds for
   /// CJK ideographs such as 京, 万 and 三, and for other scripts' digits).
   var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
-extension StringProtocol {
-  func trimmingWhitespace() -> String {
-    let isSpace = { (c: Character) in c.isWhitespace }
-    guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
-      return ""
-    }
-    return String(self[start...end])
-  }
 }

@@ -1,5 +1,16 @@
 internal import CPROJ
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The WGS84 ellipsoid's constants.
 public enum WGS84 {

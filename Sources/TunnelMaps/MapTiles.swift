@@ -1,5 +1,11 @@
-import Foundation
 import TunnelGeo
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -221,7 +227,7 @@ public final class MapTiles: Sendable {
       return !started
     }
     guard start else { return }
-    Thread.detachNewThread { [self] in
+    startThread { [self] in
       for zoom in 0...Self.maximumZoom { _ = labels(zoom: zoom) }
     }
   }

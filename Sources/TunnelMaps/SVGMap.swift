@@ -1,6 +1,17 @@
-import Foundation
 import TunnelGeo
 import TunnelReports
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Both ends of the tunnel as one SVG picture: the two maps one above the other, each with the sea,
 /// the land, shorelines, borders, the largest places and its marker, and under each a caption that

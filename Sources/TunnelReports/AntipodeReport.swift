@@ -54,10 +54,10 @@ public struct AntipodeReport: Sendable, JSONWritable {
       // The start by the name it was given, when it was given one.
       let named = label == "From" ? place.map(PlaceText.line) : nil
       let headline = named ?? PlacemarkText.headline(placemark)
-      lines.append(style.dim(label.padding(toLength: 6, withPad: " ", startingAt: 0)) + style.bold(headline))
+      lines.append(style.dim(label.paddedWithSpaces(toLength: 6)) + style.bold(headline))
       lines.append("      " + PlaceText.coordinates(coordinate, precision: precision))
       for (name, value) in PlacemarkText.details(placemark) {
-        lines.append("      " + style.dim(name.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
+        lines.append("      " + style.dim(name.paddedWithSpaces(toLength: 15)) + value)
       }
       lines.append("")
     }

@@ -48,7 +48,7 @@ public struct DigReport: Sendable, JSONWritable {
   public func text(precision: Precision = .text) -> String {
     var lines: [String] = []
     for (label, query) in [("From", from), ("To", to)] {
-      let padded = label.padding(toLength: 6, withPad: " ", startingAt: 0)
+      let padded = label.paddedWithSpaces(toLength: 6)
       let coordinates = PlaceText.coordinates(query.coordinate, precision: precision)
       if let place = query.place {
         lines.append(padded + PlaceText.line(place))

@@ -1,5 +1,11 @@
-import Foundation
 import TunnelGeo
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How places read in text output.
 public enum PlaceText {
@@ -24,15 +30,16 @@ public enum PlaceText {
     guard parts.count == 2, let tail = parts[1].first(where: { !$0.isWhitespace }), tail.isUppercase,
       !parts[0].isEmpty
     else { return name }
-    return parts[1].trimmingWhitespaceAtBothEnds() + " " + parts[0].trimmingWhitespaceAtBothEnds()
+    return parts[1].trimmingWhitespace() + " " + parts[0].trimmingWhitespace()
   }
 
   /// A time zone with its offset from UTC now: "Europe/Copenhagen (UTC+1)", "Etc/GMT+2 (UTC−2)" (an
   /// `Etc/GMT` zone's sign is the reverse of its offset, which is why the offset is written out),
-  /// "Asia/Kolkata (UTC+5:30)"; the identifier alone when the system does not know the zone.
+  /// "Asia/Kolkata (UTC+5:30)"; the identifier alone when the system's time zone database
+  /// (`/usr/share/zoneinfo`, from Debian's `tzdata`) has no such zone.
   public static func timeZone(_ identifier: String, at date: Date = Date()) -> String {
-    guard !identifier.isEmpty, let zone = TimeZone(identifier: identifier) else { return identifier }
-    let seconds = zone.secondsFromGMT(for: date)
+    guard let zone = TimeZoneRules(identifier: identifier) else { return identifier }
+    let seconds = zone.secondsFromGMT(at: Int64(date.timeIntervalSince1970.rounded(.down)))
     let minutes = abs(seconds) / 60
     var offset = "UTC" + (seconds < 0 ? "\u{2212}" : "+") + "\(minutes / 60)"
     if minutes % 60 != 0 { offset += ":" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)" }
@@ -64,12 +71,5 @@ public enum PlaceText {
       digits.removeLast(3)
     }
     return (value < 0 ? "-" : "") + digits + result
-  }
-}
-
-extension Substring {
-  /// The text without white space at either end.
-  fileprivate func trimmingWhitespaceAtBothEnds() -> String {
-    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
   }
 }

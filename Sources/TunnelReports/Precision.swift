@@ -1,5 +1,11 @@
-import Foundation
 import TunnelGeo
+import TunnelSystem
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How many decimals numbers are written with: degrees to ``degrees``, kilometres to ``kilometres`` (three
 /// fewer, one at least: a thousandth of a degree is about a hundred metres, and no precision rounds a distance
@@ -79,6 +85,6 @@ public struct Precision: Sendable, Hashable {
     guard value.isFinite else { return value }
     // Past it, the product's error could round the last decimal wrong (-4.4545019 at 15 places came back
     // -4.454501900000001): the C library rounds the exact binary value in decimal.
-    return (Double(String(format: "%.\(places)f", value)) ?? value) + 0
+    return (Double(fixedDecimal(value, places: places)) ?? value) + 0
   }
 }

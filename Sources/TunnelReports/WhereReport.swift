@@ -26,7 +26,7 @@ public struct WhereReport: Sendable, JSONWritable {
       "      " + PlaceText.coordinates(location.coordinate, precision: precision),
     ]
     for (label, value) in PlacemarkText.details(placemark) {
-      lines.append("      " + style.dim(label.padding(toLength: 15, withPad: " ", startingAt: 0)) + value)
+      lines.append("      " + style.dim(label.paddedWithSpaces(toLength: 15)) + value)
     }
     return lines.map { $0 + "\n" }.joined()
   }

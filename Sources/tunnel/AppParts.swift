@@ -1,9 +1,14 @@
-import Foundation
 import TunnelApp
 import TunnelCommandLine
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

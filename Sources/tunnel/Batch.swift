@@ -1,11 +1,16 @@
 import ArgumentParser
-import Foundation
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
 import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -251,7 +256,7 @@ final class BatchReport {
     if let size, size > 0, bytes > 0 {
       let fraction = min(1, Double(bytes) / Double(size))
       let remaining = seconds / fraction - seconds
-      line += String(format: ", %.0f %%, about %@ left", fraction * 100, Self.duration(remaining))
+      line += ", \(fixedDecimal(fraction * 100, places: 0)) %, about \(Self.duration(remaining)) left"
     }
     write("\r\u{1B}[K" + line)
     progressShown = true
@@ -292,7 +297,7 @@ final class BatchReport {
     } else if showsProgress {
       let rate = seconds > 0 ? Double(summary.rows) / seconds : 0
       write(
-        "tunnel: \(Self.rows(summary.rows)) in \(String(format: "%.1f", seconds)) s (\(PlaceText.grouped(Int(rate))) rows/s)\n"
+        "tunnel: \(Self.rows(summary.rows)) in \(fixedDecimal(seconds, places: 1)) s (\(PlaceText.grouped(Int(rate))) rows/s)\n"
       )
     }
   }
@@ -303,9 +308,10 @@ final class BatchReport {
   static func duration(_ seconds: Double) -> String {
     guard seconds.isFinite else { return "?" }
     let whole = Int(seconds.rounded())
+    func two(_ value: Int) -> String { (0..<10).contains(value) ? "0\(value)" : "\(value)" }
     return whole >= 3600
-      ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-      : String(format: "%d:%02d", whole / 60, whole % 60)
+      ? "\(whole / 3600):\(two(whole / 60 % 60)):\(two(whole % 60))"
+      : "\(whole / 60):\(two(whole % 60))"
   }
 }
 

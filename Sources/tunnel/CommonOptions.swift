@@ -1,9 +1,14 @@
 import ArgumentParser
-import Foundation
 import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -125,7 +130,7 @@ struct LocationArguments: ParsableArguments {
     var failed = 0
     while let line = Swift.readLine(strippingNewline: true) {
       number += 1
-      let query = line.trimmingCharacters(in: .whitespaces)
+      let query = line.trimmingWhitespace(lineBreaks: false)
       guard !query.isEmpty else { continue }
       do {
         try body(query)
@@ -143,7 +148,7 @@ struct LocationArguments: ParsableArguments {
 
   /// Refuses words that name nothing.
   static func check(_ text: String) throws {
-    guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard !text.trimmingWhitespace(lineBreaks: false).isEmpty else {
       throw ValidationError(
         "give a place or a coordinate, e.g. 'Skjern' or '56.55 8.32'")
     }

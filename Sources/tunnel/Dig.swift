@@ -1,10 +1,15 @@
 import ArgumentParser
-import Foundation
 import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
 import TunnelReports
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension Tunnel {
   /// `tunnel dig <from> <to>`: a straight tunnel between any two places.

@@ -1,11 +1,16 @@
 import ArgumentParser
-import Foundation
 import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension Tunnel {
   /// `tunnel find <name>`: the places with that name, best first.
@@ -41,7 +46,7 @@ extension Tunnel {
 
     func check() throws {
       try output.check()
-      guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
+      guard !words.joined().trimmingWhitespace(lineBreaks: false).isEmpty else {
         throw ValidationError("give a name to look for, e.g. 'tunnel find Copenhagen'")
       }
       guard limit > 0 else { throw ValidationError("--limit must be at least 1, not \(limit)") }

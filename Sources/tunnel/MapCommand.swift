@@ -1,11 +1,16 @@
 import ArgumentParser
-import Foundation
 import TunnelApp
 import TunnelCommandLine
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension Tunnel {
   /// `tunnel map <place>`: both maps printed once, or the flipped side, or an SVG picture.

@@ -1,10 +1,15 @@
 import ArgumentParser
-import Foundation
 import TunnelApp
 import TunnelCommandLine
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension Tunnel {
   /// `tunnel pairs`: populated places at opposite ends of the Earth.

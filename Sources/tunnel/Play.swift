@@ -1,10 +1,15 @@
 import ArgumentParser
-import Foundation
 import TunnelApp
 import TunnelCommandLine
 import TunnelContainment
 import TunnelGeo
 import TunnelMaps
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -131,7 +136,7 @@ extension Tunnel {
         traceFailure = traceFailure ?? error
       }
       // Ended by a signal: the terminal is restored; exit as the signal would have.
-      if let signal = app.stoppedBySignal { Foundation.exit(ExitStatus.signal(signal).code) }
+      if let signal = app.stoppedBySignal { Glibc.exit(ExitStatus.signal(signal).code) }
       if let traceFailure { throw traceFailure }
     }
   }

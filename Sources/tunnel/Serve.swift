@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import TunnelCommandLine
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

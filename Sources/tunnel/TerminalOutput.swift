@@ -1,7 +1,13 @@
-import Foundation
 import TunnelApp
 import TunnelCommandLine
 import TunnelContainment
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +42,8 @@ struct TerminalOutput {
   init(asciiRequested: Bool) {
     let isTerminal = isatty(1) == 1
     let capabilities = TerminalCapabilities(
-      environment: ProcessInfo.processInfo.environment, isTerminal: isTerminal)
+      environment: environmentVariables(["NO_COLOR", "TERM", "LC_ALL", "LC_CTYPE", "LANG"]),
+      isTerminal: isTerminal)
     switch ColorChoice.current {
     case .auto: colors = capabilities.colors
     case .always: colors = true

@@ -1,7 +1,18 @@
 import ArgumentParser
-import Foundation
 import TunnelCommandLine
 import TunnelGeo
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `tunnel`: where you would come out if you dug straight through the Earth.
 @main
@@ -96,7 +107,7 @@ struct Tunnel: AsyncParsableCommand {
       // Nothing asked, and no lines coming on standard input: how to ask, on standard error, with the
       // status of a usage mistake.
       StandardError.write(shortUsage)
-      Foundation.exit(ExitStatus.usage.code)
+      Glibc.exit(ExitStatus.usage.code)
     }
     let arguments: [String]
     do {

@@ -1,11 +1,16 @@
 import ArgumentParser
-import Foundation
 import TunnelApp
 import TunnelBatch
 import TunnelCommandLine
 import TunnelGeo
 import TunnelMaps
 import TunnelReports
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension Tunnel {
   /// `tunnel where <place>`: everything the data says about one point.

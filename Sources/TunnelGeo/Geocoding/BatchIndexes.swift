@@ -1,5 +1,11 @@
 import Dispatch
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The in-memory indexes of a geocoder that answers many queries.
 ///

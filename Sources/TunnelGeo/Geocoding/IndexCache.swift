@@ -231,20 +231,3 @@ public final class IndexCache: Sendable {
   /// A new signature over a file's bytes, under the folder's key.
   func signature() -> SipHash24 { SipHash24(key: (key.low, key.high)) }
 }
-
-/// Reads exactly `bytes.count` bytes, retrying after signals; false when the file ends first.
-func readAll(_ descriptor: Int32, _ bytes: inout [UInt8]) -> Bool {
-  bytes.withUnsafeMutableBytes { readAll(descriptor, into: $0) }
-}
-
-/// Fills `buffer` from the file, retrying after signals; false when the file ends first.
-func readAll(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
-  var offset = 0
-  while offset < buffer.count {
-    let got = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-    if got < 0, errno == EINTR { continue }
-    guard got > 0 else { return false }
-    offset += got
-  }
-  return true
-}

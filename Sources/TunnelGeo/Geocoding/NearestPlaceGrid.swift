@@ -1,4 +1,11 @@
+import Dispatch
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A cube-map grid whose cells list every place that can be nearest to some point of the cell: an exact
 /// nearest-place answer in one short scan, for batches.

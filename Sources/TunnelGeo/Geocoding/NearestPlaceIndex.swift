@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Exact nearest-place answers from the batch grid of a ``ReverseGeocoder`` (see
 /// ``ReverseGeocoder/nearestPlaceIndex()``): the same answers as ``ReverseGeocoder/nearestPlace(to:minimumPopulation:)``

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A populated place found by a nearest-place search, with its great-circle distance.
 public struct NearestPlace: Sendable, Hashable, Codable {

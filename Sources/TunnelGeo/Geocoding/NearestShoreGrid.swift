@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A cube-map grid whose cells list every shoreline piece of a ``ShoreIndex`` that can hold the nearest
 /// shoreline point of some point of the cell: the nearest shore at any distance from one short scan, for

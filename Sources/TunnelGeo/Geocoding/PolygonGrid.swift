@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A latitude/longitude quadtree over one polygon layer: the same point-in-polygon answers as
 /// ``PolygonLayer/features(containing:)-(FixedPoint)``, and the boundary edges near a point, in time that

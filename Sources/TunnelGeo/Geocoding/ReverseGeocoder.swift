@@ -1,5 +1,11 @@
 import Dispatch
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Says where a point is, from Tunnel's bundled place data, offline.
 ///

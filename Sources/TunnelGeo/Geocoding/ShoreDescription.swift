@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A shoreline point by the exact bits of its unit vector.
 struct ShorePoint: Equatable {

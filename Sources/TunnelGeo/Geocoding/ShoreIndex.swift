@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A bounding-ball tree over the boundaries of a polygon layer's features: the exact nearest boundary
 /// point at any distance, opening only the few pieces of boundary near the answer.

@@ -1,5 +1,11 @@
 import CMath
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Unit vectors and great-circle distances on the sphere of mean radius.
 ///

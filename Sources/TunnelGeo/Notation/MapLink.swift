@@ -43,7 +43,7 @@ enum MapLink {
   /// - Throws: ``UnreadableLink`` for a map link that cannot be read offline (short links, directions,
   ///   what3words, OpenStreetMap objects) or whose coordinate part is malformed.
   static func target(of text: String) throws(UnreadableLink) -> MapLinkTarget? {
-    let link = trimmed(text)
+    let link = text.trimmingWhitespace()
     guard !link.isEmpty else { return nil }
     if isWhat3words(link) { throw what3words(link) }
     if link.utf8.prefix(4).map({ $0 | 0x20 }).elementsEqual("geo:".utf8) {
@@ -285,7 +285,7 @@ enum MapLink {
   /// A searched text read as a coordinate (`56.55,8.32`, `56.55, 8.32`, `loc:56.55,8.32`,
   /// `56.55,8.32(Label)`) or else as a name; nil when it is empty.
   private static func coordinateOrName(_ text: String) -> MapLinkTarget? {
-    let name = trimmed(text)
+    let name = text.trimmingWhitespace()
     guard !name.isEmpty else { return nil }
     var value = name[...]
     if value.lowercased().hasPrefix("loc:") { value = value.dropFirst(4) }
@@ -305,7 +305,7 @@ enum MapLink {
 
   /// A plain decimal number (`-33.9`, `+8`, `.5`, `1e-3`), spaces around allowed, finite; nil otherwise.
   private static func number(_ text: Substring) -> Double? {
-    let text = trimmed(text)
+    let text = text.trimmingWhitespace()
     var digits = 0
     var index = text.startIndex
     if index < text.endIndex, text[index] == "+" || text[index] == "-" { index = text.index(after: index) }
@@ -364,14 +364,6 @@ enum MapLink {
     let words = text.split(separator: ".", omittingEmptySubsequences: false)
     return words.count == 3
       && words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter && $0.isLowercase } }
-  }
-
-  /// The text without white space at either end.
-  private static func trimmed<S: StringProtocol>(_ text: S) -> String {
-    guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-      let last = text.lastIndex(where: { !$0.isWhitespace })
-    else { return "" }
-    return String(text[first...last])
   }
 
   // MARK: Messages

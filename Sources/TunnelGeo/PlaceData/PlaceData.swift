@@ -1,3 +1,5 @@
+import TunnelSystem
+
 /// Tunnel's bundled place data: one folder of memory-mapped layer files, each opened on first use.
 ///
 /// ```swift

@@ -1,4 +1,16 @@
+import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where Tunnel looks for its data folder, in order:
 ///
@@ -10,9 +22,14 @@ import Foundation
 /// A folder qualifies when it holds `places.tunnel`. An explicit path or `TUNNEL_DATA` that does not
 /// qualify is an error rather than a reason to look elsewhere, so a typo is never silently ignored.
 public enum PlaceDataLocation {
-  /// The data folder to use.
+  /// The data folder to use, `TUNNEL_DATA` read from this process's environment.
+  public static func find(explicit: String? = nil) throws(PlaceDataError) -> String {
+    try find(explicit: explicit, environment: environmentVariables(["TUNNEL_DATA"]))
+  }
+
+  /// The data folder to use, `TUNNEL_DATA` read from `environment`.
   public static func find(
-    explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    explicit: String? = nil, environment: [String: String]
   ) throws(PlaceDataError) -> String {
     if let explicit { return try required(explicit) }
     if let variable = environment["TUNNEL_DATA"], !variable.isEmpty { return try required(variable) }
@@ -25,10 +42,9 @@ public enum PlaceDataLocation {
   public static func searchPath() -> [String] {
     var candidates: [String] = []
     if let executable = executablePath() {
-      let bin = (executable as NSString).deletingLastPathComponent
+      let bin = PathName.deletingLastComponent(executable)
       candidates.append(bin + "/Data")
-      candidates.append(
-        ((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/tunnel/Data"))
+      candidates.append(PathName.appending("share/tunnel/Data", to: PathName.deletingLastComponent(bin)))
     }
     candidates.append(checkoutDataDirectory)
     return candidates
@@ -36,9 +52,9 @@ public enum PlaceDataLocation {
 
   /// `Data/` of the package checkout this file was compiled from.
   static let checkoutDataDirectory: String = {
-    var path = #filePath as NSString  // <root>/Sources/TunnelGeo/PlaceData/PlaceDataLocation.swift
-    for _ in 0..<4 { path = path.deletingLastPathComponent as NSString }
-    return path.appendingPathComponent("Data")
+    var path = #filePath  // <root>/Sources/TunnelGeo/PlaceData/PlaceDataLocation.swift
+    for _ in 0..<4 { path = PathName.deletingLastComponent(path) }
+    return PathName.appending("Data", to: path)
   }()
 
   static func qualifies(_ directory: String) -> Bool {
@@ -46,9 +62,7 @@ public enum PlaceDataLocation {
   }
 
   private static func required(_ directory: String) throws(PlaceDataError) -> String {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-    else {
+    guard PathName.isFolder(directory) else {
       if isLinkLoop(directory) { throw .linkLoop(path: directory) }
       throw .dataNotFound(searched: [directory])
     }
@@ -68,10 +82,9 @@ public enum PlaceDataLocation {
 
   private static func executablePath() -> String? {
     #if os(Linux)
-    if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-      return resolved
-    }
-    #endif
+    return try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    #else
     return Bundle.main.executablePath
+    #endif
   }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A populated place from GeoNames (cities500).
 public struct Place: Sendable, Hashable, Codable {

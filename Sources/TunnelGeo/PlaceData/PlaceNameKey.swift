@@ -1,5 +1,3 @@
-import Foundation
-
 /// The folding that turns a name into a search key of the place name index.
 ///
 /// Compatibility decomposition (NFKD), nonspacing marks dropped, a few letters that do not decompose
@@ -22,12 +20,14 @@ public enum PlaceNameKey {
   /// The search key of a name.
   public static func fold(_ text: String) -> String {
     var stripped = String.UnicodeScalarView()
-    for scalar in text.decomposedStringWithCompatibilityMapping.unicodeScalars {
-      if scalar.properties.generalCategory == .nonspacingMark { continue }
-      if let replacement = special[scalar] {
-        stripped.append(contentsOf: replacement.unicodeScalars)
-      } else {
-        stripped.append(scalar)
+    for original in text.unicodeScalars {
+      forEachDecomposed(original) { scalar in
+        if scalar.properties.generalCategory == .nonspacingMark { return }
+        if let replacement = special[scalar] {
+          stripped.append(contentsOf: replacement.unicodeScalars)
+        } else {
+          stripped.append(scalar)
+        }
       }
     }
     var result = String.UnicodeScalarView()
@@ -42,6 +42,27 @@ public enum PlaceNameKey {
       }
     }
     return String(result)
+  }
+
+  /// Calls `body` with each scalar of `scalar`'s compatibility decomposition (NFKD): from
+  /// ``decompositions``, or for a Hangul syllable by Unicode's arithmetic.
+  ///
+  /// Decomposing scalar by scalar leaves out one step of NFKD, the canonical reordering of combining
+  /// marks, which cannot change a key: every scalar it moves is a mark (general category Mn, dropped, or
+  /// Mc, which ends a word), and it moves them only among themselves.
+  static func forEachDecomposed(_ scalar: Unicode.Scalar, _ body: (Unicode.Scalar) -> Void) {
+    let syllable = Int(scalar.value) - 0xAC00
+    if scalar.isASCII {
+      body(scalar)
+    } else if (0..<11172).contains(syllable) {
+      body(Unicode.Scalar(UInt32(0x1100 + syllable / 588))!)
+      body(Unicode.Scalar(UInt32(0x1161 + syllable % 588 / 28))!)
+      if syllable % 28 != 0 { body(Unicode.Scalar(UInt32(0x11A7 + syllable % 28))!) }
+    } else if let decomposed = decompositions[scalar] {
+      decomposed.unicodeScalars.forEach(body)
+    } else {
+      body(scalar)
+    }
   }
 
   private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {

@@ -15,28 +15,41 @@ import Darwin
 /// uncontended.
 package final class Locked<Value>: @unchecked Sendable {
   // @unchecked: `value` is only touched with `mutex` held.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private let mutex = PosixMutex()
   private var value: Value
 
   package init(_ value: Value) {
     self.value = value
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
   }
 
   /// Runs `body` on the value with the lock held.
   package func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    mutex.lock()
+    defer { mutex.unlock() }
     return try body(&value)
   }
+}
+
+/// A POSIX mutex, at an address of its own that never moves (as POSIX requires): ``Locked``'s, and
+/// ``ThreadCondition``'s.
+final class PosixMutex {
+  let pointer: UnsafeMutablePointer<pthread_mutex_t>
+
+  init() {
+    pointer = .allocate(capacity: 1)
+    pointer.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(pointer, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(pointer)
+    pointer.deinitialize(count: 1)
+    pointer.deallocate()
+  }
+
+  func lock() { pthread_mutex_lock(pointer) }
+
+  func unlock() { pthread_mutex_unlock(pointer) }
 }
