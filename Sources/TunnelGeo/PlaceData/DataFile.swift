@@ -321,13 +321,22 @@ final class DataFile: @unchecked Sendable {
   /// file has no such line.
   func metadata(_ key: String) -> String? {
     guard let section = try? section("META", itemSize: 1) else { return nil }
-    let text = String(decoding: bytes(at: section.offset, count: section.byteCount), as: UTF8.self)
-    for line in text.split(separator: "\n") {
-      guard let equals = line.firstIndex(of: "="), line[..<equals] == key else { continue }
-      return String(line[line.index(after: equals)...])
+    // Compared as bytes: comparing substrings would instantiate generic string code at run time, which costs
+    // a single query more than the whole lookup.
+    let text = bytes(at: section.offset, count: section.byteCount)
+    let wanted = Array(key.utf8) + [UInt8(ascii: "=")]
+    var start = 0
+    while start < text.count {
+      let end = text[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.count
+      if end - start >= wanted.count, text[start..<(start + wanted.count)].elementsEqual(wanted) {
+        return String(
+          decoding: UnsafeRawBufferPointer(rebasing: text[(start + wanted.count)..<end]), as: UTF8.self)
+      }
+      start = end + 1
     }
     return nil
   }
+
 }
 
 /// A string table: `count + 1` little-endian u32 offsets into a UTF-8 blob.
