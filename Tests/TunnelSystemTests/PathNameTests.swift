@@ -9,7 +9,8 @@ import TunnelSystem
     "", "/", "//", "///", "ab", "ab/", "ab//", "/a", "//a", "/a/", "a/b", "a//b", "a/b/", "a/b//", "/a/b",
     "//a//b//", "./x", "../x", "..", "/.", "a/./b", "/usr/bin/tunnel", "tunnel.svg", "out/map.svg", "~/x",
     "a/b/c/d.svg", "é/ü", "/x/", "/usr/bin", "/usr",
-    "/tmp/fe/Sources/TunnelGeo/PlaceData/PlaceDataLocation.swift",
+    "/tmp/fe/Sources/TunnelGeo/PlaceData/PlaceDataLocation.swift", "a/\u{301}b/c", "a/b\u{301}/\u{301}",
+    "ø//\u{301}/",
   ]
 
   @Test("The folder of a path", arguments: paths)
