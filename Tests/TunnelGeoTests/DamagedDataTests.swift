@@ -41,11 +41,14 @@ import Testing
 
   /// Makes `bytes` a file whose checksums all hold again (Data/FORMAT.md), as a writer would: what is
   /// wrong in it then reaches the readers behind the checks.
+  /// Writes a little-endian u32 into `bytes` at `offset`.
+  static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+    for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+  }
+
   static func seal(_ bytes: inout [UInt8]) {
     func u32(_ offset: Int) -> Int { bytes[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
-    func store(_ value: UInt32, at offset: Int) {
-      for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
-    }
+    func store(_ value: UInt32, at offset: Int) { Self.store(value, at: offset, in: &bytes) }
     let tableEnd = 64 + 24 * u32(16)
     let (blockSize, blockCount) = (u32(56), u32(60))
     let payloadStart = tableEnd + (4 * blockCount + 7) / 8 * 8
@@ -140,9 +143,7 @@ import Testing
     let grid = try DataFile(path: source, expectedKind: "POLY").section("RGRD", itemSize: 4)
     for (word, value) in [(1, UInt32(0xFFFF)), (2, 0xFFFF), (3, UInt32.max), (0, 0)] {
       let data = try data(damaging: "marine.tunnel") { bytes in
-        for index in 0..<4 {
-          bytes[grid.offset + 4 * word + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
-        }
+        Self.store(value, at: grid.offset + 4 * word, in: &bytes)
         Self.seal(&bytes)
       }
       #expect(throws: PlaceDataError.self) { _ = try data.marine() }
@@ -161,9 +162,7 @@ import Testing
       // Every cell's start past the end, and every other one before the previous cell's.
       for cell in 0...cells {
         let value: UInt32 = cell % 2 == 0 ? .max : UInt32(cells - cell)
-        for index in 0..<4 {
-          bytes[grid.offset + 16 + 4 * cell + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
-        }
+        Self.store(value, at: grid.offset + 16 + 4 * cell, in: &bytes)
       }
       Self.seal(&bytes)
     }
