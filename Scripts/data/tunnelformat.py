@@ -8,7 +8,7 @@ FORMAT_VERSION = 3
 HEADER_SIZE = 64
 SECTION_ENTRY_SIZE = 24
 # Readers check each block of this many payload bytes against its own checksum the first time they read it.
-BLOCK_SIZE = 16384
+BLOCK_SIZE = 4096
 NO_INDEX = 0xFFFFFFFF
 
 # Fixed-point units per degree: places keep GeoNames' decimals exactly; borders and seas are quantised to 1e-5 degree

@@ -93,23 +93,29 @@ extension CommandFailure {
 /// Where the commands keep the indexes they build for later runs: `$TUNNEL_CACHE_DIR` (empty for
 /// nowhere), else `$XDG_CACHE_HOME/tunnel`, else `~/.cache/tunnel`.
 public enum CacheLocation {
-  /// The variables that choose the folder, as this process has them (read one by one, not the whole
-  /// environment).
-  public static var processEnvironment: [String: String] {
-    environmentVariables(["TUNNEL_CACHE_DIR", "XDG_CACHE_HOME", "HOME"])
+  /// The folder `environment`'s variables choose.
+  public static func directory(environment: [String: String]) -> String? {
+    directory(variable: { environment[$0] })
   }
 
-  public static func directory(environment: [String: String] = processEnvironment) -> String? {
-    if let chosen = environment["TUNNEL_CACHE_DIR"] { return chosen.isEmpty ? nil : chosen }
-    if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/tunnel" }
-    if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/tunnel" }
+  /// The folder this process's environment chooses (its variables read one by one, not the whole
+  /// environment).
+  public static func directory() -> String? {
+    directory(variable: environmentVariable)
+  }
+
+  static func directory(variable: (String) -> String?) -> String? {
+    if let chosen = variable("TUNNEL_CACHE_DIR") { return chosen.isEmpty ? nil : chosen }
+    if let base = variable("XDG_CACHE_HOME"), base.hasPrefix("/") { return base + "/tunnel" }
+    if let home = variable("HOME"), home.hasPrefix("/") { return home + "/.cache/tunnel" }
     return nil
   }
 
   /// The cache folder, opened; nil when none is chosen, or when the folder cannot be used, which is said
-  /// once on standard error and never fails the command: the indexes are then built in memory.
-  public static func cache(environment: [String: String] = processEnvironment) -> IndexCache? {
-    guard let path = directory(environment: environment) else { return nil }
+  /// once on standard error and never fails the command: the indexes are then built in memory. The
+  /// folder is the one `environment` chooses, or this process's environment when it is nil.
+  public static func cache(environment: [String: String]? = nil) -> IndexCache? {
+    guard let path = environment.map(directory(environment:)) ?? directory() else { return nil }
     do {
       return try IndexCache(path: path)
     } catch {

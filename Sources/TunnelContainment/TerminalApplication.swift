@@ -61,8 +61,7 @@ public final class TerminalApplication {
   /// Creates an application for a window; capabilities come from the environment.
   public init(window: Window) {
     self.window = window
-    self.capabilities = TerminalCapabilities(
-      environment: Self.environment(), isTerminal: isatty(1) == 1)
+    self.capabilities = TerminalCapabilities(isTerminal: isatty(1) == 1)
     window.charset = capabilities.charset
   }
 
@@ -247,14 +246,5 @@ public final class TerminalApplication {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-  }
-
-  /// The environment variables that decide colours and the character set.
-  static func environment() -> [String: String] {
-    var result: [String: String] = [:]
-    for name in ["NO_COLOR", "TERM", "LC_ALL", "LC_CTYPE", "LANG"] {
-      if let value = getenv(name) { result[name] = String(cString: value) }
-    }
-    return result
   }
 }

@@ -18,7 +18,7 @@ public enum PlaceText {
     let country = match.countryName ?? place.countryCode
     if !match.standsForCountry { parts.append(country) }
     let population = place.population > 0 ? " (population \(grouped(place.population)))" : ""
-    let line = parts.joined(separator: ", ") + population
+    let line = parts.joined(by: ", ") + population
     return match.standsForCountry ? "\(country): its largest city, \(line)" : line
   }
 
@@ -64,12 +64,12 @@ public enum PlaceText {
 
   /// `1,234,567`.
   public static func grouped(_ value: Int) -> String {
-    var digits = String(abs(value))
-    var result = ""
-    while digits.count > 3 {
-      result = "," + digits.suffix(3) + result
-      digits.removeLast(3)
+    let digits = Array(String(value.magnitude).utf8)
+    var bytes: [UInt8] = value < 0 ? [UInt8(ascii: "-")] : []
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { bytes.append(UInt8(ascii: ",")) }
+      bytes.append(digit)
     }
-    return (value < 0 ? "-" : "") + digits + result
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -1,4 +1,5 @@
 import TunnelGeo
+import TunnelSystem
 
 /// How a placemark reads in text output: a headline, then labelled lines.
 public enum PlacemarkText {
@@ -15,10 +16,10 @@ public enum PlacemarkText {
         parts.append(region)
       }
       if let country = placemark.country?.name { parts.append(country) }
-      return parts.isEmpty ? "Land outside any country" : parts.joined(separator: ", ")
+      return parts.isEmpty ? "Land outside any country" : parts.joined(by: ", ")
     }
     if let water = placemark.inlandWater {
-      return [water, placemark.country?.name].compactMap { $0 }.joined(separator: ", ")
+      return [water, placemark.country?.name].compactMap { $0 }.joined(by: ", ")
     }
     let water = placemark.sea ?? placemark.country.map { "Sea off \($0.name)" } ?? "Open sea"
     guard let land = placemark.nearestLand, let what = land.name ?? land.country?.name else { return water }
@@ -37,7 +38,7 @@ public enum PlacemarkText {
   public static func shortName(_ placemark: Placemark) -> String? {
     if placemark.land {
       guard let locality = placemark.locality else { return placemark.country?.name }
-      return [locality, placemark.country?.name].compactMap { $0 }.joined(separator: ", ")
+      return [locality, placemark.country?.name].compactMap { $0 }.joined(by: ", ")
     }
     if let water = placemark.inlandWater { return water }
     return placemark.sea ?? placemark.country.map { "Sea off \($0.name)" }
@@ -60,7 +61,7 @@ public enum PlacemarkText {
       if let island = land.island, let place = name, place != island { name = "\(place) (\(island))" }
       // An island that is a country of its own ("Greenland") is named once.
       let country = land.country?.name == name ? nil : land.country?.name
-      let what = [name, country].compactMap { $0 }.joined(separator: ", ")
+      let what = [name, country].compactMap { $0 }.joined(by: ", ")
       if !what.isEmpty { value += ", \(what)" }
       lines.append(("Nearest land", value))
     }

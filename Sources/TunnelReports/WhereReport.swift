@@ -1,4 +1,5 @@
 import TunnelGeo
+import TunnelSystem
 
 /// What `tunnel where` says about one point, in text, JSON and as a row, and what `tunnel serve` answers at
 /// `/v1/where`.
@@ -28,7 +29,7 @@ public struct WhereReport: Sendable, JSONWritable {
     for (label, value) in PlacemarkText.details(placemark) {
       lines.append("      " + style.dim(label.paddedWithSpaces(toLength: 15)) + value)
     }
-    return lines.map { $0 + "\n" }.joined()
+    return lines.joined(by: "\n") + "\n"
   }
 
   /// The point and the placemark's fields.

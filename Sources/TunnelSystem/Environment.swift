@@ -4,14 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// The environment variables among `names` that are set, read one by one: what the commands need of
-/// the environment, without copying all of it into a dictionary as `ProcessInfo` does.
+/// The value of the environment variable `name`, nil when it is not set: what the commands need of the
+/// environment, read one name at a time, without copying all of it into a dictionary as `ProcessInfo`
+/// does.
 ///
-///     TerminalCapabilities(environment: environmentVariables(["TERM", "NO_COLOR"]), isTerminal: true)
-package func environmentVariables(_ names: [String]) -> [String: String] {
-  var found: [String: String] = [:]
-  for name in names {
-    if let value = getenv(name) { found[name] = String(cString: value) }
-  }
-  return found
+///     TerminalCapabilities(variable: environmentVariable, isTerminal: true)
+package func environmentVariable(_ name: String) -> String? {
+  guard let value = getenv(name) else { return nil }
+  return String(cString: value)
 }

@@ -28,22 +28,22 @@ package struct TimeZoneRules: Sendable, Equatable {
   private var footer: PosixTimeZone?
 
   /// The zone of an IANA identifier ("Europe/Copenhagen", "Etc/GMT+2") from the database's folder
-  /// (``folder(environment:)``): nil when it has no file there, the file is not TZif, or the identifier
+  /// (``folder(tzdir:)``): nil when it has no file there, the file is not TZif, or the identifier
   /// could name a file outside the folder (it begins with `/` or holds `..`).
   package init?(identifier: String) {
-    self.init(identifier: identifier, folder: Self.folder(environment: environmentVariables(["TZDIR"])))
+    self.init(identifier: identifier, folder: Self.folder(tzdir: environmentVariable("TZDIR")))
   }
 
   /// The zone of an identifier from the database in `folder`.
   package init?(identifier: String, folder: String) {
-    guard !identifier.isEmpty, !identifier.hasPrefix("/"), !identifier.contains("..") else { return nil }
+    guard !identifier.isEmpty, !identifier.hasPrefix("/"), !identifier.containsBytes("..") else { return nil }
     guard let bytes = readFile(folder + "/" + identifier, limit: 1 << 20) else { return nil }
     self.init(tzif: bytes)
   }
 
   /// The database's folder: the one `TZDIR` names, as the C library reads it, else `/usr/share/zoneinfo`.
-  package static func folder(environment: [String: String]) -> String {
-    guard let named = environment["TZDIR"], !named.isEmpty else { return "/usr/share/zoneinfo" }
+  package static func folder(tzdir: String?) -> String {
+    guard let named = tzdir, !named.isEmpty else { return "/usr/share/zoneinfo" }
     return named
   }
 

@@ -3,7 +3,7 @@ import TunnelGeo
 /// Adjustments made to the raw arguments before the parser sees them, and the mistakes caught there.
 enum CommandLineRewriting {
   /// The commands, as typed: ``Tunnel/commandNames``.
-  static let commands = Set(Tunnel.commandNames)
+  static var commands: [String] { Tunnel.commandNames }
 
   /// Options that take a value in the next argument (or after `=`), across every command. Kept by hand,
   /// as the parser would need its reflection over every command to list them (half of a single query's

@@ -41,9 +41,7 @@ struct TerminalOutput {
   /// or when the locale is not UTF-8 (see ``TerminalCapabilities``).
   init(asciiRequested: Bool) {
     let isTerminal = isatty(1) == 1
-    let capabilities = TerminalCapabilities(
-      environment: environmentVariables(["NO_COLOR", "TERM", "LC_ALL", "LC_CTYPE", "LANG"]),
-      isTerminal: isTerminal)
+    let capabilities = TerminalCapabilities(isTerminal: isTerminal)
     switch ColorChoice.current {
     case .auto: colors = capabilities.colors
     case .always: colors = true

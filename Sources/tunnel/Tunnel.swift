@@ -1,6 +1,7 @@
 import ArgumentParser
 import TunnelCommandLine
 import TunnelGeo
+import TunnelSystem
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -66,8 +67,10 @@ struct Tunnel: AsyncParsableCommand {
     defaultSubcommand: Antipode.self
   )
 
-  /// The subcommands' names, as typed, in the order `tunnel --help` lists them.
-  static let commandNames = configuration.subcommands.compactMap { $0.configuration.commandName }
+  /// The subcommands' names, as typed, in the order `tunnel --help` lists them. Kept by hand: asking the
+  /// parser's configuration for them makes every command's metadata, a tenth of a single query's start-up;
+  /// a test holds the list against the parser's own (`tunnel --experimental-dump-help`).
+  static let commandNames = ["antipode", "where", "find", "dig", "pairs", "batch", "map", "play", "serve"]
 
   /// `tunnel where` with nothing but words after it, answered without the argument parser: its reflection
   /// over every command and option is half of a single query's start-up. The words and defaults are
@@ -77,7 +80,7 @@ struct Tunnel: AsyncParsableCommand {
     guard arguments.count > 1, arguments[0] == "where",
       arguments.dropFirst().allSatisfy({ !$0.hasPrefix("-") && $0 != "help" })
     else { return nil }
-    let request = WhereRequest(text: arguments.dropFirst().joined(separator: " "))
+    let request = WhereRequest(text: Array(arguments.dropFirst()).joined(by: " "))
     try LocationArguments.check(request.text)
     return request
   }
@@ -96,7 +99,7 @@ struct Tunnel: AsyncParsableCommand {
       tunnel find Springfield
       tunnel play
 
-    Commands: \(commandNames.joined(separator: ", "))
+    Commands: \(commandNames.joined(by: ", "))
     See 'tunnel --help' for everything, and 'tunnel <command> --help' for one command.
 
     """
@@ -130,7 +133,7 @@ struct Tunnel: AsyncParsableCommand {
     let command = named ? arguments.first : arguments.first == "help" ? nil : "antipode"
     do {
       if let single = try singleCommand(arguments) {
-        try single.run()
+        try single.run(exiting: true)
         return
       }
     } catch {

@@ -46,7 +46,6 @@ import TunnelCommandLine
   func commandNames() throws {
     let named = try Self.commands().map(\.name).filter { $0 != "help" }
     #expect(Tunnel.commandNames == named)
-    #expect(CommandLineRewriting.commands == Set(named))
   }
 
   @Test("The options that take a value, and those that stand alone, are the parser's")

@@ -84,9 +84,9 @@ import Testing
     let zone = try #require(TimeZoneRules(identifier: "Test/Zone", folder: folder.path))
     #expect(zone.secondsFromGMT(at: 0) == 19800)
     #expect(TimeZoneRules(identifier: "Test/Zone") == nil)
-    #expect(TimeZoneRules.folder(environment: ["TZDIR": "/opt/zones"]) == "/opt/zones")
-    #expect(TimeZoneRules.folder(environment: ["TZDIR": ""]) == "/usr/share/zoneinfo")
-    #expect(TimeZoneRules.folder(environment: [:]) == "/usr/share/zoneinfo")
+    #expect(TimeZoneRules.folder(tzdir: "/opt/zones") == "/opt/zones")
+    #expect(TimeZoneRules.folder(tzdir: "") == "/usr/share/zoneinfo")
+    #expect(TimeZoneRules.folder(tzdir: nil) == "/usr/share/zoneinfo")
   }
 
   /// Zones whose rules are unusual: half hours, daylight saving time in winter (Dublin), negative times

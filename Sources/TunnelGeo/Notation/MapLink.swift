@@ -1,3 +1,5 @@
+import TunnelSystem
+
 /// What a pasted link points at.
 enum MapLinkTarget: Equatable, Sendable {
   /// A position read from the link, not yet checked against the ranges of latitude and longitude.
@@ -430,7 +432,7 @@ enum MapLink {
         rest = rest.dropFirst(8)
       } else if lowered.hasPrefix("http://") {
         rest = rest.dropFirst(7)
-      } else if link.contains("://") {
+      } else if link.containsBytes("://") {
         return nil
       }
       let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }

@@ -24,15 +24,20 @@ import Darwin
 public enum PlaceDataLocation {
   /// The data folder to use, `TUNNEL_DATA` read from this process's environment.
   public static func find(explicit: String? = nil) throws(PlaceDataError) -> String {
-    try find(explicit: explicit, environment: environmentVariables(["TUNNEL_DATA"]))
+    try find(explicit: explicit, variable: environmentVariable("TUNNEL_DATA"))
   }
 
   /// The data folder to use, `TUNNEL_DATA` read from `environment`.
   public static func find(
     explicit: String? = nil, environment: [String: String]
   ) throws(PlaceDataError) -> String {
+    try find(explicit: explicit, variable: environment["TUNNEL_DATA"])
+  }
+
+  /// The data folder to use, given `TUNNEL_DATA`'s value.
+  static func find(explicit: String?, variable: String?) throws(PlaceDataError) -> String {
     if let explicit { return try required(explicit) }
-    if let variable = environment["TUNNEL_DATA"], !variable.isEmpty { return try required(variable) }
+    if let variable, !variable.isEmpty { return try required(variable) }
     let candidates = searchPath()
     for candidate in candidates where qualifies(candidate) { return candidate }
     throw .dataNotFound(searched: candidates)
