@@ -190,11 +190,17 @@ public final class PolygonLayer: Sendable {
     }
     let chunkCount = (max(vertexCount, 2) - 2) / PolygonLayer.chunkEdges + 1
     guard Int(firstChunk) <= chunks.count, chunkCount <= chunks.count - Int(firstChunk) else { return }
-    for chunk in Int(firstChunk)..<(Int(firstChunk) + chunkCount) {
-      let chunkRecord = chunks.offset + 24 * chunk
-      body(
-        box(at: chunkRecord), Int(file.u32(chunkRecord + 16)),
-        min(Int(file.u32(chunkRecord + 20)), mostVertices))
+    // The ring's chunk records, their blocks checked once: a ring of Eurasia's coast has thousands.
+    let records = file.bytes(at: chunks.offset + 24 * Int(firstChunk), count: 24 * chunkCount)
+    func u32(_ offset: Int) -> UInt32 {
+      UInt32(littleEndian: records.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    for chunk in 0..<chunkCount {
+      let record = 24 * chunk
+      let box = FixedBox(
+        minLatitude: Int32(bitPattern: u32(record)), minLongitude: Int32(bitPattern: u32(record + 4)),
+        maxLatitude: Int32(bitPattern: u32(record + 8)), maxLongitude: Int32(bitPattern: u32(record + 12)))
+      body(box, Int(u32(record + 16)), min(Int(u32(record + 20)), mostVertices))
     }
   }
 
@@ -260,7 +266,7 @@ public final class PolygonLayer: Sendable {
 
   /// Whether the point lies inside the feature by the even-odd rule over its rings.
   ///
-  /// Casts a ray towards increasing longitude and counts the edges it crosses; chunks whose boxes the ray
+  /// Casts a ray along the point's latitude and counts the edges it crosses; chunks whose boxes the ray
   /// cannot meet are skipped without decoding.
   public func contains(_ point: FixedPoint, feature: Int) -> Bool {
     var inside = false
@@ -270,19 +276,27 @@ public final class PolygonLayer: Sendable {
     return inside
   }
 
-  /// Whether a ray from `point` towards increasing longitude crosses the ring an odd number of times.
+  /// Whether a ray from `point` along its latitude crosses the ring an odd number of times, that is,
+  /// whether the ring holds the point.
   public func ringCrossings(_ point: FixedPoint, ring index: Int) -> Bool {
     let ringBox = ringBox(index)
-    // West of the box the ray crosses the whole ring, and so an even number of its edges.
+    // Outside the box, a ray away from it meets no edge.
     guard point.latitude >= ringBox.minLatitude, point.latitude < ringBox.maxLatitude,
       point.longitude >= ringBox.minLongitude, point.longitude <= ringBox.maxLongitude
     else { return false }
+    // The ray goes to the nearer side of the ring's box, so that fewer chunks lie across its way (from
+    // Jutland, west across a few kilometres of coast rather than east across all of Eurasia). Every edge
+    // the line through the point crosses is counted by exactly one of the two rays (an edge through the
+    // point by the western one), and a closed ring has an even number of such edges, so both rays give
+    // the same parity, on an edge too.
+    let westward = Int64(point.longitude) - Int64(ringBox.minLongitude)
+    let west = westward < Int64(ringBox.maxLongitude) - Int64(point.longitude)
     var odd = false
     let y = Int64(point.latitude)
     let x = Int64(point.longitude)
     forEachChunk(ofRing: index) { box, offset, count in
       guard point.latitude >= box.minLatitude, point.latitude < box.maxLatitude,
-        point.longitude <= box.maxLongitude
+        west ? point.longitude >= box.minLongitude : point.longitude <= box.maxLongitude
       else { return }
       var previous: FixedPoint? = nil
       decode(streamOffset: offset, count: count) { current in
@@ -297,7 +311,9 @@ public final class PolygonLayer: Sendable {
         let bx = Int64(current.longitude)
         let lhs = Int128(x - ax) * Int128(by - ay)
         let rhs = Int128(bx - ax) * Int128(y - ay)
-        if by > ay ? lhs < rhs : lhs > rhs { odd.toggle() }
+        // East of the point: the crossing's x is greater than x.
+        let east = by > ay ? lhs < rhs : lhs > rhs
+        if east != west { odd.toggle() }
       }
     }
     return odd
