@@ -13,7 +13,8 @@ public struct BatchLimits: Sendable {
   /// read, and a chunked body that grows past it is cut off.
   public var maximumUpload: Int
   /// Seconds from a request's head to the end of its body; an upload still going then is cut off (an idle
-  /// timeout alone would let a client trickle a byte at a time for ever).
+  /// timeout alone would let a client trickle a byte at a time for ever). At most
+  /// ``TunnelServer/Configuration/longestWait``: a longer deadline is cut to it.
   public var uploadDeadline: Double
   /// Threads a batch answers on (nil: one per core).
   public var threads: Int?

@@ -25,7 +25,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
   init(maximumBody: Int, deadlineSeconds: Double) {
     self.maximumBody = maximumBody
-    deadline = .nanoseconds(Int64(deadlineSeconds * 1e9))
+    deadline = TunnelServer.Configuration.timeAmount(seconds: deadlineSeconds)
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {

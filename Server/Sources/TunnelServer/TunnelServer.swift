@@ -32,6 +32,17 @@ public struct TunnelServer: Sendable {
     public var shutdownGrace = 30.0
 
     public init() {}
+
+    /// The longest wait any of the limits above may set, in seconds: a week. Longer ones (and the upload
+    /// deadline of ``BatchLimits``) are cut to it, as the event loops' timers count nanoseconds from the
+    /// host's start in 64 bits, where a larger wait would overflow.
+    public static let longestWait = 604_800.0
+
+    /// A wait of `seconds`, within 0 and ``longestWait``, as the event loops count time.
+    static func timeAmount(seconds: Double) -> TimeAmount {
+      let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), longestWait)
+      return .nanoseconds(Int64(bounded * 1e9))
+    }
   }
 
   public let answers: TunnelAnswers
@@ -73,7 +84,7 @@ public struct TunnelServer: Sendable {
         RequestGuard(
           maximumBody: configuration.batch.maximumUpload, deadlineSeconds: configuration.batch.uploadDeadline)
       ],
-      idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1e9)))
+      idleTimeout: Configuration.timeAmount(seconds: configuration.idleTimeout))
     http.httpDecoder = .init(
       maxHeaderFieldSize: configuration.maximumHeaderField, maxHeaderListSize: configuration.maximumHeaders,
       maxHeaderFieldCount: 200)

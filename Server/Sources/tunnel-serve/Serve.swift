@@ -29,7 +29,8 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
       It listens on loopback unless --host says otherwise, and says on standard error where once it \
       accepts connections ('listening on http://127.0.0.1:8080'; with --port 0, on a free port). Each \
       request is a line on standard error unless --quiet. SIGTERM or Ctrl-C lets the requests in flight \
-      finish; a second one ends at once.
+      finish; a second one ends at once. SIGHUP is ignored: the server goes on when its terminal closes \
+      (its log is standard error, which has no file to reopen).
 
       Examples:
         tunnel serve
@@ -57,12 +58,13 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
 
   @Option(
     name: .customLong("upload-deadline"),
-    help: ArgumentHelp("Seconds a request's body may take to arrive.", valueName: "seconds"))
+    help: ArgumentHelp("Seconds a request's body may take to arrive (at most a week).", valueName: "seconds"))
   var uploadDeadline = 120.0
 
   @Option(
     name: .customLong("idle-timeout"),
-    help: ArgumentHelp("Seconds a connection may stay silent before it is closed.", valueName: "seconds"))
+    help: ArgumentHelp(
+      "Seconds a connection may stay silent before it is closed (at most a week).", valueName: "seconds"))
   var idleTimeout = 30.0
 
   @Option(
@@ -76,6 +78,11 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
   @OptionGroup var data: DataOptions
 
   func check() throws {
+    guard Self.resolves(host) else {
+      throw ValidationError(
+        "--host \(EchoedText.quoted(host, limit: 200)) is neither an address nor a name this machine can resolve; "
+          + "give one such as 127.0.0.1, 0.0.0.0 or ::1")
+    }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65,535") }
     if let threads, !(1...1024).contains(threads) {
       throw ValidationError("--threads must be between 1 and 1,024")
@@ -85,13 +92,26 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
         "--max-upload must be a size in bytes such as 1000000, 500K, 64M or 1G, not \(EchoedText.quoted(maximumUpload))"
       )
     }
-    guard uploadDeadline > 0, uploadDeadline.isFinite else {
-      throw ValidationError("--upload-deadline must be above 0")
+    guard uploadDeadline > 0, uploadDeadline <= TunnelServer.Configuration.longestWait else {
+      throw ValidationError("--upload-deadline must be above 0 and at most 604,800 seconds (a week)")
     }
-    guard idleTimeout > 0, idleTimeout.isFinite else {
-      throw ValidationError("--idle-timeout must be above 0")
+    guard idleTimeout > 0, idleTimeout <= TunnelServer.Configuration.longestWait else {
+      throw ValidationError("--idle-timeout must be above 0 and at most 604,800 seconds (a week)")
     }
-    guard maximumConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+    guard (1...1_000_000).contains(maximumConnections) else {
+      throw ValidationError("--max-connections must be between 1 and 1,000,000")
+    }
+  }
+
+  /// Whether `host` is an IPv4 or IPv6 address, or a name the resolver gives an address for: checked before
+  /// the data is loaded, so that a mistyped host is said at once rather than after the indexes are built.
+  static func resolves(_ host: String) -> Bool {
+    var hints = addrinfo()
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var found: UnsafeMutablePointer<addrinfo>?
+    guard !host.isEmpty, getaddrinfo(host, nil, &hints, &found) == 0 else { return false }
+    freeaddrinfo(found)
+    return true
   }
 
   /// `64M`, `500K`, `1G` or plain bytes.
@@ -108,6 +128,11 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
   }
 
   func run() async throws {
+    // A standard error whose reader has gone is written to in vain, not a reason to end: a client's
+    // connection closing is the same, for the rest of the process's life. A terminal that closes is no
+    // reason either (SIGHUP), as the help says.
+    signal(SIGPIPE, SIG_IGN)
+    signal(SIGHUP, SIG_IGN)
     let placeData = try data.placeData()
     StandardError.write("tunnel: loading the place data and building its indexes…\n")
     let answers: TunnelAnswers
@@ -130,7 +155,6 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
     let server = TunnelServer(
       answers: answers, configuration: configuration,
       accessLog: quiet ? nil : Logger(label: "tunnel.access") { _ in AccessLogHandler() })
-    signal(SIGPIPE, SIG_IGN)
     do {
       try await server.run { address in
         StandardError.write(
