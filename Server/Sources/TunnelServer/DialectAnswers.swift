@@ -91,7 +91,7 @@ extension TunnelAnswers {
       }
       let limit = try Self.limit(query, default: 10, maximum: 40)
       let details = try Self.addressDetails(query, default: false)
-      let found = try searchPlaces(text, limit: limit)
+      let found = try searchPlaces(text, limit: limit, filters: try SearchFilters.nominatim(query))
       return Nominatim.search(
         found, format: format, addressDetails: details,
         queryString: format == .xml || format == .geocodejson ? query.text : "")
@@ -131,7 +131,9 @@ extension TunnelAnswers {
       guard let text = query["q"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw .badRequest("missing search term 'q': /api?q=berlin")
       }
-      return try searchPlaces(text, limit: try Self.limit(query, default: 10, maximum: 50))
+      return try searchPlaces(
+        text, limit: try Self.limit(query, default: 10, maximum: 50), filters: try SearchFilters.photon(query)
+      )
     }
   }
 

@@ -92,12 +92,24 @@ extension TunnelAnswers {
       importance: min(1, max(0.1, log10(Double(max(place.population, 1))) / 7.5)))
   }
 
-  /// The places a search text names, best first, as the dialects name them.
-  func searchPlaces(_ text: String, limit: Int) throws(AnswerError) -> [GeocodedPlace] {
-    let search = gazetteer.search(text, limit: limit)
+  /// The places a search text names that `filters` admit, best first (or in the order `filters` ask), as
+  /// the dialects name them.
+  func searchPlaces(
+    _ text: String, limit: Int, filters: SearchFilters = .none
+  ) throws(AnswerError) -> [GeocodedPlace] {
+    // Filtered or reordered, the answer is chosen from every place of that name, not the first `limit`.
+    let filtered =
+      filters.countryCodes != nil || filters.box != nil || !filters.excluded.isEmpty
+      || filters.kinds != nil || !filters.tags.isEmpty || filters.near != nil
+    let search = gazetteer.search(text, limit: filtered ? Self.searchCandidates : limit)
     try checkIntact()
-    return search.matches.map { settlement($0.place, countryName: $0.countryName) }
+    let places = search.matches.map { settlement($0.place, countryName: $0.countryName) }
+    return Array(filters.ordered(places.filter(filters.admits)).prefix(limit))
   }
+
+  /// How many places of a name a filtered search chooses from: more than any name has (the most common,
+  /// San José and the like, have a few hundred).
+  static let searchCandidates = 5_000
 
   // MARK: Boxes
 

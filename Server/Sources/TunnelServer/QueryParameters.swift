@@ -14,6 +14,8 @@ public struct QueryParameters: Sendable, Equatable {
   }
 
   private var values: [String: String] = [:]
+  /// Every value of each name, in the order given (Photon's `osm_tag` and `layer` may repeat).
+  private var repeated: [String: [String]] = [:]
   /// The names in the order first given.
   public private(set) var names: [String] = []
 
@@ -36,6 +38,7 @@ public struct QueryParameters: Sendable, Equatable {
         )
       }
       if values.updateValue(value, forKey: name) == nil { names.append(name) }
+      repeated[name, default: []].append(value)
     }
   }
 
@@ -47,10 +50,14 @@ public struct QueryParameters: Sendable, Equatable {
   /// Sets `name` to `value`.
   public mutating func set(_ name: String, _ value: String) {
     if values.updateValue(value, forKey: name) == nil { names.append(name) }
+    repeated[name] = [value]
   }
 
   /// The parameter's value, nil when absent.
   public subscript(_ name: String) -> String? { values[name] }
+
+  /// Every value the parameter was given, in order; empty when absent.
+  public func all(_ name: String) -> [String] { repeated[name] ?? [] }
 
   /// Whether the parameter was given (even empty).
   public func contains(_ name: String) -> Bool { values[name] != nil }
