@@ -93,6 +93,30 @@ def check_geopy(server):
         attempt("geopy %s reverse sea" % name, sea)
         attempt("geopy %s geocode" % name, search)
 
+    # The filters geopy sends, each honoured.
+    def nominatim_filters():
+        location = nominatim.geocode("Paris", country_codes="us")
+        check(location is not None and location.address.endswith("United States"),
+              "geopy Nominatim geocode('Paris', country_codes='us') is in the United States",
+              repr(location and location.address))
+        location = nominatim.geocode("Springfield", viewbox=[(38, -90), (40, -88)], bounded=True)
+        check(location is not None and "Illinois" in location.address,
+              "geopy Nominatim geocode('Springfield', viewbox, bounded) is Illinois's", repr(location and location.address))
+
+    def photon_filters():
+        location = photon.geocode("Paris", bbox=[(30, -100), (40, -90)])
+        check(location is not None and location.raw["properties"].get("countrycode") == "US",
+              "geopy Photon geocode('Paris', bbox) is in the box", repr(location and location.raw))
+        location = photon.geocode("Paris", location_bias=(36.3, -88.3))
+        check(location is not None and location.raw["properties"].get("state") == "Tennessee",
+              "geopy Photon geocode('Paris', location_bias) is the nearest Paris", repr(location and location.raw))
+        location = photon.geocode("Paris", osm_tag="!place:city")
+        check(location is not None and location.raw["properties"].get("osm_value") != "city",
+              "geopy Photon geocode('Paris', osm_tag='!place:city') is no city", repr(location and location.raw))
+
+    attempt("geopy Nominatim filters", nominatim_filters)
+    attempt("geopy Photon filters", photon_filters)
+
 
 # 2. GDAL
 
