@@ -161,14 +161,14 @@ enum OpenAPIDocument {
         },
         "/reverse": {"get": {"summary": "Nominatim's reverse geocoding", "operationId": "nominatimReverse", "parameters": [
           {"name": "lat", "in": "query", "required": true, "schema": {"type": "number", "minimum": -90, "maximum": 90}},
-          {"name": "lon", "in": "query", "required": true, "schema": {"type": "number", "minimum": -180, "maximum": 180}},
+          {"name": "lon", "in": "query", "required": true, "schema": {"type": "number", "minimum": -180, "maximum": 360}},
           {"$ref": "#/components/parameters/nominatimFormat"},
           {"name": "zoom", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 18, "default": 18}},
           {"name": "addressdetails", "in": "query", "schema": {"type": "integer", "enum": [0, 1], "default": 1}}
         ], "responses": {"200": {"$ref": "#/components/responses/Nominatim"}, "400": {"$ref": "#/components/responses/NominatimError"}}}},
         "/reverse.php": {"get": {"summary": "/reverse under its older name", "operationId": "nominatimReversePHP", "parameters": [
           {"name": "lat", "in": "query", "required": true, "schema": {"type": "number", "minimum": -90, "maximum": 90}},
-          {"name": "lon", "in": "query", "required": true, "schema": {"type": "number", "minimum": -180, "maximum": 180}},
+          {"name": "lon", "in": "query", "required": true, "schema": {"type": "number", "minimum": -180, "maximum": 360}},
           {"$ref": "#/components/parameters/nominatimFormat"}
         ], "responses": {"200": {"$ref": "#/components/responses/Nominatim"}, "400": {"$ref": "#/components/responses/NominatimError"}}}},
         "/search": {"get": {"summary": "Nominatim's search, by name", "operationId": "nominatimSearch", "parameters": [
@@ -193,7 +193,7 @@ enum OpenAPIDocument {
         ], "responses": {"200": {"$ref": "#/components/responses/Photon"}, "400": {"$ref": "#/components/responses/PhotonError"}}}},
         "/photon/reverse": {"get": {"summary": "Photon's reverse geocoding", "operationId": "photonReverse", "parameters": [
           {"name": "lat", "in": "query", "required": true, "schema": {"type": "number", "minimum": -90, "maximum": 90}},
-          {"name": "lon", "in": "query", "required": true, "schema": {"type": "number", "minimum": -180, "maximum": 180}}
+          {"name": "lon", "in": "query", "required": true, "schema": {"type": "number", "minimum": -180, "maximum": 360}}
         ], "responses": {"200": {"$ref": "#/components/responses/Photon"}, "400": {"$ref": "#/components/responses/PhotonError"}}}},
         "/openapi.json": {"get": {"summary": "This document", "operationId": "openapi", "responses": {"200": {"description": "OpenAPI 3.0", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
         "/metrics": {"get": {"summary": "Request counts and latencies for Prometheus", "operationId": "metrics", "responses": {"200": {"description": "Prometheus's text format", "content": {"text/plain": {"schema": {"type": "string"}}}}}}}
@@ -202,7 +202,7 @@ enum OpenAPIDocument {
         "parameters": {
           "q": {"name": "q", "in": "query", "description": "A coordinate ('56.55 8.32', '56°33′N 8°19′E') or a place ('Skjern'); or give lat and lon", "schema": {"type": "string", "minLength": 1, "pattern": "\\\\S"}},
           "lat": {"name": "lat", "in": "query", "description": "Latitude in degrees, with lon instead of q", "schema": {"type": "number", "minimum": -90, "maximum": 90}},
-          "lon": {"name": "lon", "in": "query", "description": "Longitude in degrees, with lat instead of q", "schema": {"type": "number", "minimum": -180, "maximum": 180}},
+          "lon": {"name": "lon", "in": "query", "description": "Longitude in degrees, with lat instead of q; past 180 it counts on round the globe (200 is 160 W)", "schema": {"type": "number", "minimum": -180, "maximum": 360}},
           "precision": {"name": "precision", "in": "query", "description": "Decimals of degrees (kilometres get three fewer)", "schema": {"type": "integer", "minimum": 0, "maximum": 15, "default": 9}},
           "nominatimFormat": {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["json", "jsonv2", "geojson", "geocodejson", "xml"]}}
         },

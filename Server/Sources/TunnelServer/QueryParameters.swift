@@ -42,6 +42,19 @@ public struct QueryParameters: Sendable, Equatable {
     }
   }
 
+  /// The parameters of `query` that read, the others left out: what an error about the others is
+  /// answered from (a bad value beside `format=xml` is still answered in XML).
+  public static func readable(_ query: Substring?) -> QueryParameters {
+    var result = QueryParameters()
+    guard let query else { return result }
+    for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+      if let one = try? QueryParameters(pair), let name = one.names.first, let value = one[name] {
+        result.set(name, value)
+      }
+    }
+    return result
+  }
+
   /// No parameters.
   public static let empty = QueryParameters()
 

@@ -46,8 +46,11 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
     if let error = error as? any HTTPResponseError {
       status = error.status.code
       switch error.status.code {
-      case 404 where TunnelRoutes.isServed(request.uri.path):
-        // The router says 404 for a method a path does not take.
+      case 404
+      where TunnelRoutes.isServed(request.uri.path)
+        && !allowedMethods(request.uri.path).contains(request.method):
+        // The router says 404 for a method a path does not take. A method it does take that still found
+        // nothing (a file missing under /app/, /leaflet/ or /tiles/) is a 404 like any other.
         return methodNotAllowed(request)
       case 404:
         message = "no such page: \(request.uri.path) (see /openapi.json for what is served)"
@@ -64,9 +67,14 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
       TunnelRoutes.errorAnswer(status, message, dialect: TunnelRoutes.Dialect(path: request.uri.path)))
   }
 
+  /// The methods a served path takes: POST for the batch, GET and HEAD for everything else.
+  static func allowedMethods(_ path: String) -> [HTTPRequest.Method] {
+    path == "/v1/batch" ? [.post] : [.get, .head]
+  }
+
   /// 405, with the methods the path takes.
   static func methodNotAllowed(_ request: Request) -> Response {
-    let allowed = request.uri.path == "/v1/batch" ? "POST" : "GET, HEAD"
+    let allowed = allowedMethods(request.uri.path).map(\.rawValue).joined(separator: ", ")
     var response = TunnelRoutes.response(
       TunnelRoutes.errorAnswer(
         405, "\(request.method.rawValue) is not served at \(request.uri.path); use \(allowed)",

@@ -150,11 +150,14 @@ public final class TunnelAnswers: Sendable {
     guard (-90...90).contains(lat) else {
       throw AnswerError.badRequest("'lat' must be between -90 and 90, not \(latitude)")
     }
-    guard (-180...180).contains(lon) else {
-      throw AnswerError.badRequest("'lon' must be between -180 and 180, not \(longitude)")
+    // The rule a coordinate written as text follows (`q=56,200`, `tunnel where 56 200`): -180…360, a
+    // longitude past 180 counting on round the globe.
+    guard Coordinate.signedLongitudes.contains(lon) else {
+      throw AnswerError.badRequest(
+        "'lon' must be between -180 and 360 (200 is 160 W), not \(longitude)")
     }
     do {
-      return try Coordinate(latitude: lat, longitude: lon)
+      return try Coordinate(validatingLatitude: lat, longitude: lon)
     } catch {
       throw AnswerError.badRequest(String(describing: error))
     }

@@ -153,8 +153,9 @@ public struct TunnelRoutes: Sendable {
     do {
       query = try QueryParameters(request.uri.query.map { Substring($0) })
     } catch {
+      let readable = QueryParameters.readable(request.uri.query.map { Substring($0) })
       return response(
-        errorAnswer(400, error.description, dialect: Dialect(path: request.uri.path), query: nil))
+        errorAnswer(400, error.description, dialect: Dialect(path: request.uri.path), query: readable))
     }
     return response(answer(query))
   }

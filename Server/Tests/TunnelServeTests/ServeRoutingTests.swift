@@ -1,0 +1,59 @@
+import Foundation
+import XCTest
+
+/// Which status a request gets: 404 for what is not there, 405 only for a method a path does not take;
+/// one rule for a longitude however it is given; an error in the format the request asked for.
+final class ServeRoutingTests: XCTestCase {
+  nonisolated(unsafe) static var shared: ServerProcess?
+
+  var server: ServerProcess {
+    get throws {
+      if let server = Self.shared { return server }
+      let server = try ServerProcess()
+      Self.shared = server
+      return server
+    }
+  }
+
+  override class func tearDown() {
+    if let server = shared { XCTAssertEqual(server.stop(), 0, server.errorText) }
+    shared = nil
+    super.tearDown()
+  }
+
+  func testMissingFilesAre404AndOtherMethods405() throws {
+    for path in ["/tiles/x", "/tiles/1/2", "/app/", "/app/nope.js", "/leaflet/nope.js"] {
+      let response = try server.get(path)
+      XCTAssertEqual(response.status, 404, "\(path): \(response.text)")
+      XCTAssertFalse(response.text.contains("use GET"), "\(path): \(response.text)")
+    }
+    let delete = try server.send(
+      Data("DELETE /tiles/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+    XCTAssertEqual(delete.status, 405, delete.text)
+    XCTAssertEqual(delete.headers["allow"], "GET, HEAD")
+    let batch = try server.get("/v1/batch")
+    XCTAssertEqual(batch.status, 405, batch.text)
+    XCTAssertEqual(batch.headers["allow"], "POST")
+  }
+
+  func testALongitudeReadsTheSameAsParametersAndAsText() throws {
+    let asText = try server.get("/v1/where?q=56,200")
+    let asNumbers = try server.get("/v1/where?lat=56&lon=200")
+    XCTAssertEqual(asText.status, 200, asText.text)
+    XCTAssertEqual(asNumbers.text, asText.text)
+    XCTAssertTrue(asNumbers.text.contains("-160"), asNumbers.text)
+    XCTAssertEqual(try server.get("/reverse?lat=56&lon=200&format=jsonv2").status, 200)
+    XCTAssertEqual(try server.get("/v1/where?lat=56&lon=400").status, 400)
+    XCTAssertEqual(try server.get("/v1/where?q=56,400").status, 400)
+  }
+
+  func testABadEncodingIsAnsweredInTheFormatAsked() throws {
+    let xml = try server.get("/reverse?lat=56&lon=8&format=xml&x=%zz")
+    XCTAssertEqual(xml.status, 400, xml.text)
+    XCTAssertTrue(xml.headers["content-type"]?.contains("xml") == true, "\(xml.headers)")
+    XCTAssertTrue(xml.text.contains("<error>") && xml.text.contains("&apos;x&apos;"), xml.text)
+    let json = try server.get("/reverse?lat=56&lon=8&format=jsonv2&x=%zz")
+    XCTAssertEqual(json.status, 400, json.text)
+    XCTAssertTrue(json.headers["content-type"]?.contains("json") == true, "\(json.headers)")
+  }
+}
