@@ -79,9 +79,7 @@ public struct TunnelRoutes: Sendable {
         Self.respond(request, answer)
       }
       router.on(RouterPath(path), method: .head) { request, _ in
-        var response = Self.respond(request, answer)
-        response.body = ResponseBody()
-        return response
+        Self.headResponse(Self.respond(request, answer))
       }
     }
     addPage(to: router)
@@ -119,9 +117,7 @@ public struct TunnelRoutes: Sendable {
         Self.conditionalResponse(request, answer(request, context))
       }
       router.on(path, method: .head) { request, context in
-        var response = Self.conditionalResponse(request, answer(request, context))
-        response.body = ResponseBody()
-        return response
+        Self.headResponse(Self.conditionalResponse(request, answer(request, context)))
       }
     }
   }
@@ -146,6 +142,15 @@ public struct TunnelRoutes: Sendable {
   }
 
   /// The answer to `request` as a response; a query string that cannot be read is a 400 naming the parameter.
+  /// A GET's response as HEAD answers it: the same status and fields, `Content-Length` the GET's, no body.
+  static func headResponse(_ response: Response) -> Response {
+    var response = response
+    let length = response.body.contentLength
+    response.body = ResponseBody()
+    if let length { response.headers[.contentLength] = String(length) }
+    return response
+  }
+
   static func respond(
     _ request: Request, _ answer: @Sendable (QueryParameters) -> TunnelAnswers.Answer
   ) -> Response {

@@ -56,4 +56,19 @@ final class ServeRoutingTests: XCTestCase {
     XCTAssertEqual(json.status, 400, json.text)
     XCTAssertTrue(json.headers["content-type"]?.contains("json") == true, "\(json.headers)")
   }
+
+  func testHeadSaysTheLengthOfTheGet() throws {
+    for path in [
+      "/status", "/v1/where?q=56,8.5", "/reverse?lat=56&lon=8.5", "/tiles/2/1/1.svg", "/app/tunnel.js",
+    ] {
+      let get = try server.get(path)
+      XCTAssertEqual(get.status, 200, path)
+      let head = try server.send(
+        Data("HEAD \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+      XCTAssertEqual(head.status, 200, path)
+      XCTAssertEqual(head.headers["content-length"], String(get.body.count), path)
+      XCTAssertEqual(head.headers["content-type"], get.headers["content-type"], path)
+      XCTAssertTrue(head.body.isEmpty, path)
+    }
+  }
 }
