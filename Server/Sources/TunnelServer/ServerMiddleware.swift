@@ -17,10 +17,25 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
   ) async throws -> Response {
     let started = ContinuousClock.now
     var response: Response
-    do {
-      response = try await next(request, context)
-    } catch {
-      response = Self.errorResponse(error, request: request)
+    if request.method == .options, TunnelRoutes.isServed(request.uri.path) {
+      response = Self.preflight(request)
+    } else if request.method == .post, let origin = request.headers[.origin],
+      !Self.isSameOrigin(origin, request)
+    {
+      // A page from another site may send a plain-text POST without asking first: refused here, so that no
+      // web page can make a server on this machine do batch work.
+      response = TunnelRoutes.response(
+        TunnelRoutes.errorAnswer(
+          403,
+          "a POST from a page of another origin (\(origin)) is refused: send it from a program, or from "
+            + "this server's own page",
+          dialect: TunnelRoutes.Dialect(path: request.uri.path)))
+    } else {
+      do {
+        response = try await next(request, context)
+      } catch {
+        response = Self.errorResponse(error, request: request)
+      }
     }
     if request.method == .get || request.method == .head {
       response.headers[.accessControlAllowOrigin] = "*"
@@ -65,6 +80,30 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
     }
     return TunnelRoutes.response(
       TunnelRoutes.errorAnswer(status, message, dialect: TunnelRoutes.Dialect(path: request.uri.path)))
+  }
+
+  /// The answer to a CORS preflight (`OPTIONS`): any page may GET and HEAD (the answers are public data);
+  /// none is told it may POST from elsewhere, so a browser sends no cross-origin batch.
+  static func preflight(_ request: Request) -> Response {
+    var response = Response(status: .noContent)
+    let allowed = allowedMethods(request.uri.path)
+    response.headers[.allow] = (allowed + [.options]).map(\.rawValue).joined(separator: ", ")
+    if allowed.contains(.get) {
+      response.headers[.accessControlAllowOrigin] = "*"
+      response.headers[.accessControlAllowMethods] = "GET, HEAD"
+      if let asked = request.headers[.accessControlRequestHeaders] {
+        response.headers[.accessControlAllowHeaders] = asked
+      }
+      response.headers[.accessControlMaxAge] = "86400"
+    }
+    return response
+  }
+
+  /// Whether `origin` (`http://127.0.0.1:8080`) is the one the request was sent to (its Host).
+  static func isSameOrigin(_ origin: String, _ request: Request) -> Bool {
+    guard let authority = request.head.authority?.lowercased(), !authority.isEmpty else { return false }
+    let lowered = origin.lowercased()
+    return lowered == "http://" + authority || lowered == "https://" + authority
   }
 
   /// The methods a served path takes: POST for the batch, GET and HEAD for everything else.

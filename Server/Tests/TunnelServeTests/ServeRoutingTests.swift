@@ -71,4 +71,37 @@ final class ServeRoutingTests: XCTestCase {
       XCTAssertTrue(head.body.isEmpty, path)
     }
   }
+
+  func testPreflightsAndCrossOriginPosts() throws {
+    let server = try server
+    let preflight = try server.send(
+      Data(
+        ("OPTIONS /v1/where?q=Skjern HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n"
+          + "Access-Control-Request-Method: GET\r\nAccess-Control-Request-Headers: accept\r\n"
+          + "Connection: close\r\n\r\n").utf8))
+    XCTAssertEqual(preflight.status, 204, preflight.text)
+    XCTAssertEqual(preflight.headers["access-control-allow-origin"], "*")
+    XCTAssertEqual(preflight.headers["access-control-allow-methods"], "GET, HEAD")
+    XCTAssertEqual(preflight.headers["access-control-allow-headers"], "accept")
+    let batchPreflight = try server.send(
+      Data(
+        ("OPTIONS /v1/batch HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n"
+          + "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n").utf8))
+    XCTAssertEqual(batchPreflight.status, 204)
+    XCTAssertNil(batchPreflight.headers["access-control-allow-origin"])
+    let rows = "lat,lon\n56,8.5\n"
+    func post(origin: String) throws -> ServerProcess.Response {
+      try server.send(
+        Data(
+          ("POST /v1/batch?fields=country HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: \(origin)\r\n"
+            + "Content-Type: text/plain\r\nContent-Length: \(rows.utf8.count)\r\nConnection: close\r\n\r\n"
+            + rows).utf8))
+    }
+    let foreign = try post(origin: "http://example.org")
+    XCTAssertEqual(foreign.status, 403, foreign.text)
+    XCTAssertTrue(foreign.text.contains("another origin"), foreign.text)
+    let own = try post(origin: "http://127.0.0.1:\(server.port)")
+    XCTAssertEqual(own.status, 200, own.text)
+    XCTAssertTrue(own.text.contains("Denmark"), own.text)
+  }
 }
