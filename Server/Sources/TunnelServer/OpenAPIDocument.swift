@@ -155,7 +155,9 @@ enum OpenAPIDocument {
                 "application/geo+json": {"schema": {"type": "object"}}
               }},
               "400": {"$ref": "#/components/responses/Error"},
-              "413": {"$ref": "#/components/responses/Error"}
+              "403": {"$ref": "#/components/responses/Error"},
+              "413": {"$ref": "#/components/responses/Error"},
+              "415": {"$ref": "#/components/responses/Error"}
             }
           }
         },

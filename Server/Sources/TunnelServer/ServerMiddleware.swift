@@ -30,6 +30,9 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
           "a POST from a page of another origin (\(origin)) is refused: send it from a program, or from "
             + "this server's own page",
           dialect: TunnelRoutes.Dialect(path: request.uri.path)))
+    } else if request.method == .post, let problem = Self.unreadableBody(request) {
+      response = TunnelRoutes.response(
+        TunnelRoutes.errorAnswer(415, problem, dialect: TunnelRoutes.Dialect(path: request.uri.path)))
     } else {
       do {
         response = try await next(request, context)
@@ -97,6 +100,21 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
       response.headers[.accessControlMaxAge] = "86400"
     }
     return response
+  }
+
+  /// Why a POST's body cannot be read as rows, before any of it is: compressed, or a form rather than the file.
+  static func unreadableBody(_ request: Request) -> String? {
+    if let encoding = request.headers[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased(),
+      !encoding.isEmpty, encoding != "identity"
+    {
+      return "a body with Content-Encoding \(encoding) is not read: send the rows uncompressed"
+    }
+    if let type = request.headers[.contentType]?.lowercased(), type.hasPrefix("multipart/") {
+      return
+        "a form (\(type.split(separator: ";").first ?? "")) is not read: send the file itself as the body "
+        + "(curl --data-binary @points.csv, not curl -F)"
+    }
+    return nil
   }
 
   /// Whether `origin` (`http://127.0.0.1:8080`) is the one the request was sent to (its Host).

@@ -104,4 +104,21 @@ final class ServeRoutingTests: XCTestCase {
     XCTAssertEqual(own.status, 200, own.text)
     XCTAssertTrue(own.text.contains("Denmark"), own.text)
   }
+
+  func testCompressedBodiesAndFormsAre415() throws {
+    let server = try server
+    for (field, says) in [
+      ("Content-Encoding: gzip", "Content-Encoding gzip"),
+      ("Content-Encoding: deflate", "Content-Encoding deflate"),
+      ("Content-Type: multipart/form-data; boundary=x", "--data-binary"),
+    ] {
+      let response = try server.post("/v1/batch", body: Data("lat,lon\n56,8.5\n".utf8), headers: [field])
+      XCTAssertEqual(response.status, 415, "\(field): \(response.text)")
+      XCTAssertTrue(response.text.contains(says), "\(field): \(response.text)")
+    }
+    let identity = try server.post(
+      "/v1/batch?fields=country", body: Data("lat,lon\n56,8.5\n".utf8),
+      headers: ["Content-Encoding: identity"])
+    XCTAssertEqual(identity.status, 200, identity.text)
+  }
 }
