@@ -458,6 +458,35 @@ final class ServeTests: XCTestCase {
     XCTAssertTrue(response.text == expected, "the same bytes as tunnel batch")
   }
 
+  /// A client that reads as it sends gets each row's answer as soon as the row has come, before the body
+  /// ends: reading the body ahead does not hold rows back.
+  func testBatchAnswersRowsAsTheyCome() throws {
+    let server = try server
+    let connection = try Connection(port: server.port)
+    try connection.write(
+      Data(
+        "POST /v1/batch?fields=country HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+          .utf8))
+    func chunk(_ text: String) -> Data {
+      Data((String(text.utf8.count, radix: 16) + "\r\n" + text + "\r\n").utf8)
+    }
+    var received = Data()
+    for (index, row) in ["id,lat,lon\n1,56,8.5\n", "2,-56,-171.5\n", "3,48.85,2.35\n"].enumerated() {
+      try connection.write(chunk(row))
+      let started = Date()
+      XCTAssertTrue(
+        connection.read(until: "\n\(index + 1),", into: &received, seconds: 5),
+        "row \(index + 1) answered before the next is sent: \(String(decoding: received, as: UTF8.self))")
+      XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+    }
+    try connection.write(Data("0\r\n\r\n".utf8))
+    received.append(connection.readAll(seconds: 10))
+    let response = ServerProcess.parse(received)
+    XCTAssertEqual(response.status, 200)
+    XCTAssertTrue(response.complete)
+    XCTAssertEqual(response.text.split(separator: "\n").count, 4, response.text)
+  }
+
   /// `count` rows of CSV, spread over the globe.
   static func points(_ count: Int) -> Data {
     var csv = "id,lat,lon\n"

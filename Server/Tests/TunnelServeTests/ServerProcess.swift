@@ -266,6 +266,22 @@ final class Connection {
     return data
   }
 
+  /// What the server sends until `text` has come (appended to `received`), it closes the connection, or
+  /// `seconds` pass; whether `text` came.
+  func read(until text: String, into received: inout Data, seconds: Double) -> Bool {
+    let wanted = Data(text.utf8)
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while received.range(of: wanted) == nil, Date() < deadline {
+      var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, 100) > 0 else { continue }
+      let count = recv(socket, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      received.append(contentsOf: buffer[0..<count])
+    }
+    return received.range(of: wanted) != nil
+  }
+
   /// Hands `body` what the server sends until it closes the connection (then true) or `seconds` pass.
   @discardableResult
   private func read(seconds: Double, _ body: (ArraySlice<UInt8>) -> Void) -> Bool {
