@@ -248,8 +248,13 @@ final class BatchHandle: Sendable {
   /// chunk's answering; the error then makes the server close the connection, which ends the body's task.
   func stream(to writer: inout any ResponseBodyWriter) async throws {
     do {
-      while let bytes = await job.output.next() {
-        try await writer.write(ByteBuffer(bytes: bytes))
+      // A cancelled task (a stop past its grace) cancels the batch too, whatever it is waiting for.
+      try await withTaskCancellationHandler {
+        while let bytes = await job.output.next() {
+          try await writer.write(ByteBuffer(bytes: bytes))
+        }
+      } onCancel: {
+        job.cancel()
       }
     } catch {
       job.cancel()
