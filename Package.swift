@@ -127,7 +127,9 @@ let package = Package(
     .testTarget(name: "TunnelMapsTests", dependencies: ["TunnelMaps", "TunnelGeo", "TunnelReports"]),
     .testTarget(
       name: "TunnelBatchTests",
-      dependencies: ["TunnelBatch", "TunnelGeo", "TunnelReports", "SeededRandom", "RandomPoints"]),
+      dependencies: [
+        "TunnelBatch", "TunnelGeo", "TunnelReports", "TunnelSystem", "SeededRandom", "RandomPoints",
+      ]),
     .testTarget(name: "TunnelReportsTests", dependencies: ["TunnelReports", "TunnelGeo"]),
     // Golden/ holds the command lines and the output GoldenOutputTests compares with, read from the source
     // folder so that Scripts/golden --write is seen without a build.

@@ -59,7 +59,8 @@ public enum BatchInputFormat: String, Sendable, CaseIterable {
   }
 }
 
-/// A batch's input: a file or standard input, read row by row in one of the ``BatchInputFormat``s.
+/// A batch's input: a file, standard input or any other ``BatchByteSource``, read row by row in one of the
+/// ``BatchInputFormat``s.
 ///
 /// ```swift
 /// let input = try BatchInput(path: "points.csv")
@@ -82,7 +83,6 @@ public final class BatchInput {
 
   private let buffer: InputBuffer
   private let source: any RecordSource
-  private let descriptor: Int32?
 
   /// Opens `path` ("-" or nil for standard input) and reads far enough to know its format and columns.
   ///
@@ -108,11 +108,11 @@ public final class BatchInput {
     stopRequested: @escaping () -> Bool = { false }, readsPlainLines: Bool = true
   ) throws(BatchError) {
     var descriptor: Int32 = 0
-    var opened: Int32? = nil
+    var opened = false
     if let path, path != "-" {
       descriptor = open(path, O_RDONLY | O_CLOEXEC)
       if descriptor < 0 { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-      opened = descriptor
+      opened = true
       var status = stat()
       if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
         close(descriptor)
@@ -126,16 +126,11 @@ public final class BatchInput {
           BatchInputFormat(pathExtension: String($0))
         }
       }
-    do {
-      let buffer = InputBuffer(descriptor: descriptor, blockSize: blockSize)
-      buffer.isStopRequested = stopRequested
-      try self.init(
-        buffer: buffer, format: chosen, columns: columns, descriptor: descriptor,
-        owning: opened != nil, readsPlainLines: readsPlainLines)
-    } catch {
-      if let opened { close(opened) }
-      throw error
-    }
+    // The source closes a file it was given to own, whether or not the input can be read.
+    let buffer = InputBuffer(
+      source: DescriptorSource(descriptor: descriptor, owning: opened), blockSize: blockSize)
+    buffer.isStopRequested = stopRequested
+    try self.init(buffer: buffer, format: chosen, columns: columns, readsPlainLines: readsPlainLines)
   }
 
   /// Reads an open descriptor (a pipe, say) that the caller keeps and closes, as ``init(path:format:columns:stopRequested:)``
@@ -144,9 +139,28 @@ public final class BatchInput {
     descriptor: Int32, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
     stopRequested: @escaping () -> Bool = { false }
   ) throws(BatchError) {
-    let buffer = InputBuffer(descriptor: descriptor, blockSize: 1 << 20)
+    try self.init(
+      source: DescriptorSource(descriptor: descriptor, owning: false), format: format, columns: columns,
+      stopRequested: stopRequested)
+  }
+
+  /// Reads `source` (an HTTP request's body, say) as ``init(path:format:columns:stopRequested:)`` reads a
+  /// file: far enough to know the format and columns.
+  ///
+  /// - Parameter stopRequested: Asked before each read and each wait for bytes: true ends the input there.
+  ///   A source that waits without asking must be woken by the one that requests the stop.
+  public convenience init(
+    source: some BatchByteSource, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
+    stopRequested: @escaping () -> Bool = { false }
+  ) throws(BatchError) {
+    let buffer = InputBuffer(source: source)
     buffer.isStopRequested = stopRequested
-    try self.init(buffer: buffer, format: format, columns: columns, descriptor: descriptor, owning: false)
+    try self.init(buffer: buffer, format: format, columns: columns)
+  }
+
+  /// Ends a wait for input under way, and every later one, from any thread (``ChunkReader`` cancelling).
+  func interruptReading() {
+    buffer.source?.interrupt()
   }
 
   /// Makes reading also stop when `condition` says so (``ChunkReader`` cancelling a read under way).
@@ -159,23 +173,16 @@ public final class BatchInput {
   public convenience init(
     bytes: [UInt8], format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init()
   ) throws(BatchError) {
-    try self.init(
-      buffer: InputBuffer(bytes: bytes), format: format, columns: columns, descriptor: nil, owning: false)
+    try self.init(buffer: InputBuffer(bytes: bytes), format: format, columns: columns)
   }
 
   private init(
-    buffer: InputBuffer, format: BatchInputFormat?, columns: CoordinateColumns.Names, descriptor: Int32?,
-    owning: Bool, readsPlainLines: Bool = true
+    buffer: InputBuffer, format: BatchInputFormat?, columns: CoordinateColumns.Names,
+    readsPlainLines: Bool = true
   ) throws(BatchError) {
     self.buffer = buffer
-    self.descriptor = owning ? descriptor : nil
     self.columnChoice = columns
-    var status = stat()
-    if let descriptor, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
-      size = Int(status.st_size)
-    } else {
-      size = nil
-    }
+    size = buffer.source?.size
     if format == nil {
       // The first line is enough to tell the format; more is not waited for.
       func hasLine() -> Bool {
@@ -216,10 +223,6 @@ public final class BatchInput {
   func collectionMembers(whole: Bool) -> CollectionMembers {
     guard let source = source as? GeoJSONSource else { return CollectionMembers() }
     return CollectionMembers(before: source.membersBefore, after: whole ? source.membersAfter : [])
-  }
-
-  deinit {
-    if let descriptor { close(descriptor) }
   }
 
   /// The next row, or nil at the end of the input.

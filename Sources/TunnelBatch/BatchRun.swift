@@ -102,7 +102,8 @@ public final class BatchRun {
   /// Runs the batch, writing to `output`.
   ///
   /// - Parameters:
-  ///   - output: The file descriptor the rows are written to; the caller keeps and closes it.
+  ///   - output: The file descriptor the rows are written to; the caller keeps and closes it. A reader
+  ///     that goes away (EPIPE) ends the batch with ``Summary/outputClosed``.
   ///   - shouldStop: Asked between chunks; true ends the batch after the rows already read.
   ///   - badRow: Told of each bad row, in input order.
   ///   - progress: Told after each chunk: rows read so far and bytes read so far.
@@ -113,8 +114,26 @@ public final class BatchRun {
     output: Int32, shouldStop: () -> Bool = { false }, badRow: (BatchRecord) -> Void = { _ in },
     progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
   ) throws -> Summary {
+    try run(
+      to: DescriptorWriter(descriptor: output, escapesForTerminal: options.toTerminal),
+      shouldStop: shouldStop,
+      badRow: badRow, progress: progress)
+  }
+
+  /// Runs the batch, writing to `sink`: ``run(output:shouldStop:badRow:progress:)`` for any byte sink.
+  ///
+  /// - Parameters:
+  ///   - sink: Where the rows go, whole rows at a time; its refusal (a reader gone) ends the batch with
+  ///     ``Summary/outputClosed``. ``Options/toTerminal`` is the sink's to honour.
+  ///   - shouldStop: Asked between chunks; true ends the batch after the rows already read.
+  ///   - badRow: Told of each bad row, in input order.
+  ///   - progress: Told after each chunk: rows read so far and bytes read so far.
+  /// - Throws: As ``run(output:shouldStop:badRow:progress:)`` does.
+  public func run(
+    to sink: some BatchByteSink, shouldStop: () -> Bool = { false }, badRow: (BatchRecord) -> Void = { _ in },
+    progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
+  ) throws -> Summary {
     var summary = Summary()
-    let writer = DescriptorWriter(descriptor: output, escapesForTerminal: options.toTerminal)
     let reader = ChunkReader(input: input, chunkSize: options.chunkSize)
     defer { reader.cancel() }
     var next = try reader.next(shouldStop: shouldStop)
@@ -163,7 +182,7 @@ public final class BatchRun {
     // The collection's members before its features are known once its first row has been read, or
     // reading has ended.
     if chunk.isEmpty { reader.cancel() }
-    guard try writer.write(formatter.header(collection: input.collectionMembers(whole: false))) else {
+    guard try sink.write(formatter.header(collection: input.collectionMembers(whole: false))) else {
       summary.outputClosed = true
       return summary
     }
@@ -187,7 +206,7 @@ public final class BatchRun {
       }
       summary.rowsWritten += options.skipInvalid ? chunk.count { $0.problem == nil } : chunk.count
       for part in bytes {
-        guard try part.withBytes(writer.write) else {
+        guard try part.withBytes(sink.write) else {
           summary.outputClosed = true
           return summary
         }
@@ -198,14 +217,14 @@ public final class BatchRun {
         next = try reader.next(shouldStop: shouldStop)
       } catch {
         // Input that cannot be read further: what was written stays whole, and a collection closed.
-        _ = try? writer.write(closing(summary.rowsWritten))
+        _ = try? sink.write(closing(summary.rowsWritten))
         throw error
       }
       chunk = next.records
       lines = next.lines
     }
     if shouldStop() { summary.stopped = true }
-    if try !writer.write(closing(summary.rowsWritten)) { summary.outputClosed = true }
+    if try !sink.write(closing(summary.rowsWritten)) { summary.outputClosed = true }
     return summary
   }
 
@@ -377,15 +396,10 @@ private final class PartResults: @unchecked Sendable {
 
 /// Writes whole buffers to a file descriptor, retrying short writes; a closed reader is reported, not
 /// thrown.
-struct DescriptorWriter {
+struct DescriptorWriter: BatchByteSink {
   var descriptor: Int32
   /// Whether the bytes are escaped for a terminal first (``TerminalText``).
   var escapesForTerminal = false
-
-  /// Writes all of `bytes`; false when the reader has gone away (EPIPE).
-  func write(_ bytes: [UInt8]) throws(BatchError) -> Bool {
-    try bytes.withUnsafeBufferPointer { buffer throws(BatchError) in try write(buffer) }
-  }
 
   /// Writes all of `buffer`; false when the reader has gone away (EPIPE).
   func write(_ buffer: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {

@@ -8,8 +8,8 @@ import TunnelSystem
 /// when the input has nothing more to give for now (a pipe or a terminal that is waiting for its writer), so that rows arriving slowly
 /// are answered as they come.
 final class ChunkReader: @unchecked Sendable {
-  // @unchecked: `input` and `pending` are used only by the reading thread; everything else is guarded
-  // by `condition`.
+  // @unchecked: `input` and `pending` are used only by the reading thread (but for `cancel()` interrupting
+  // the input, which any thread may do); everything else is guarded by `condition`.
   private let input: BatchInput
   private let chunkSize: Int
   private let condition = ThreadCondition()
@@ -131,14 +131,19 @@ final class ChunkReader: @unchecked Sendable {
     return cancelled
   }
 
-  /// Stops reading ahead and waits for the reading thread to return: a read under way finishes first, and
-  /// a wait for slow input ends within a tenth of a second. Once it returns the input is no longer read,
-  /// so that its descriptor can be closed (in a server, a descriptor closed under a read could be reused
-  /// by another request's pipe or socket).
+  /// Stops reading ahead and waits for the reading thread to return: a read under way finishes first, a
+  /// wait for slow input from a descriptor ends within a tenth of a second, and one for any other source is
+  /// interrupted (``BatchByteSource/interrupt()``). Once it returns the input is no longer read, so that its
+  /// descriptor can be closed (in a server, a descriptor closed under a read could be reused by another
+  /// request's socket).
   func cancel() {
     condition.lock()
     cancelled = true
     condition.broadcast()
+    condition.unlock()
+    // Outside the lock: the source's wait asks `isCancelled`, which takes it.
+    input.interruptReading()
+    condition.lock()
     while !threadEnded { condition.wait() }
     condition.unlock()
   }

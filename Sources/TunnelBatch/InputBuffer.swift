@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The bytes of a batch's input, read from a file descriptor in large blocks and held only from the
+/// The bytes of a batch's input, read from a ``BatchByteSource`` in large blocks and held only from the
 /// start of the record being read to the end of what has been read.
 ///
 /// Readers look at ``bytes`` (from ``start``), consume what they have parsed with ``consume(_:)``, and
@@ -15,7 +15,7 @@ final class InputBuffer {
   @exclusivity(unchecked) private(set) var storage: [UInt8]
   private(set) var start = 0
   private(set) var end = 0
-  /// Whether no more bytes will come: the descriptor has reported its end, or a stop was requested.
+  /// Whether no more bytes will come: the source has reported its end, or a stop was requested.
   private(set) var atEnd = false
   /// Whether the input ended because a stop was requested rather than at its real end. Then the bytes
   /// not yet consumed (a line or value cut short) have been dropped: only a real end makes a last line
@@ -30,26 +30,22 @@ final class InputBuffer {
   /// interrupted by a signal: true ends the input there (see ``stopped``). Every loop that reads, however
   /// long its line or value, reads through ``fill()`` and so stops when asked.
   var isStopRequested: () -> Bool = { false }
-  /// Called before waiting for input that is not there yet (from a pipe or a terminal).
+  /// Called before waiting for input that is not there yet (from a pipe, a terminal or a request's body).
   var willWait: () -> Void = {}
-  /// Whether reads may have to wait: the descriptor is not a regular file.
-  private let mayWait: Bool
 
-  private let descriptor: Int32
+  /// Where the bytes come from; nil when they were all given at once.
+  let source: (any BatchByteSource)?
   private let blockSize: Int
 
-  /// Reads `descriptor`; with `bytes`, reads those instead (for tests and fuzzing).
-  init(descriptor: Int32, blockSize: Int = 1 << 20) {
-    self.descriptor = descriptor
+  /// Reads `source`; with `bytes`, reads those instead (for tests and fuzzing).
+  init(source: any BatchByteSource, blockSize: Int = 1 << 20) {
+    self.source = source
     self.blockSize = blockSize
     storage = [UInt8](repeating: 0, count: blockSize)
-    var status = stat()
-    mayWait = fstat(descriptor, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
   }
 
   init(bytes: [UInt8]) {
-    descriptor = -1
-    mayWait = false
+    source = nil
     blockSize = max(1, bytes.count)
     storage = bytes
     end = bytes.count
@@ -62,10 +58,14 @@ final class InputBuffer {
   /// Reads more input, keeping the unconsumed bytes; returns false at the end of the input, and when a
   /// stop is requested (then the unconsumed bytes are dropped, see ``stopped``).
   ///
-  /// - Throws: ``BatchError/readFailed(_:)`` when the descriptor cannot be read.
+  /// - Throws: ``BatchError/readFailed(_:)`` when the source cannot be read.
   @discardableResult
   func fill() throws(BatchError) -> Bool {
     if atEnd { return false }
+    guard let source else {
+      atEnd = true
+      return false
+    }
     // Asked once a block: endless input that is always ready (/dev/zero) never waits or is interrupted.
     if isStopRequested() { return stop() }
     if start > 0 {
@@ -80,24 +80,22 @@ final class InputBuffer {
     if storage.count - end < blockSize / 2 {
       storage.append(contentsOf: repeatElement(0, count: max(blockSize, storage.count)))
     }
-    if mayWait, !(try waitForInput()) { return stop() }
     while true {
-      let count = storage.withUnsafeMutableBufferPointer { buffer in
-        read(descriptor, buffer.baseAddress! + end, buffer.count - end)
+      let count = try storage.withUnsafeMutableBufferPointer { buffer throws(BatchError) in
+        try source.read(
+          into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[end...])),
+          stopRequested: isStopRequested)
       }
-      if count > 0 {
+      if let count {
+        if count == 0 {
+          atEnd = true
+          return false
+        }
         end += count
         return true
       }
-      if count == 0 {
-        atEnd = true
-        return false
-      }
-      if errno == EINTR {
-        if isStopRequested() { return stop() }
-        continue
-      }
-      throw .readFailed(String(cString: strerror(errno)))
+      willWait()
+      guard try source.waitForBytes(stopRequested: isStopRequested) else { return stop() }
     }
   }
 
@@ -108,20 +106,6 @@ final class InputBuffer {
     stopped = true
     end = start
     return false
-  }
-
-  /// Waits until the descriptor has input (or its end), a tenth of a second at a time, telling
-  /// ``willWait`` first; false when a stop is requested meanwhile.
-  private func waitForInput() throws(BatchError) -> Bool {
-    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    if poll(&poller, 1, 0) > 0 { return true }
-    willWait()
-    while true {
-      if isStopRequested() { return false }
-      let ready = poll(&poller, 1, 100)
-      if ready > 0 { return true }
-      if ready < 0, errno != EINTR { throw .readFailed(String(cString: strerror(errno))) }
-    }
   }
 
   /// Marks `count` bytes from ``start`` as read, counting their newlines.

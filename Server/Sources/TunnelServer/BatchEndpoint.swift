@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -28,7 +27,9 @@ public struct BatchLimits: Sendable {
 
 /// `POST /v1/batch`: `tunnel batch` over HTTP. The body (CSV, TSV, JSON Lines or GeoJSON) is read as it
 /// arrives and the rows are written back as they are answered, the same bytes as `tunnel batch` writes for
-/// the same file and options, through the same ``BatchRun`` reading a pipe.
+/// the same file and options, through the same ``BatchRun``. A client that sends the whole body before it
+/// reads (most HTTP libraries) has it read ahead, in memory and then in a temporary file, up to
+/// ``BatchLimits/maximumUpload``; one that goes away stops its batch, which frees all it held.
 ///
 /// Problems found before the first row (no coordinate columns, an unknown field) are a 400 with a JSON
 /// error. Bad rows are rows, with an error column, as on the command line. An upload cut off (past the
@@ -149,138 +150,191 @@ struct BatchEndpoint: Sendable {
         .error(
           413, "the body is \(length) bytes; at most \(limits.maximumUpload) are accepted: split the file"))
     }
-    let job: BatchJob
-    do {
-      job = try BatchJob(answers: answers, request: parsed)
-    } catch {
-      return TunnelRoutes.response(.error(500, "cannot start the batch: \(error)"))
+    let job = BatchJob(answers: answers, request: parsed, limits: limits)
+    // The body is read ahead, whether or not the batch keeps up, in a task of its own that is never
+    // cancelled (a cancelled read leaves the connection unable to read): it ends at the body's end, when
+    // the upload is cut off, or when the connection closes.
+    let body = request.body
+    let input = job.input
+    let expected = request.headers[.contentLength].flatMap(Int.init)
+    let handle = BatchHandle(job: job, feed: Task { await Self.feed(body, into: input, expected: expected) })
+    let readiness = await withTaskCancellationHandler {
+      await job.readiness()
+    } onCancel: {
+      job.cancel()
     }
-    let body = BodyFeed(request.body)
-    // Feed the body until the batch knows its input's format and columns, or cannot.
-    while job.readiness(waitingSeconds: 0) == nil {
-      guard let chunk = await body.next() else {
-        job.endInput()
-        break
-      }
-      guard await job.write(chunk) else { break }
-      if await job.waitForReadiness(seconds: 0.02) != nil { break }
-    }
-    switch await job.waitForReadiness(seconds: .infinity)! {
+    switch readiness {
     case .failed(let message, let status):
-      job.finishWithoutOutput()
-      return TunnelRoutes.response(.error(status, message))
+      // The error goes out first; the rest of the body is read (and dropped) before the response ends, so
+      // that the connection can take another request.
+      let answer = TunnelAnswers.Answer.error(status, message)
+      var response = TunnelRoutes.response(answer)
+      response.body = ResponseBody(contentLength: answer.body.count) { writer in
+        try await writer.write(ByteBuffer(bytes: answer.body))
+        _ = await handle.end()
+        try await writer.finish(nil)
+      }
+      return response
+    case .cancelled:
+      _ = await handle.end()
+      return TunnelRoutes.response(.error(503, "the server is stopping: send the batch again later"))
     case .ready(let format):
       var headers = HTTPFields()
       headers[.contentType] = Self.contentType(format)
       return Response(
-        status: .ok, headers: headers,
-        body: ResponseBody { writer in
-          do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-              group.addTask {
-                while let chunk = await body.next() {
-                  guard await job.write(chunk) else { break }
-                }
-                if body.failed { job.stop() }
-                job.endInput()
-              }
-              while let bytes = await job.readOutput() {
-                try await writer.write(ByteBuffer(bytes: bytes))
-              }
-              try await group.waitForAll()
-            }
-          } catch {
-            // The client went away, or the connection broke: the batch stops and its pipes close.
-            job.finishWithoutOutput()
-            throw error
-          }
-          if let problem = job.outcome(uploadFailed: body.failed) {
-            throw problem
-          }
-          try await writer.finish(nil)
-        })
+        status: .ok, headers: headers, body: ResponseBody { writer in try await handle.stream(to: &writer) })
     }
   }
-}
 
-/// A request body read one chunk at a time, by whichever task is reading it now.
-final class BodyFeed: @unchecked Sendable {
-  private var iterator: RequestBody.AsyncIterator
-  /// Whether the body ended with an error (cut off, too large, too slow) rather than at its end.
-  private(set) var failed = false
-
-  init(_ body: RequestBody) {
-    iterator = body.makeAsyncIterator()
+  /// How an upload ended.
+  enum Upload: Sendable {
+    /// At the end its length, or its last chunk, gave.
+    case whole
+    /// Before it: the client went, or the connection was closed under it (the deadline, the size limit).
+    case cut
   }
 
-  func next() async -> [UInt8]? {
+  /// Hands `body` to `input` as it arrives, to its end, and tells `input` how it ended. Bytes that
+  /// `input` no longer takes (the batch has ended or gone) are read and dropped.
+  static func feed(_ body: RequestBody, into input: SpooledInput, expected: Int?) async -> Upload {
+    var received = 0
     do {
-      guard let buffer = try await iterator.next() else { return nil }
-      return Array(buffer.readableBytesView)
+      for try await buffer in body {
+        received += buffer.readableBytes
+        _ = buffer.withUnsafeReadableBytes { input.append($0) }
+      }
     } catch {
-      failed = true
-      return nil
+      input.fail(.readFailed("the upload was cut off"))
+      return .cut
     }
+    // A connection closed before the declared length looks like the body's end to the body's reader.
+    if let expected, received < expected {
+      input.fail(.readFailed("the upload was cut off after \(received) of its \(expected) bytes"))
+      return .cut
+    }
+    input.finish()
+    return .whole
   }
 }
 
-/// One batch: ``BatchRun`` on its own thread, reading the body through one pipe and writing rows into
-/// another.
+/// A batch request's work in flight: the batch and the task reading its body. Whatever way the response
+/// ends (whole, failed, or dropped unwritten when the client has gone before its head), the batch is
+/// cancelled when the handle goes.
+final class BatchHandle: Sendable {
+  let job: BatchJob
+  let feed: Task<BatchEndpoint.Upload, Never>
+
+  init(job: BatchJob, feed: Task<BatchEndpoint.Upload, Never>) {
+    self.job = job
+    self.feed = feed
+  }
+
+  deinit { job.cancel() }
+
+  /// Cancels the batch and waits for its thread and for the body's end; how the upload ended.
+  ///
+  /// Only for a connection that is still read or is being closed: the body's end may be the client's to
+  /// send.
+  func end() async -> BatchEndpoint.Upload {
+    job.cancel()
+    _ = await job.finished()
+    return await feed.value
+  }
+
+  /// Writes the batch's rows to `writer` as they are answered, then finishes the response, or throws
+  /// without finishing it when the response is not whole (the upload cut off, the batch failed or
+  /// stopped), so that no client takes a short answer for a whole one.
+  ///
+  /// A write that fails (the client has gone) cancels the batch, which frees everything it holds within a
+  /// chunk's answering; the error then makes the server close the connection, which ends the body's task.
+  func stream(to writer: inout any ResponseBodyWriter) async throws {
+    do {
+      // A cancelled task (a stop past its grace) cancels the batch too, whatever it is waiting for.
+      try await withTaskCancellationHandler {
+        while let bytes = await job.output.next() {
+          try await writer.write(ByteBuffer(bytes: bytes))
+        }
+      } onCancel: {
+        job.cancel()
+      }
+    } catch {
+      job.cancel()
+      throw error
+    }
+    let result = await job.finished()
+    // Anything after what the batch read (it ended early) is read and dropped before the response ends.
+    job.cancel()
+    let upload = await feed.value
+    if upload == .cut { throw BatchJob.Failure(description: "the upload was cut off") }
+    switch result {
+    case .success(let summary):
+      if summary.stopped || summary.outputClosed {
+        throw BatchJob.Failure(description: "the batch was stopped")
+      }
+    case .failure(let error):
+      throw BatchJob.Failure(description: "\(error)")
+    }
+    try await writer.finish(nil)
+  }
+}
+
+/// One batch: ``BatchRun`` on a thread of its own, reading the body from a ``SpooledInput`` and writing
+/// rows to an ``OutputQueue``.
+///
+/// ``cancel()`` ends it from any thread: every wait of the batch's (for input, for room in the output)
+/// and of the tasks' (``readiness()``, ``OutputQueue/next()``) ends, the thread returns within a chunk's
+/// answering, and what the batch held (its chunks, the input kept in memory or in a file) is freed.
 final class BatchJob: @unchecked Sendable {
-  enum Readiness {
+  // @unchecked: everything that changes is guarded by `lock`.
+  enum Readiness: Sendable {
+    /// The input's format and columns are known: the rows will be written in this format.
     case ready(BatchOutputFormat)
+    /// A problem before the first row: the response's status and message.
     case failed(String, status: Int)
+    /// The batch was cancelled before it knew.
+    case cancelled
   }
 
   struct Failure: Error, CustomStringConvertible {
     var description: String
   }
 
-  private let input: (read: Int32, write: Int32)
-  private let output: (read: Int32, write: Int32)
-  private let lock = NSCondition()
+  /// The request's body, as it arrives.
+  let input: SpooledInput
+  /// The rows, as they are answered.
+  let output = OutputQueue()
+  private let lock = NSLock()
   private var state: Readiness?
+  private var stateWaiter: CheckedContinuation<Readiness, Never>?
   private var result: Result<BatchRun.Summary, any Error>?
-  private var inputClosed = false
-  private var outputReadClosed = false
-  private var stopped = false
-  private let writes = DispatchQueue(label: "tunnel.batch.input")
-  private let reads = DispatchQueue(label: "tunnel.batch.output")
+  private var resultWaiter: CheckedContinuation<Result<BatchRun.Summary, any Error>, Never>?
+  private var cancelled = false
 
-  init(answers: TunnelAnswers, request: BatchEndpoint.Query) throws {
-    var inputPipe: [Int32] = [0, 0]
-    var outputPipe: [Int32] = [0, 0]
-    guard Self.makePipe(&inputPipe) else { throw Failure(description: String(cString: strerror(errno))) }
-    guard Self.makePipe(&outputPipe) else {
-      close(inputPipe[0])
-      close(inputPipe[1])
-      throw Failure(description: String(cString: strerror(errno)))
+  /// Starts the batch on its thread; it waits for the body's first bytes.
+  init(answers: TunnelAnswers, request: BatchEndpoint.Query, limits: BatchLimits) {
+    input = SpooledInput(maximumBytes: limits.maximumUpload, directory: NSTemporaryDirectory())
+    let thread = Thread { [self] in
+      let outcome = run(answers: answers, request: request)
+      output.finish()
+      finish(outcome)
     }
-    input = (inputPipe[0], inputPipe[1])
-    output = (outputPipe[0], outputPipe[1])
-    let thread = Thread { [self] in run(answers: answers, request: request) }
     thread.name = "tunnel batch"
     thread.start()
   }
 
-  /// A pipe whose ends are not inherited by programs the process starts.
-  private static func makePipe(_ ends: inout [Int32]) -> Bool {
-    guard pipe(&ends) == 0 else { return false }
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    return true
-  }
-
-  private func run(answers: TunnelAnswers, request: BatchEndpoint.Query) {
+  /// The batch itself; the input and everything read from it are freed when it returns.
+  private func run(
+    answers: TunnelAnswers, request: BatchEndpoint.Query
+  ) -> Result<BatchRun.Summary, any Error> {
     let batchInput: BatchInput
     do {
       batchInput = try BatchInput(
-        descriptor: input.read, format: request.input, columns: request.columns,
-        stopRequested: { [self] in isStopped })
+        source: input, format: request.input, columns: request.columns,
+        stopRequested: { [self] in isCancelled })
     } catch {
       // The options that choose columns called as this request gives them: parameters.
-      let message = error.description(naming: BatchEndpoint.Query.columnOptions)
-      finishRun(.failed(message, status: 400), result: .failure(error))
-      return
+      resolve(.failed(error.description(naming: BatchEndpoint.Query.columnOptions), status: 400))
+      return .failure(error)
     }
     var options = request.options
     if !request.outputChosen {
@@ -292,164 +346,83 @@ final class BatchJob: @unchecked Sendable {
         case .geojson: .geojson
         }
     }
-    lock.lock()
-    state = .ready(options.format)
-    lock.broadcast()
-    lock.unlock()
-    let outcome: Result<BatchRun.Summary, any Error>
+    resolve(.ready(options.format))
     do {
-      outcome = .success(
+      return .success(
         try BatchRun(input: batchInput, geocoder: answers.geocoder, options: options)
-          .run(output: output.write, shouldStop: { [self] in isStopped }))
+          .run(to: output, shouldStop: { [self] in isCancelled }))
     } catch {
-      outcome = .failure(error)
+      return .failure(error)
     }
-    finishRun(nil, result: outcome)
   }
 
-  private var isStopped: Bool {
+  private var isCancelled: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return stopped
+    return cancelled
   }
 
-  /// Ends the run: its readiness if it never became ready, its result, and the end of its output.
-  private func finishRun(_ readiness: Readiness?, result: Result<BatchRun.Summary, any Error>) {
+  /// Settles the readiness, unless it is settled.
+  private func resolve(_ readiness: Readiness) {
     lock.lock()
-    if let readiness, state == nil { state = readiness }
-    self.result = result
-    close(output.write)
-    close(input.read)
-    lock.broadcast()
+    guard state == nil else {
+      lock.unlock()
+      return
+    }
+    state = readiness
+    let waiter = stateWaiter
+    stateWaiter = nil
     lock.unlock()
+    waiter?.resume(returning: readiness)
   }
 
-  /// Whether the batch knows its format (or has failed), waiting up to `seconds` for it.
-  func readiness(waitingSeconds seconds: Double) -> Readiness? {
+  /// The thread's end: its result, and a readiness if it never had one.
+  private func finish(_ outcome: Result<BatchRun.Summary, any Error>) {
+    resolve(.failed("the batch ended before its first row", status: 500))
     lock.lock()
-    defer { lock.unlock() }
-    if state == nil, seconds > 0 {
-      if seconds.isFinite {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while state == nil, lock.wait(until: deadline) {}
-      } else {
-        while state == nil { lock.wait() }
-      }
-    }
-    return state
+    result = outcome
+    let waiter = resultWaiter
+    resultWaiter = nil
+    lock.unlock()
+    waiter?.resume(returning: outcome)
   }
 
-  /// ``readiness(waitingSeconds:)`` waited for on a thread of its own, not on one of the tasks' threads.
-  func waitForReadiness(seconds: Double) async -> Readiness? {
-    if let state = readiness(waitingSeconds: 0) { return state }
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global().async { [self] in
-        continuation.resume(returning: readiness(waitingSeconds: seconds))
-      }
-    }
-  }
-
-  /// Writes `bytes` into the input pipe; false when the batch reads no more.
-  func write(_ bytes: [UInt8]) async -> Bool {
+  /// Whether the batch knows its input's format and columns, once it does, or has failed or been
+  /// cancelled.
+  func readiness() async -> Readiness {
     await withCheckedContinuation { continuation in
-      writes.async { [self] in
-        var written = 0
-        var ok = true
-        bytes.withUnsafeBytes { buffer in
-          while written < buffer.count {
-            let count = Glibc.write(input.write, buffer.baseAddress! + written, buffer.count - written)
-            if count < 0 {
-              if errno == EINTR { continue }
-              ok = false
-              break
-            }
-            written += count
-          }
-        }
-        continuation.resume(returning: ok)
-      }
-    }
-  }
-
-  /// The body has ended: the batch reads to the end of what it was sent.
-  func endInput() {
-    writes.sync {
       lock.lock()
-      defer { lock.unlock() }
-      if !inputClosed {
-        inputClosed = true
-        close(input.write)
+      if let state {
+        lock.unlock()
+        continuation.resume(returning: state)
+      } else {
+        stateWaiter = continuation
+        lock.unlock()
       }
     }
   }
 
-  /// The body was cut off: the batch stops reading, and the response will not be finished.
-  func stop() {
-    lock.lock()
-    stopped = true
-    lock.unlock()
-  }
-
-  /// The next bytes of output, nil at its end.
-  func readOutput() async -> [UInt8]? {
+  /// How the batch ended, once its thread has returned (within a chunk's answering of ``cancel()``).
+  func finished() async -> Result<BatchRun.Summary, any Error> {
     await withCheckedContinuation { continuation in
-      reads.async { [self] in
-        var bytes = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-          let count = bytes.withUnsafeMutableBytes { Glibc.read(output.read, $0.baseAddress!, $0.count) }
-          if count < 0, errno == EINTR { continue }
-          if count <= 0 {
-            continuation.resume(returning: nil)
-            return
-          }
-          bytes.removeSubrange(count...)
-          continuation.resume(returning: bytes)
-          return
-        }
+      lock.lock()
+      if let result {
+        lock.unlock()
+        continuation.resume(returning: result)
+      } else {
+        resultWaiter = continuation
+        lock.unlock()
       }
     }
   }
 
-  /// How the batch ended, once its output has been read to the end: nil when the response is whole, else
-  /// the reason it is not.
-  func outcome(uploadFailed: Bool) -> Failure? {
-    // The output ends when the run has ended and said how.
+  /// Stops the batch and drops its input and output, from any thread. Idempotent.
+  func cancel() {
     lock.lock()
-    let result = result
+    cancelled = true
     lock.unlock()
-    guard let result else { return Failure(description: "the batch ended without a result") }
-    closeOutputRead()
-    if uploadFailed { return Failure(description: "the upload was cut off") }
-    switch result {
-    case .success(let summary):
-      return summary.stopped ? Failure(description: "the batch was stopped") : nil
-    case .failure(let error):
-      return Failure(description: "\(error)")
-    }
-  }
-
-  /// The batch failed before its first row: close everything.
-  func finishWithoutOutput() {
-    stop()
-    // Output first: a run blocked writing rows then fails and closes its input, which frees a write
-    // blocked on a full input pipe.
-    closeOutputRead()
-    endInput()
-  }
-
-  private func closeOutputRead() {
-    reads.sync {
-      if !outputReadClosed {
-        outputReadClosed = true
-        close(output.read)
-      }
-    }
-  }
-
-  deinit {
-    // Nothing else holds the job: no read or write is under way, and the queues may be the ones this runs
-    // on, so the descriptors are closed here directly.
-    if !inputClosed { close(input.write) }
-    if !outputReadClosed { close(output.read) }
+    resolve(.cancelled)
+    input.cancel()
+    output.cancel()
   }
 }

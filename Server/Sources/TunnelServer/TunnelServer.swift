@@ -72,9 +72,13 @@ public struct TunnelServer: Sendable {
     return router
   }
 
+  /// Seconds that requests in flight get to end once they are cancelled (past ``Configuration/shutdownGrace``)
+  /// before the process gives up on them and ends with an error.
+  static let cancellationLimit = 10
+
   /// Serves until SIGTERM or SIGINT: then stops accepting, lets the requests in flight finish (for at most
-  /// ``Configuration/shutdownGrace`` seconds) and returns. A second signal ends the process at once. The
-  /// threads that served connections stay, idle, until the process ends.
+  /// ``Configuration/shutdownGrace`` seconds, then cancels them) and returns. A second signal ends the process
+  /// at once. The threads that served connections stay, idle, until the process ends.
   ///
   /// - Parameter onListening: Told the server's address (`http://127.0.0.1:8080`) once it accepts connections.
   public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
@@ -109,6 +113,9 @@ public struct TunnelServer: Sendable {
       services: [.init(service: application)], logger: logger)
     serviceConfiguration.maximumGracefulShutdownDuration = .nanoseconds(
       Int64(configuration.shutdownGrace * 1e9))
+    // Past the grace the requests still in flight are cancelled; a handler that ignored that would hold the
+    // process for ever, so it ends with an error instead.
+    serviceConfiguration.maximumCancellationDuration = .seconds(Self.cancellationLimit)
     let services = ServiceGroup(configuration: serviceConfiguration)
     let signals = StopSignals { await services.triggerGracefulShutdown() }
     defer { signals.cancel() }

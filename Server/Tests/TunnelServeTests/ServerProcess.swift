@@ -13,11 +13,14 @@ final class ServerProcess: @unchecked Sendable {
   private(set) var port: UInt16 = 0
   private let standardError = SharedValue(Data())
 
-  /// Starts `tunnel serve --port 0` with `arguments` added (by default `--quiet`), and waits (60 s at most)
-  /// for its readiness line.
-  init(_ arguments: [String] = ["--quiet"]) throws {
+  /// Starts `tunnel serve --port 0` with `arguments` added (by default `--quiet`) and `environment` added to
+  /// the test's, and waits (60 s at most) for its readiness line.
+  init(_ arguments: [String] = ["--quiet"], environment: [String: String] = [:]) throws {
     process.executableURL = TunnelProcess.executable
     process.arguments = ["serve", "--port", "0"] + arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
     let error = Pipe()
     process.standardError = error
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
@@ -164,8 +167,12 @@ final class ServerProcess: @unchecked Sendable {
 final class Connection {
   let socket: Int32
 
-  init(port: UInt16) throws {
+  /// Connects to `port`; with `receiveBuffer`, the socket's receive buffer is that many bytes (set before
+  /// connecting, so that the window the server sees is small: a client that does not read stops the
+  /// server's writes soon).
+  init(port: UInt16, receiveBuffer: Int32? = nil) throws {
     socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if let receiveBuffer { setOption(SO_RCVBUF, to: receiveBuffer) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -182,6 +189,55 @@ final class Connection {
   }
 
   deinit { close(socket) }
+
+  /// Sets a socket-level option (`SO_RCVBUF`, `SO_LINGER`, `SO_SNDTIMEO`) to `value`.
+  func setOption<Value: BitwiseCopyable>(_ name: Int32, to value: Value) {
+    _ = withUnsafeBytes(of: value) {
+      setsockopt(socket, SOL_SOCKET, name, $0.baseAddress, socklen_t($0.count))
+    }
+  }
+
+  /// Makes a send that cannot go on for `seconds` fail instead of waiting.
+  func setSendTimeout(seconds: Int) {
+    setOption(SO_SNDTIMEO, to: timeval(tv_sec: seconds, tv_usec: 0))
+  }
+
+  /// Ends the connection at once with a reset, as a client that is killed or times out does: what the server
+  /// sends afterwards fails.
+  func reset() {
+    setOption(SO_LINGER, to: linger(l_onoff: 1, l_linger: 0))
+    shutdown(socket, Int32(SHUT_RDWR))
+  }
+
+  /// Sends `bytes` while reading what the server answers, as a client that streams both ways does, until
+  /// `enough` bytes have come back, or all are sent and the server closes, or `seconds` pass; the bytes
+  /// that came back.
+  func exchange(_ bytes: Data, until enough: Int, seconds: Double) -> Data {
+    var received = Data()
+    var sent = 0
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while received.count < enough, Date() < deadline {
+      var descriptor = pollfd(
+        fd: socket, events: Int16(POLLIN) | (sent < bytes.count ? Int16(POLLOUT) : 0), revents: 0)
+      guard poll(&descriptor, 1, 100) > 0 else { continue }
+      if descriptor.revents & Int16(POLLIN) != 0 {
+        let count = recv(socket, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        received.append(contentsOf: buffer[0..<count])
+      } else if descriptor.revents & Int16(POLLOUT) != 0 {
+        let count = bytes.withUnsafeBytes { all in
+          Glibc.send(
+            socket, all.baseAddress! + sent, min(16384, all.count - sent), Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+        if count < 0, errno != EAGAIN, errno != EINTR { break }
+        sent += max(0, count)
+      } else {
+        break
+      }
+    }
+    return received
+  }
 
   func write(_ bytes: Data) throws {
     var written = 0
@@ -208,6 +264,22 @@ final class Connection {
     var data = Data()
     read(seconds: seconds) { data.append(contentsOf: $0) }
     return data
+  }
+
+  /// What the server sends until `text` has come (appended to `received`), it closes the connection, or
+  /// `seconds` pass; whether `text` came.
+  func read(until text: String, into received: inout Data, seconds: Double) -> Bool {
+    let wanted = Data(text.utf8)
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while received.range(of: wanted) == nil, Date() < deadline {
+      var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, 100) > 0 else { continue }
+      let count = recv(socket, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      received.append(contentsOf: buffer[0..<count])
+    }
+    return received.range(of: wanted) != nil
   }
 
   /// Hands `body` what the server sends until it closes the connection (then true) or `seconds` pass.
