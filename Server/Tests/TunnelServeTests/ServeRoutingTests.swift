@@ -3,24 +3,7 @@ import XCTest
 
 /// Which status a request gets: 404 for what is not there, 405 only for a method a path does not take;
 /// one rule for a longitude however it is given; an error in the format the request asked for.
-final class ServeRoutingTests: XCTestCase {
-  nonisolated(unsafe) static var shared: ServerProcess?
-
-  var server: ServerProcess {
-    get throws {
-      if let server = Self.shared { return server }
-      let server = try ServerProcess()
-      Self.shared = server
-      return server
-    }
-  }
-
-  override class func tearDown() {
-    if let server = shared { XCTAssertEqual(server.stop(), 0, server.errorText) }
-    shared = nil
-    super.tearDown()
-  }
-
+extension ServeTests {
   func testMissingFilesAre404AndOtherMethods405() throws {
     for path in ["/tiles/x", "/tiles/1/2", "/app/", "/app/nope.js", "/leaflet/nope.js"] {
       let response = try server.get(path)
