@@ -14,7 +14,9 @@ import Glibc
 public protocol BatchByteSource: AnyObject {
   /// Copies bytes that are ready into `buffer` without waiting for more.
   ///
-  /// - Parameter stopRequested: Asked when a read is interrupted by a signal: true leaves the read there.
+  /// - Parameters:
+  ///   - buffer: Where the bytes go; at most its count are copied.
+  ///   - stopRequested: Asked when a read is interrupted by a signal: true leaves the read there.
   /// - Returns: How many bytes were copied; 0 at the end of the input; nil when none are ready yet (or a
   ///   stop was requested): ``waitForBytes(stopRequested:)`` tells which.
   /// - Throws: ``BatchError/readFailed(_:)`` when the input cannot be read.
@@ -27,7 +29,7 @@ public protocol BatchByteSource: AnyObject {
   /// - Returns: False when the reader is to stop instead (a stop requested, the source interrupted).
   func waitForBytes(stopRequested: () -> Bool) throws(BatchError) -> Bool
 
-  /// Ends a wait under way, and every later one, at once (``ChunkReader`` cancelling its reading); may be
+  /// Ends a wait under way, and every later one, at once (a batch's reader cancelling its reading); may be
   /// called from any thread.
   func interrupt()
 

@@ -147,8 +147,12 @@ public final class BatchInput {
   /// Reads `source` (an HTTP request's body, say) as ``init(path:format:columns:stopRequested:)`` reads a
   /// file: far enough to know the format and columns.
   ///
-  /// - Parameter stopRequested: Asked before each read and each wait for bytes: true ends the input there.
-  ///   A source that waits without asking must be woken by the one that requests the stop.
+  /// - Parameters:
+  ///   - source: Where the bytes come from.
+  ///   - format: The format; by default guessed from the first bytes.
+  ///   - columns: Columns the user named; the common names are looked for otherwise.
+  ///   - stopRequested: Asked before each read and each wait for bytes: true ends the input there. A source
+  ///     that waits without asking must be woken by the one that requests the stop.
   public convenience init(
     source: some BatchByteSource, format: BatchInputFormat? = nil, columns: CoordinateColumns.Names = .init(),
     stopRequested: @escaping () -> Bool = { false }
