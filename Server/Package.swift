@@ -61,6 +61,12 @@ let package = Package(
       dependencies: [
         "TunnelServer", .product(name: "TunnelGeo", package: "Tunnel"),
         .product(name: "TunnelMaps", package: "Tunnel"), .product(name: "TunnelReports", package: "Tunnel"),
+        // Routes are tested in process, through the router's responder on an embedded channel: no socket,
+        // and no HTTP client to build.
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     // `tunnel serve` run as a user runs it, over real sockets: `tunnel` handing over to the `tunnel-serve`
     // built beside it. TunnelProcess.swift is a link to the one Tunnel's own command tests use.

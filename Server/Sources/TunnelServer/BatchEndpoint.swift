@@ -132,23 +132,25 @@ struct BatchEndpoint: Sendable {
       let query = try QueryParameters(request.uri.query.map { Substring($0) })
       parsed = try Query(query, contentType: request.headers[.contentType], threads: limits.threads)
     } catch let error as QueryParameters.Problem {
-      return TunnelRoutes.response(.error(400, error.description))
+      return TunnelAPIError(.badRequest, error.description).response
     } catch let error as AnswerError {
-      return TunnelRoutes.response(error.answer)
+      return TunnelAPIError(error).response
     } catch {
-      return TunnelRoutes.response(.error(400, "\(error)"))
+      return TunnelAPIError(.badRequest, "\(error)").response
     }
     // No body, or an empty one: nothing to answer, and most likely a client that forgot to send the file.
     if request.headers[.transferEncoding] == nil,
       (request.headers[.contentLength].flatMap(Int.init) ?? 0) == 0
     {
-      return TunnelRoutes.response(
-        .error(400, "the request has no body: send the rows (CSV, TSV, JSON Lines or GeoJSON) as its body"))
+      return TunnelAPIError(
+        .badRequest, "the request has no body: send the rows (CSV, TSV, JSON Lines or GeoJSON) as its body"
+      ).response
     }
     if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maximumUpload {
-      return TunnelRoutes.response(
-        .error(
-          413, "the body is \(length) bytes; at most \(limits.maximumUpload) are accepted: split the file"))
+      return TunnelAPIError(
+        .contentTooLarge,
+        "the body is \(length) bytes; at most \(limits.maximumUpload) are accepted: split the file"
+      ).response
     }
     let job = BatchJob(answers: answers, request: parsed, limits: limits)
     // The body is read ahead, whether or not the batch keeps up, in a task of its own that is never
@@ -167,17 +169,19 @@ struct BatchEndpoint: Sendable {
     case .failed(let message, let status):
       // The error goes out first; the rest of the body is read (and dropped) before the response ends, so
       // that the connection can take another request.
-      let answer = TunnelAnswers.Answer.error(status, message)
-      var response = TunnelRoutes.response(answer)
-      response.body = ResponseBody(contentLength: answer.body.count) { writer in
-        try await writer.write(ByteBuffer(bytes: answer.body))
+      let error = TunnelAPIError(HTTPResponse.Status(code: status), message)
+      let body = error.body
+      var response = error.response
+      response.body = ResponseBody(contentLength: body.count) { writer in
+        try await writer.write(ByteBuffer(bytes: body))
         _ = await handle.end()
         try await writer.finish(nil)
       }
       return response
     case .cancelled:
       _ = await handle.end()
-      return TunnelRoutes.response(.error(503, "the server is stopping: send the batch again later"))
+      return TunnelAPIError(.serviceUnavailable, "the server is stopping: send the batch again later")
+        .response
     case .ready(let format):
       var headers = HTTPFields()
       headers[.contentType] = Self.contentType(format)

@@ -15,7 +15,7 @@ extension TunnelAnswers {
   }
 
   /// `format` for Nominatim: `jsonv2` by default, as Nominatim's own default for its new endpoints.
-  func nominatimFormat(
+  static func nominatimFormat(
     _ query: QueryParameters, default value: NominatimFormat
   ) throws(AnswerError) -> NominatimFormat {
     guard let text = query["format"] else { return value }
@@ -36,116 +36,64 @@ extension TunnelAnswers {
     }
   }
 
-  /// Nominatim's error or answer, in the format asked for.
-  private func nominatim(
-    _ query: QueryParameters, default format: NominatimFormat,
-    _ body: (NominatimFormat) throws(AnswerError) -> String
-  ) -> Answer {
-    // An unknown format's error is written in JSON, as Nominatim writes it.
-    var chosen = NominatimFormat.json
-    do {
-      chosen = try nominatimFormat(query, default: format)
-      return Answer(contentType: chosen.contentType, body: Array(try body(chosen).utf8))
-    } catch {
-      return Answer(
-        status: error.status, contentType: chosen.contentType,
-        body: Array(Nominatim.error(code: error.status, message: error.message, format: chosen).utf8))
-    }
-  }
-
   /// `/reverse`: the thing at `lat`, `lon` (at `zoom`'s detail), in any of Nominatim's formats.
-  public func nominatimReverse(_ query: QueryParameters) -> Answer {
-    nominatim(query, default: .xml) { (format) throws(AnswerError) in
-      guard let latitude = query["lat"], let longitude = query["lon"] else {
-        throw .badRequest("Need coordinates or OSM object to lookup.")
-      }
-      let coordinate = try Self.coordinate(latitude: latitude, longitude: longitude)
-      var detail = Detail.settlement
-      if let text = query["zoom"] {
-        guard let zoom = Int(text), (0...18).contains(zoom) else {
-          throw .badRequest(
-            "Parameter 'zoom' must be a whole number from 0 to 18, not \(EchoedText.quoted(text))")
-        }
-        detail = Detail(zoom: zoom)
-      }
-      let details = try Self.addressDetails(query, default: true)
-      guard let place = try geocodedPlace(at: coordinate, detail: detail) else {
-        return Nominatim.unableToGeocode(format: format)
-      }
-      return Nominatim.reverse(
-        place, format: format, addressDetails: details,
-        queryString: format == .xml || format == .geocodejson ? query.text : "")
+  func nominatimReverse(_ query: QueryParameters, format: NominatimFormat) throws(AnswerError) -> String {
+    guard let latitude = query["lat"], let longitude = query["lon"] else {
+      throw .badRequest("Need coordinates or OSM object to lookup.")
     }
+    let coordinate = try Self.coordinate(latitude: latitude, longitude: longitude)
+    var detail = Detail.settlement
+    if let text = query["zoom"] {
+      guard let zoom = Int(text), (0...18).contains(zoom) else {
+        throw .badRequest(
+          "Parameter 'zoom' must be a whole number from 0 to 18, not \(EchoedText.quoted(text))")
+      }
+      detail = Detail(zoom: zoom)
+    }
+    let details = try Self.addressDetails(query, default: true)
+    guard let place = try geocodedPlace(at: coordinate, detail: detail) else {
+      return Nominatim.unableToGeocode(format: format)
+    }
+    return Nominatim.reverse(
+      place, format: format, addressDetails: details,
+      queryString: format == .xml || format == .geocodejson ? query.text : "")
   }
 
   /// `/search`: the places a name (`q`, or the structured `city`, `county`, `state`, `country`) names.
-  public func nominatimSearch(_ query: QueryParameters) -> Answer {
-    nominatim(query, default: .jsonv2) { (format) throws(AnswerError) in
-      var text = query["q"]
-      if text == nil {
-        let parts = ["city", "county", "state", "country"].compactMap { query[$0] }.filter { !$0.isEmpty }
-        if !parts.isEmpty { text = parts.joined(separator: ", ") }
-      }
-      guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-        throw .badRequest("Nothing to search for.")
-      }
-      let limit = try Self.limit(query, default: 10, maximum: 40)
-      let details = try Self.addressDetails(query, default: false)
-      let found = try searchPlaces(text, limit: limit, filters: try SearchFilters.nominatim(query))
-      return Nominatim.search(
-        found, format: format, addressDetails: details,
-        queryString: format == .xml || format == .geocodejson ? query.text : "")
+  func nominatimSearch(_ query: QueryParameters, format: NominatimFormat) throws(AnswerError) -> String {
+    var text = query["q"]
+    if text == nil {
+      let parts = ["city", "county", "state", "country"].compactMap { query[$0] }.filter { !$0.isEmpty }
+      if !parts.isEmpty { text = parts.joined(separator: ", ") }
     }
-  }
-
-  /// `/status`: `OK`, or Nominatim's JSON status with `format=json`.
-  public func nominatimStatus(_ query: QueryParameters) -> Answer {
-    switch query["format"] {
-    case nil, "text": statusText
-    case "json": statusJSON
-    case let format?:
-      Answer(
-        status: 400, contentType: NominatimFormat.json.contentType,
-        body: Array(
-          Nominatim.error(
-            code: 400,
-            message: "Parameter 'format' must be one of: text, json (not \(EchoedText.quoted(format)))",
-            format: .json
-          ).utf8))
+    guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw .badRequest("Nothing to search for.")
     }
-  }
-
-  /// Photon's answer, or its error.
-  private func photon(_ body: () throws(AnswerError) -> [GeocodedPlace]) -> Answer {
-    do {
-      return Answer(contentType: Answer.jsonType, body: Photon.featureCollection(try body()).bytes)
-    } catch {
-      return Answer(
-        status: error.status, contentType: Answer.jsonType, body: Photon.error(message: error.message).bytes)
-    }
+    let limit = try Self.limit(query, default: 10, maximum: 40)
+    let details = try Self.addressDetails(query, default: false)
+    let found = try searchPlaces(text, limit: limit, filters: try SearchFilters.nominatim(query))
+    return Nominatim.search(
+      found, format: format, addressDetails: details,
+      queryString: format == .xml || format == .geocodejson ? query.text : "")
   }
 
   /// `/photon/api`: the places `q` names.
-  public func photonSearch(_ query: QueryParameters) -> Answer {
-    photon { () throws(AnswerError) in
-      guard let text = query["q"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-        throw .badRequest("missing search term 'q': /api?q=berlin")
-      }
-      return try searchPlaces(
-        text, limit: try Self.limit(query, default: 10, maximum: 50), filters: try SearchFilters.photon(query)
-      )
+  func photonSearch(_ query: QueryParameters) throws(AnswerError) -> [GeocodedPlace] {
+    guard let text = query["q"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw .badRequest("missing search term 'q': /api?q=berlin")
     }
+    return try searchPlaces(
+      text, limit: try Self.limit(query, default: 10, maximum: 50), filters: try SearchFilters.photon(query)
+    )
   }
 
   /// `/photon/reverse`: the thing at `lat`, `lon`.
-  public func photonReverse(_ query: QueryParameters) -> Answer {
-    photon { () throws(AnswerError) in
-      guard let latitude = query["lat"], let longitude = query["lon"] else {
-        throw .badRequest("missing 'lat' and 'lon': /reverse?lat=52.5&lon=13.4")
-      }
-      let coordinate = try Self.coordinate(latitude: latitude, longitude: longitude)
-      return try geocodedPlace(at: coordinate).map { [$0] } ?? []
+  func photonReverse(_ query: QueryParameters) throws(AnswerError) -> [GeocodedPlace] {
+    guard let latitude = query["lat"], let longitude = query["lon"] else {
+      throw .badRequest("missing 'lat' and 'lon': /reverse?lat=52.5&lon=13.4")
     }
+    let coordinate = try Self.coordinate(latitude: latitude, longitude: longitude)
+    return try geocodedPlace(at: coordinate).map { [$0] } ?? []
   }
 }
 

@@ -103,8 +103,13 @@ extension TunnelAnswers {
       || filters.kinds != nil || !filters.tags.isEmpty || filters.near != nil
     let search = gazetteer.search(text, limit: filtered ? Self.searchCandidates : limit)
     try checkIntact()
-    let places = search.matches.map { settlement($0.place, countryName: $0.countryName) }
-    return Array(filters.ordered(places.filter(filters.admits)).prefix(limit))
+    // The country and regions of the name first, each above the places less important than it (a country
+    // above any town, a region above a town but below a city), as Nominatim ranks them.
+    var found = search.matches.map { settlement($0.place, countryName: $0.countryName) }
+    for area in areas(named: text).reversed() {
+      found.insert(area, at: found.firstIndex { $0.importance < area.importance } ?? found.endIndex)
+    }
+    return Array(filters.ordered(found.filter(filters.admits)).prefix(limit))
   }
 
   /// How many places of a name a filtered search chooses from: more than any name has (the most common,

@@ -4,8 +4,6 @@ import TunnelReports
 /// `/openapi.json`: what `tunnel serve` serves, as OpenAPI 3.0. Tests check it against the routes and the
 /// answers (a route served but not described, or described but not served, fails them).
 enum OpenAPIDocument {
-  static let answer = TunnelAnswers.Answer(contentType: TunnelAnswers.Answer.jsonType, body: Array(text.utf8))
-
   static let text = """
     {
       "openapi": "3.0.3",

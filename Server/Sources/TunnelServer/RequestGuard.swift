@@ -90,9 +90,9 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     case .invalidChunkSize: reason = "a chunk of its body has no valid size"
     default: reason = "it is not well-formed HTTP/1.1 (\(error))"
     }
-    let body = TunnelAnswers.Answer.error(400, "the request cannot be read: \(reason)").body
+    let body = TunnelAPIError(.badRequest, "the request cannot be read: \(reason)").body
     var head = HTTPResponse(status: .badRequest)
-    head.headerFields[.contentType] = TunnelAnswers.Answer.jsonType
+    head.headerFields[.contentType] = Reply.jsonType
     head.headerFields[.contentLength] = String(body.count)
     head.headerFields[.connection] = "close"
     context.write(wrapOutboundOut(.head(head)), promise: nil)

@@ -3,9 +3,9 @@ import TunnelGeo
 
 /// What a search client asks beyond the name, in Nominatim's or Photon's words: which places may answer and
 /// which come first. Every filter a client sends is honoured, or refused with the dialect's 400 naming it;
-/// none is dropped. Tunnel's searches find populated places only (cities, towns, villages, hamlets), so a
-/// filter that asks for other things (`featuretype=country`) is refused, and one that admits them alongside
-/// (`layer=address,poi`) answers with the places.
+/// none is dropped. Tunnel's searches find countries, first-level regions and populated places (cities,
+/// towns, villages, hamlets): a filter that asks for one of those kinds (`featuretype=country`) gets it, and
+/// one that admits them alongside other things (`layer=address,poi`) answers with them.
 struct SearchFilters {
   /// Upper-case ISO 3166-1 alpha-2 codes a place's country must be one of (nil: any).
   var countryCodes: Set<String>?
@@ -109,12 +109,11 @@ struct SearchFilters {
       }
     }
     switch query["featuretype"]?.lowercased() {
-    case nil, "", "settlement": break
+    case nil, "": break
+    case "settlement": filters.kinds = [.city, .town, .village, .hamlet]
     case "city": filters.kinds = [.city, .town, .village]
-    case "country", "state":
-      throw .badRequest(
-        "Parameter 'featuretype=\(query["featuretype"]!)' asks for areas; this server's search finds populated "
-          + "places only (cities, towns, villages, hamlets): use featuretype=settlement or city, or none")
+    case "state": filters.kinds = [.state]
+    case "country": filters.kinds = [.country]
     case let text?:
       throw .badRequest(
         "Parameter 'featuretype' must be one of: country, state, city, settlement (not \(EchoedText.quoted(text)))"

@@ -5,9 +5,9 @@ import Logging
 import NIOCore
 import Prometheus
 
-/// What every request passes through, around the routes: its error as a body in the right dialect (never an
-/// empty 500), `Access-Control-Allow-Origin: *` on GET and HEAD, a line in the access log, and its count and
-/// latency in the metrics.
+/// What every request passes through first and last: its error as a response (the dialect's, from the
+/// route that threw it; never an empty 500), a line in the access log, and its count and latency in the
+/// metrics.
 struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
   let metrics: ServerMetrics
   let logger: Logger?
@@ -17,31 +17,12 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
   ) async throws -> Response {
     let started = ContinuousClock.now
     var response: Response
-    if request.method == .options, TunnelRoutes.isServed(request.uri.path) {
-      response = Self.preflight(request)
-    } else if request.method == .post, let origin = request.headers[.origin],
-      !Self.isSameOrigin(origin, request)
-    {
-      // A page from another site may send a plain-text POST without asking first: refused here, so that no
-      // web page can make a server on this machine do batch work.
-      response = TunnelRoutes.response(
-        TunnelRoutes.errorAnswer(
-          403,
-          "a POST from a page of another origin (\(origin)) is refused: send it from a program, or from "
-            + "this server's own page",
-          dialect: TunnelRoutes.Dialect(path: request.uri.path)))
-    } else if request.method == .post, let problem = Self.unreadableBody(request) {
-      response = TunnelRoutes.response(
-        TunnelRoutes.errorAnswer(415, problem, dialect: TunnelRoutes.Dialect(path: request.uri.path)))
-    } else {
-      do {
-        response = try await next(request, context)
-      } catch {
-        response = Self.errorResponse(error, request: request)
-      }
-    }
-    if request.method == .get || request.method == .head {
-      response.headers[.accessControlAllowOrigin] = "*"
+    do {
+      response = try await next(request, context)
+    } catch let error as any HTTPResponseError {
+      response = (try? error.response(from: request, context: context)) ?? TunnelAPIError(error).response
+    } catch {
+      response = TunnelAPIError(error).response
     }
     let elapsed = ContinuousClock.now - started
     let route = context.endpointPath ?? "unmatched"
@@ -56,50 +37,46 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
     }
     return response
   }
+}
 
-  /// An error thrown below (no such route, a method the route does not take, a framework error) as a body.
-  static func errorResponse(_ error: any Error, request: Request) -> Response {
-    let status: Int
-    let message: String
-    if let error = error as? any HTTPResponseError {
-      status = error.status.code
-      switch error.status.code {
-      case 404
-      where TunnelRoutes.isServed(request.uri.path)
-        && !allowedMethods(request.uri.path).contains(request.method):
-        // The router says 404 for a method a path does not take. A method it does take that still found
-        // nothing (a file missing under /app/, /leaflet/ or /tiles/) is a 404 like any other.
-        return methodNotAllowed(request)
-      case 404:
-        message = "no such page: \(request.uri.path) (see /openapi.json for what is served)"
-      case 405:
-        message = "\(request.method.rawValue) is not served at \(request.uri.path)"
+/// Any page may read the answers (they are public data): CORS preflights are answered for GET and HEAD,
+/// and never for POST, so that a browser sends no batch from another site.
+func tunnelCORS<Context: RequestContext>() -> CORSMiddleware<Context> {
+  CORSMiddleware(
+    allowOrigin: .all, allowHeaders: [.accept, .acceptLanguage, .contentType, .ifNoneMatch],
+    allowMethods: [.get, .head], maxAge: .seconds(86400))
+}
+
+/// What is refused before any route sees it, and the router's own errors in Tunnel's words:
+/// - a POST from a page of another origin (a plain-text POST needs no preflight, so CORS alone would let a
+///   page on any site make a server on this machine do batch work): 403;
+/// - a POST body that cannot be read as rows (compressed, or a form): 415;
+/// - a path no route serves: 404 with Tunnel's error body.
+struct RequestChecks<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    if request.method == .post, let origin = request.headers[.origin], !Self.isSameOrigin(origin, request) {
+      throw TunnelAPIError(
+        .forbidden,
+        "a POST from a page of another origin (\(origin)) is refused: send it from a program, or from "
+          + "this server's own page")
+    }
+    if request.method == .post, let problem = Self.unreadableBody(request) {
+      throw TunnelAPIError(.unsupportedMediaType, problem)
+    }
+    do {
+      return try await next(request, context)
+    } catch let error as HTTPError {
+      // The router's (no route for the path) and the framework's own errors.
+      switch error.status {
+      case .notFound:
+        throw TunnelAPIError(
+          .notFound, "no such page: \(request.uri.path) (see /openapi.json for what is served)")
       default:
-        message = (error as? HTTPError)?.body ?? error.status.reasonPhrase
+        throw TunnelAPIError(error.status, error.body ?? error.status.reasonPhrase)
       }
-    } else {
-      status = 500
-      message = "the request failed: \(error)"
     }
-    return TunnelRoutes.response(
-      TunnelRoutes.errorAnswer(status, message, dialect: TunnelRoutes.Dialect(path: request.uri.path)))
-  }
-
-  /// The answer to a CORS preflight (`OPTIONS`): any page may GET and HEAD (the answers are public data);
-  /// none is told it may POST from elsewhere, so a browser sends no cross-origin batch.
-  static func preflight(_ request: Request) -> Response {
-    var response = Response(status: .noContent)
-    let allowed = allowedMethods(request.uri.path)
-    response.headers[.allow] = (allowed + [.options]).map(\.rawValue).joined(separator: ", ")
-    if allowed.contains(.get) {
-      response.headers[.accessControlAllowOrigin] = "*"
-      response.headers[.accessControlAllowMethods] = "GET, HEAD"
-      if let asked = request.headers[.accessControlRequestHeaders] {
-        response.headers[.accessControlAllowHeaders] = asked
-      }
-      response.headers[.accessControlMaxAge] = "86400"
-    }
-    return response
   }
 
   /// Why a POST's body cannot be read as rows, before any of it is: compressed, or a form rather than the file.
@@ -122,22 +99,6 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
     guard let authority = request.head.authority?.lowercased(), !authority.isEmpty else { return false }
     let lowered = origin.lowercased()
     return lowered == "http://" + authority || lowered == "https://" + authority
-  }
-
-  /// The methods a served path takes: POST for the batch, GET and HEAD for everything else.
-  static func allowedMethods(_ path: String) -> [HTTPRequest.Method] {
-    path == "/v1/batch" ? [.post] : [.get, .head]
-  }
-
-  /// 405, with the methods the path takes.
-  static func methodNotAllowed(_ request: Request) -> Response {
-    let allowed = allowedMethods(request.uri.path).map(\.rawValue).joined(separator: ", ")
-    var response = TunnelRoutes.response(
-      TunnelRoutes.errorAnswer(
-        405, "\(request.method.rawValue) is not served at \(request.uri.path); use \(allowed)",
-        dialect: TunnelRoutes.Dialect(path: request.uri.path)))
-    response.headers[.allow] = allowed
-    return response
   }
 }
 
@@ -171,8 +132,7 @@ public final class ServerMetrics: Sendable {
   }
 
   /// The metrics in Prometheus's text format.
-  var answer: TunnelAnswers.Answer {
-    TunnelAnswers.Answer(
-      contentType: "text/plain; version=0.0.4; charset=utf-8", body: registry.emitToBuffer())
+  var reply: Reply {
+    Reply(contentType: "text/plain; version=0.0.4; charset=utf-8", body: registry.emitToBuffer())
   }
 }

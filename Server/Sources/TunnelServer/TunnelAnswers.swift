@@ -10,40 +10,6 @@ import TunnelReports
 /// Tunnel's own answers are the commands' (TunnelReports' reports, in JSON); the dialects' are made from
 /// the same placemarks and gazetteer matches.
 public final class TunnelAnswers: Sendable {
-  /// An answer: an HTTP status, a content type and a body.
-  public struct Answer: Sendable {
-    public var status: Int
-    public var contentType: String
-    public var body: [UInt8]
-    /// Further header fields: a tile's ETag, a page's Content-Security-Policy.
-    public var headers: [(name: String, value: String)]
-
-    public init(
-      status: Int = 200, contentType: String, body: [UInt8], headers: [(name: String, value: String)] = []
-    ) {
-      self.status = status
-      self.contentType = contentType
-      self.body = body
-      self.headers = headers
-    }
-
-    public static let jsonType = "application/json; charset=utf-8"
-
-    /// JSON text with a final newline.
-    static func json(_ text: String, status: Int = 200) -> Answer {
-      Answer(status: status, contentType: jsonType, body: Array((text + "\n").utf8))
-    }
-
-    /// Tunnel's error body: `{"error":{"code":400,"message":"…"}}`, as Nominatim writes its own.
-    ///
-    /// Suggestions, when given, follow as `"suggestions":[…]`: the names a misspelt one may have meant.
-    public static func error(_ status: Int, _ message: String, suggestions: [String] = []) -> Answer {
-      var fields: [(String, JSONValue)] = [("code", .integer(status)), ("message", .string(message))]
-      if !suggestions.isEmpty { fields.append(("suggestions", .array(suggestions.map { .string($0) }))) }
-      return json(JSONValue.object([("error", .object(fields))]).text, status: status)
-    }
-  }
-
   public let data: PlaceData
   public let geocoder: ReverseGeocoder
   let gazetteer: Gazetteer
@@ -53,13 +19,12 @@ public final class TunnelAnswers: Sendable {
   let marine: MarineLayer
   /// The areas' boxes, made once.
   let areaBoxes: AreaBoxes
+  /// Regions by name, for the dialects' searches.
+  let areaNames: AreaNames
   /// The map tiles, drawn from the same data.
   public let tiles: MapTiles
   /// The tiles of the lowest zooms once drawn, with their ETags, by zoom, x and y.
   let tileCache = NIOLockedValueBox<[Int: (body: [UInt8], tag: String)]>([:])
-  /// `/status`'s answers, made once.
-  let statusText: Answer
-  let statusJSON: Answer
 
   /// Opens every layer of `data` and builds the indexes that the answers use, so that the first request is
   /// answered as fast as the rest.
@@ -75,14 +40,8 @@ public final class TunnelAnswers: Sendable {
     regions = try data.regions()
     marine = try data.marine()
     areaBoxes = AreaBoxes(countries: countries, regions: regions, marine: marine, places: places)
+    areaNames = AreaNames(places: places)
     tiles = try MapTiles(data: MapData(data: data))
-    let updated = Self.dataUpdated(data)
-    func status(_ format: String) -> Answer {
-      let status = Nominatim.status(format: format, dataUpdated: updated, softwareVersion: TunnelVersion.text)
-      return Answer(contentType: status.contentType, body: Array(status.body.utf8))
-    }
-    statusText = status("text")
-    statusJSON = status("json")
     try geocoder.prepareForBatch()
     _ = try geocoder.nearestPlaceIndex()
     // Every layer read once: its checksums verified and its pages in memory before the first request.
@@ -175,53 +134,45 @@ public final class TunnelAnswers: Sendable {
   }
 
   /// `GET /v1/where`: what `tunnel where … --format json` prints.
-  public func whereAnswer(_ query: QueryParameters) -> Answer {
-    answering {
-      let precision = try Self.precision(query)
-      let location = try location(query)
-      return WhereReport(location, placemark: try placemark(location.coordinate)).json(precision: precision)
-    }
+  func whereJSON(_ query: QueryParameters) throws -> String {
+    let precision = try Self.precision(query)
+    let location = try location(query)
+    return WhereReport(location, placemark: try placemark(location.coordinate)).json(precision: precision)
   }
 
   /// `GET /v1/antipode`: what `tunnel antipode … --format json` prints.
-  public func antipodeAnswer(_ query: QueryParameters) -> Answer {
-    answering {
-      let precision = try Self.precision(query)
-      let location = try location(query)
-      let placemarks = (try placemark(location.coordinate), try placemark(location.coordinate.antipode))
-      return try AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks)
-        .json(precision: precision)
-    }
+  func antipodeJSON(_ query: QueryParameters) throws -> String {
+    let precision = try Self.precision(query)
+    let location = try location(query)
+    let placemarks = (try placemark(location.coordinate), try placemark(location.coordinate.antipode))
+    return try AntipodeReport(from: location.coordinate, named: location.place, placemarks: placemarks)
+      .json(precision: precision)
   }
 
   /// `GET /v1/dig`: what `tunnel dig … --format json` prints.
-  public func digAnswer(_ query: QueryParameters) -> Answer {
-    answering {
-      let precision = try Self.precision(query)
-      guard query["from"] != nil, query["to"] != nil else {
-        throw AnswerError.badRequest("give both ends: 'from' and 'to', e.g. from=Skjern&to=Wellington")
-      }
-      let from = try location(query.renaming("from"), text: "from")
-      let to = try location(query.renaming("to"), text: "to")
-      return try DigReport(from: from, to: to).json(precision: precision)
+  func digJSON(_ query: QueryParameters) throws -> String {
+    let precision = try Self.precision(query)
+    guard query["from"] != nil, query["to"] != nil else {
+      throw AnswerError.badRequest("give both ends: 'from' and 'to', e.g. from=Skjern&to=Wellington")
     }
+    let from = try location(query.renaming("from"), text: "from")
+    let to = try location(query.renaming("to"), text: "to")
+    return try DigReport(from: from, to: to).json(precision: precision)
   }
 
   /// `GET /v1/find`: what `tunnel find … --format json` prints; 404 when nothing has the name.
-  public func findAnswer(_ query: QueryParameters) -> Answer {
-    answering {
-      let precision = try Self.precision(query)
-      guard let text = query["q"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-        throw AnswerError.badRequest("give 'q', the name to look for, e.g. q=Copenhagen")
-      }
-      let limit = try Self.limit(query, default: 10, maximum: 1000)
-      let search = gazetteer.search(text, limit: limit)
-      try checkIntact()
-      guard !search.matches.isEmpty else {
-        throw AnswerError.notFound(search.explanation ?? "nothing found", suggestions: search.suggestions)
-      }
-      return FindReport(search.matches).json(precision: precision)
+  func findJSON(_ query: QueryParameters) throws -> String {
+    let precision = try Self.precision(query)
+    guard let text = query["q"], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw AnswerError.badRequest("give 'q', the name to look for, e.g. q=Copenhagen")
     }
+    let limit = try Self.limit(query, default: 10, maximum: 1000)
+    let search = gazetteer.search(text, limit: limit)
+    try checkIntact()
+    guard !search.matches.isEmpty else {
+      throw AnswerError.notFound(search.explanation ?? "nothing found", suggestions: search.suggestions)
+    }
+    return FindReport(search.matches).json(precision: precision)
   }
 
   /// `limit`: a whole number from 1 to `maximum`.
@@ -251,20 +202,6 @@ public final class TunnelAnswers: Sendable {
       throw .data(error)
     }
   }
-
-  /// `body`'s JSON as a 200 answer, or its error as an error answer.
-  func answering(_ body: () throws -> String) -> Answer {
-    do {
-      return .json(try body())
-    } catch let error as AnswerError {
-      return error.answer
-    } catch let error as ProjectionError {
-      // PROJ's library missing on this machine: the service cannot answer, whatever the request.
-      return .error(503, "\(error)")
-    } catch {
-      return .error(500, "cannot write the answer: \(error)")
-    }
-  }
 }
 
 /// Why a request gets no answer: said to the client in plain words.
@@ -273,24 +210,11 @@ enum AnswerError: Error {
   case notFound(String, suggestions: [String] = [])
   case data(PlaceDataError)
 
-  var status: Int {
-    switch self {
-    case .badRequest: 400
-    case .notFound: 404
-    case .data: 500
-    }
-  }
-
   var message: String {
     switch self {
     case .badRequest(let message), .notFound(let message, _): message
     case .data(let error): "the place data cannot be read: \(error)"
     }
-  }
-
-  var answer: TunnelAnswers.Answer {
-    if case .notFound(_, let suggestions) = self { return .error(status, message, suggestions: suggestions) }
-    return .error(status, message)
   }
 }
 

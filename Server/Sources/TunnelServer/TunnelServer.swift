@@ -64,12 +64,21 @@ public struct TunnelServer: Sendable {
 
   /// The router: the middleware, Tunnel's routes and `/metrics`.
   public func router() -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
-    router.add(middleware: ServerMiddleware(metrics: metrics, logger: accessLog))
-    TunnelRoutes(answers: answers, batch: configuration.batch).add(to: router)
-    let metrics = metrics
-    router.get("/metrics") { _, _ in TunnelRoutes.response(metrics.answer) }
+    let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+    _ = addRoutes(to: router)
     return router
+  }
+
+  /// Adds the middleware and the routes to `router`, and says which paths they serve with which methods.
+  func addRoutes(to router: Router<BasicRequestContext>) -> [ServedRoute] {
+    router.add(middleware: ServerMiddleware(metrics: metrics, logger: accessLog))
+    router.add(middleware: tunnelCORS())
+    router.add(middleware: RequestChecks())
+    let metrics = metrics
+    var own = RouteTable(router, refusal: TunnelAPIController.refusal)
+    own.get("/metrics") { _, _ in metrics.reply }
+    own.finish()
+    return TunnelRoutes(answers: answers, batch: configuration.batch).addRoutes(to: router) + own.routes
   }
 
   /// Seconds that requests in flight get to end once they are cancelled (past ``Configuration/shutdownGrace``)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import TunnelGeo
 import TunnelMaps
 
@@ -44,10 +45,10 @@ public struct WebApp: Sendable {
   public static var pageFileNames: [String] { pageFiles.keys.sorted() }
 
   /// `GET /` and `GET /app/<name>`: one of the page's files, or a 404.
-  func pageFile(_ name: String) -> TunnelAnswers.Answer {
+  func pageFile(_ name: String) throws(AnswerError) -> Reply {
     guard Self.isPlainName(name), let type = Self.contentType(of: name) else {
-      return .error(
-        404, "no file '\(name)' in the page; its files are \(Self.pageFileNames.joined(separator: ", "))")
+      throw .notFound(
+        "no file '\(name)' in the page; its files are \(Self.pageFileNames.joined(separator: ", "))")
     }
     let body: [UInt8]?
     if let directory = pageDirectory {
@@ -56,34 +57,33 @@ public struct WebApp: Sendable {
       body = Self.pageFiles[name]
     }
     guard let body else {
-      return .error(
-        404, "no file '\(name)' in the page; its files are \(Self.pageFileNames.joined(separator: ", "))")
+      throw .notFound(
+        "no file '\(name)' in the page; its files are \(Self.pageFileNames.joined(separator: ", "))")
     }
-    var answer = TunnelAnswers.Answer(contentType: type, body: body)
-    answer.headers = [
-      ("Content-Security-Policy", Self.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-      ("Cache-Control", "no-cache"),
-    ]
-    return answer
+    return Reply(
+      contentType: type, body: body,
+      fields: [
+        .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+        .cacheControl: "no-cache",
+      ])
   }
 
   /// `GET /leaflet/<path>`: a file of Debian's Leaflet, or a 404 that says which package to install.
-  func leafletFile(_ path: String) -> TunnelAnswers.Answer {
+  func leafletFile(_ path: String) throws(AnswerError) -> Reply {
     let parts = path.split(separator: "/", omittingEmptySubsequences: false)
     guard !parts.isEmpty, parts.count <= 2, parts.allSatisfy({ Self.isPlainName(String($0)) }),
       let type = Self.contentType(of: path)
     else {
-      return .error(404, "no Leaflet file '\(path)'")
+      throw .notFound("no Leaflet file '\(path)'")
     }
     guard let data = FileManager.default.contents(atPath: leafletDirectory + "/" + path) else {
-      return .error(
-        404,
+      throw .notFound(
         "Leaflet's '\(path)' is not in \(leafletDirectory): install Debian's libjs-leaflet (Scripts/setup does)"
       )
     }
-    var answer = TunnelAnswers.Answer(contentType: type, body: Array(data))
-    answer.headers = [("X-Content-Type-Options", "nosniff"), ("Cache-Control", "public, max-age=86400")]
-    return answer
+    return Reply(
+      contentType: type, body: Array(data),
+      fields: [.xContentTypeOptions: "nosniff", .cacheControl: "public, max-age=86400"])
   }
 
   /// A file name of letters, digits, '.', '-' and '_', not starting with a dot.
@@ -112,12 +112,11 @@ public struct WebApp: Sendable {
 
 extension TunnelAnswers {
   /// `GET /tiles/{z}/{x}/{y}.svg`: a map tile, with an ETag from its bytes.
-  func tileAnswer(zoom: String, x: String, file: String) -> Answer {
+  func tile(zoom: String, x: String, file: String) throws(AnswerError) -> Reply {
     guard file.hasSuffix(".svg"), let z = Int(zoom), let x = Int(x), let y = Int(file.dropLast(4)),
       MapTiles.isTile(zoom: z, x: x, y: y)
     else {
-      return .error(
-        404,
+      throw .notFound(
         "no tile '\(zoom)/\(x)/\(file)': tiles are /tiles/{z}/{x}/{y}.svg with z from 0 to \(MapTiles.maximumZoom) "
           + "and x, y from 0 to 2^z − 1")
     }
@@ -132,9 +131,9 @@ extension TunnelAnswers {
       // Every visitor starts at the lowest zooms: their 341 tiles (about 12 MB) are kept once drawn.
       if z <= Self.keptZoom { tileCache.withLockedValue { $0[key] = drawn } }
     }
-    var answer = Answer(contentType: "image/svg+xml", body: drawn.body)
-    answer.headers = [("ETag", drawn.tag), ("Cache-Control", "public, max-age=86400")]
-    return answer
+    return Reply(
+      contentType: "image/svg+xml", body: drawn.body,
+      fields: [.eTag: drawn.tag, .cacheControl: "public, max-age=86400"])
   }
 
   /// Tiles up to this zoom are kept once drawn.
@@ -142,22 +141,21 @@ extension TunnelAnswers {
 
   /// `GET /v1/map.svg`: both ends on Tunnel's own azimuthal maps, as `tunnel map --svg` draws them (they
   /// reach the poles, which Web Mercator tiles do not).
-  public func mapPictureAnswer(_ query: QueryParameters) -> Answer {
+  func mapPicture(_ query: QueryParameters) throws -> String {
+    let location = try location(query)
+    let start = location.coordinate
+    let placemarks = (try placemark(start), try placemark(start.antipode))
+    let width = try Self.size(query, "width", default: 720, range: 200...2000)
+    let height = try Self.size(query, "height", default: 300, range: 100...2000)
     do {
-      let location = try location(query)
-      let start = location.coordinate
-      let placemarks = (try placemark(start), try placemark(start.antipode))
       let renderer = try MapRenderer(data: tiles.data)
-      let width = try Self.size(query, "width", default: 720, range: 200...2000)
-      let height = try Self.size(query, "height", default: 300, range: 100...2000)
-      let svg = try SVGMap(
+      return try SVGMap(
         renderer: renderer, start: start, placemarks: placemarks, width: width, mapHeight: height
       ).document()
-      return Answer(contentType: "image/svg+xml", body: Array(svg.utf8))
-    } catch let error as AnswerError {
-      return error.answer
+    } catch let error as ProjectionError {
+      throw error
     } catch {
-      return .error(500, "cannot draw the map: \(error)")
+      throw TunnelAPIError(.internalServerError, "cannot draw the map: \(error)")
     }
   }
 

@@ -11,7 +11,7 @@ extension ServeTests {
       XCTAssertFalse(response.text.contains("use GET"), "\(path): \(response.text)")
     }
     let delete = try server.send(
-      Data("DELETE /tiles/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+      Data("DELETE /tiles/1/0/0.svg HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
     XCTAssertEqual(delete.status, 405, delete.text)
     XCTAssertEqual(delete.headers["allow"], "GET, HEAD")
     let batch = try server.get("/v1/batch")
@@ -65,13 +65,14 @@ extension ServeTests {
     XCTAssertEqual(preflight.status, 204, preflight.text)
     XCTAssertEqual(preflight.headers["access-control-allow-origin"], "*")
     XCTAssertEqual(preflight.headers["access-control-allow-methods"], "GET, HEAD")
-    XCTAssertEqual(preflight.headers["access-control-allow-headers"], "accept")
+    XCTAssertTrue(preflight.headers["access-control-allow-headers"]?.contains("accept") == true)
     let batchPreflight = try server.send(
       Data(
         ("OPTIONS /v1/batch HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n"
           + "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n").utf8))
     XCTAssertEqual(batchPreflight.status, 204)
-    XCTAssertNil(batchPreflight.headers["access-control-allow-origin"])
+    // A browser sends the POST only when the preflight names its method.
+    XCTAssertFalse(batchPreflight.headers["access-control-allow-methods"]?.contains("POST") ?? false)
     let rows = "lat,lon\n56,8.5\n"
     func post(origin: String) throws -> ServerProcess.Response {
       try server.send(

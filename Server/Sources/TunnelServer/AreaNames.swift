@@ -1,0 +1,65 @@
+import Foundation
+import TunnelGeo
+
+/// Countries and regions found by name, so that the dialects' searches find what the commands find:
+/// `/search?q=Denmark` is the country, as `tunnel where Denmark` is, not Denmark, South Carolina.
+///
+/// Each area is placed at its most populous place (the capital in most countries and regions; the area's
+/// middle may lie outside it, or at sea), with the box around its polygons.
+struct AreaNames: Sendable {
+  /// Regions by their name folded as place names are (``PlaceNameKey/fold(_:)``).
+  let regionsByName: [String: [Int]]
+  /// Each region's most populous place.
+  let regionSeats: [Int: Int]
+
+  init(places: PlaceLayer) {
+    var seats: [Int: Int] = [:]
+    for index in 0..<places.count {
+      guard let region = places.regionIndex(at: index) else { continue }
+      if let seat = seats[region], places.population(at: seat) >= places.population(at: index) { continue }
+      seats[region] = index
+    }
+    var byName: [String: [Int]] = [:]
+    for region in seats.keys.sorted() {
+      let name = places.region(region).name
+      guard !name.isEmpty else { continue }
+      byName[PlaceNameKey.fold(name), default: []].append(region)
+    }
+    regionsByName = byName
+    regionSeats = seats
+  }
+}
+
+extension TunnelAnswers {
+  /// The country and the regions that `text` names, as the dialects name areas. A text with a qualifier
+  /// after a comma names a place, not an area.
+  func areas(named text: String) -> [GeocodedPlace] {
+    guard !text.contains(",") else { return [] }
+    var found: [GeocodedPlace] = []
+    if let match = gazetteer.country(named: text) {
+      let code = match.place.countryCode
+      let name = match.countryName ?? code
+      let seat = match.place.coordinate
+      found.append(
+        GeocodedPlace(
+          kind: .country, name: name, latitude: seat.latitude, longitude: seat.longitude,
+          boundingBox: countryBox(code: code) ?? Self.box(around: seat, km: 300), countryName: name,
+          countryCode: code, id: Self.areaID(kind: .country, text: code), importance: 0.8))
+    }
+    for index in areaNames.regionsByName[PlaceNameKey.fold(text)] ?? [] {
+      guard let seatIndex = areaNames.regionSeats[index] else { continue }
+      let region = places.region(index)
+      let seat = places.place(at: seatIndex).coordinate
+      // Keyed as a placemark names a region: its ISO 3166-2 code, else country and admin-1 code.
+      let code = region.isoCode ?? "\(region.countryCode).\(region.code)"
+      found.append(
+        GeocodedPlace(
+          kind: .state, name: region.name, latitude: seat.latitude, longitude: seat.longitude,
+          boundingBox: regionBox(code: code) ?? Self.box(around: seat, km: 100), regionName: region.name,
+          regionCode: code, countryName: gazetteer.countryName(forCode: region.countryCode),
+          countryCode: region.countryCode, id: Self.areaID(kind: .state, text: region.countryCode + code),
+          importance: 0.6))
+    }
+    return found
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import HTTPTypes
+import XCTest
+
+@testable import TunnelServer
+
+/// The routes in process: what each path takes, the shape of each dialect's errors (from the route that
+/// raised it), HEAD made from GET, CORS, and 304s.
+final class RouteTests: XCTestCase {
+  func testEveryPathIsNamedOnceAndTakesItsMethods() throws {
+    let routes = try RouteHarness().routes
+    XCTAssertEqual(Set(routes.map(\.path)).count, routes.count, "a path added twice")
+    let batch = try XCTUnwrap(routes.first { $0.path == "/v1/batch" })
+    XCTAssertEqual(batch.allowed, [.post])
+    let tiles = try XCTUnwrap(routes.first { $0.path == "/tiles/:z/:x/:file" })
+    XCTAssertEqual(tiles.allowed, [.get, .head])
+    for path in [
+      "/v1/where", "/reverse", "/search.php", "/status", "/photon/api", "/metrics", "/", "/openapi.json",
+    ] {
+      XCTAssertTrue(routes.contains { $0.path == path }, path)
+    }
+  }
+
+  /// A method a path does not take is a 405 with `Allow`, in the path's own dialect.
+  func testMethodNotAllowedSpeaksTheDialectOfItsRoute() async throws {
+    let routes = try RouteHarness()
+    let cases: [(target: String, allow: String, shape: (Any?) -> Bool)] = [
+      (
+        "/v1/where", "GET, HEAD",
+        { (($0 as? [String: Any])?["error"] as? [String: Any])?["code"] as? Int == 405 }
+      ),
+      (
+        "/reverse", "GET, HEAD",
+        { (($0 as? [String: Any])?["error"] as? [String: Any])?["code"] as? Int == 405 }
+      ),
+      ("/photon/api", "GET, HEAD", { ($0 as? [String: Any])?["message"] is String }),
+      ("/tiles/1/1/1.svg", "GET, HEAD", { (($0 as? [String: Any])?["error"] as? [String: Any]) != nil }),
+    ]
+    for (target, allow, shape) in cases {
+      let reply = try await routes.send(.delete, target)
+      XCTAssertEqual(reply.status, 405, "\(target): \(reply.text)")
+      XCTAssertEqual(reply.headers[.allow], allow, target)
+      XCTAssertTrue(shape(reply.json), "\(target): \(reply.text)")
+      XCTAssertTrue(reply.text.contains("use \(allow)"), reply.text)
+    }
+    let get = try await routes.get("/v1/batch")
+    XCTAssertEqual(get.status, 405, get.text)
+    XCTAssertEqual(get.headers[.allow], "POST")
+    let options = try await routes.send(.options, "/v1/batch")
+    XCTAssertEqual(options.status, 204)
+    XCTAssertEqual(options.headers[.allow], "POST, OPTIONS")
+  }
+
+  /// A 4xx's body has the shape its route's clients read: Photon's `message`, Nominatim's in the format
+  /// asked for, Tunnel's `error` elsewhere; a path no route takes is Tunnel's 404.
+  func testErrorsHaveTheShapeOfTheirRoute() async throws {
+    let routes = try RouteHarness()
+    let photon = try await routes.get("/photon/api")
+    XCTAssertEqual(photon.status, 400)
+    XCTAssertNotNil((photon.json as? [String: Any])?["message"] as? String, photon.text)
+    let xml = try await routes.get("/reverse?format=xml")
+    XCTAssertEqual(xml.status, 400)
+    XCTAssertTrue(xml.headers[.contentType]?.contains("xml") == true, xml.text)
+    XCTAssertTrue(xml.text.contains("<error>"), xml.text)
+    let badEncoding = try await routes.get("/photon/reverse?lat=%zz")
+    XCTAssertEqual(badEncoding.status, 400)
+    XCTAssertNotNil((badEncoding.json as? [String: Any])?["message"] as? String, badEncoding.text)
+    let unknown = try await routes.get("/photon-like/nowhere")
+    XCTAssertEqual(unknown.status, 404)
+    XCTAssertTrue(unknown.text.contains("no such page"), unknown.text)
+    XCTAssertNotNil((unknown.json as? [String: Any])?["error"], unknown.text)
+    let find = try await routes.get("/v1/find?q=Qqqxyzzy")
+    XCTAssertEqual(find.status, 404, find.text)
+    XCTAssertEqual((((find.json as? [String: Any])?["error"]) as? [String: Any])?["code"] as? Int, 404)
+  }
+
+  /// HEAD is the router's, made from the GET: the same status and fields, the GET's length, no body.
+  func testHeadIsTheGetWithoutItsBody() async throws {
+    let routes = try RouteHarness()
+    for target in ["/status", "/v1/where?q=56,8.5", "/tiles/2/1/1.svg", "/app/tunnel.js", "/v1/where?q="] {
+      let get = try await routes.get(target)
+      let head = try await routes.send(.head, target)
+      XCTAssertEqual(head.status, get.status, target)
+      XCTAssertEqual(head.headers[.contentLength], String(get.body.count), target)
+      XCTAssertEqual(head.headers[.contentType], get.headers[.contentType], target)
+      XCTAssertTrue(head.body.isEmpty, target)
+    }
+  }
+
+  /// Any page may read; a preflight for a POST is never granted, and a cross-origin POST is refused.
+  func testCrossOriginReadsAndPosts() async throws {
+    let routes = try RouteHarness()
+    let read = try await routes.get("/v1/where?q=56,8.5", headers: [.origin: "http://example.org"])
+    XCTAssertEqual(read.headers[.accessControlAllowOrigin], "*")
+    let preflight = try await routes.send(
+      .options, "/v1/batch",
+      headers: [.origin: "http://example.org", .accessControlRequestMethod: "POST"])
+    XCTAssertEqual(preflight.status, 204)
+    XCTAssertFalse(preflight.headers[.accessControlAllowMethods]?.contains("POST") ?? false)
+    let post = try await routes.send(
+      .post, "/v1/batch", headers: [.origin: "http://example.org", .contentLength: "15"],
+      body: Array("lat,lon\n56,8.5\n".utf8))
+    XCTAssertEqual(post.status, 403, post.text)
+  }
+
+  func testATileAnswersIfNoneMatchWith304() async throws {
+    let routes = try RouteHarness()
+    let tile = try await routes.get("/tiles/1/0/0.svg")
+    XCTAssertEqual(tile.status, 200)
+    let tag = try XCTUnwrap(tile.headers[.eTag])
+    let again = try await routes.get("/tiles/1/0/0.svg", headers: [.ifNoneMatch: tag])
+    XCTAssertEqual(again.status, 304)
+    XCTAssertEqual(again.headers[.eTag], tag)
+    XCTAssertTrue(again.body.isEmpty)
+  }
+
+  /// Every request is counted under its route's path, refused ones too.
+  func testMetricsCountRoutesByPath() async throws {
+    let routes = try RouteHarness()
+    _ = try await routes.get("/v1/where?q=56,8.5")
+    _ = try await routes.send(.delete, "/v1/where")
+    let metrics = try await routes.get("/metrics")
+    XCTAssertTrue(metrics.text.contains(#"route="/v1/where",status="200""#), metrics.text)
+    XCTAssertTrue(metrics.text.contains(#"route="/v1/where",status="405""#), metrics.text)
+  }
+}
