@@ -42,6 +42,7 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       // The browser page, built into the binary so that `tunnel serve` needs no files beside it.

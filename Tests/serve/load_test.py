@@ -38,14 +38,14 @@ MAX_UPLOAD = 8 * 1024 * 1024
 FIXED_POINTS = [(56, 8.5), (-56, -171.5), (55.6761, 12.5683), (-33.9, 18.4), (0, 0), (90, 0), (-90, 0), (35.68, 139.69),
                 (40.7128, -74.006), (-0.5, 180), (64.1466, -21.9426), (1.29, 103.85)]
 MALFORMED = [
-    ("bad percent-encoding", b"GET /v1/where?q=56%ZZ8.5 HTTP/1.1\r\nHost: t\r\n\r\n", "4xx"),
-    ("lat=abc", b"GET /reverse?format=json&lat=abc&lon=8.5 HTTP/1.1\r\nHost: t\r\n\r\n", "4xx"),
-    ("latitude out of range", b"GET /v1/where?lat=91&lon=8.5 HTTP/1.1\r\nHost: t\r\n\r\n", "4xx"),
-    ("unknown path", b"GET /v1/nowhere?q=1 HTTP/1.1\r\nHost: t\r\n\r\n", "4xx"),
-    ("repeated key", b"GET /v1/where?lat=56&lat=57&lon=8.5 HTTP/1.1\r\nHost: t\r\n\r\n", "any"),
-    ("invalid UTF-8, percent-encoded", b"GET /v1/find?q=%FF%FEK HTTP/1.1\r\nHost: t\r\n\r\n", "any"),
-    ("invalid UTF-8, raw", b"GET /v1/find?q=K\xf8benhavn\xff HTTP/1.1\r\nHost: t\r\n\r\n", "any"),
-    ("header over 64 KiB", b"GET /status HTTP/1.1\r\nHost: t\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n", "4xx"),
+    ("bad percent-encoding", b"GET /v1/where?q=56%ZZ8.5 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "4xx"),
+    ("lat=abc", b"GET /reverse?format=json&lat=abc&lon=8.5 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "4xx"),
+    ("latitude out of range", b"GET /v1/where?lat=91&lon=8.5 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "4xx"),
+    ("unknown path", b"GET /v1/nowhere?q=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "4xx"),
+    ("repeated key", b"GET /v1/where?lat=56&lat=57&lon=8.5 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "any"),
+    ("invalid UTF-8, percent-encoded", b"GET /v1/find?q=%FF%FEK HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "any"),
+    ("invalid UTF-8, raw", b"GET /v1/find?q=K\xf8benhavn\xff HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "any"),
+    ("header over 64 KiB", b"GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n", "4xx"),
 ]
 passed, failed = [], []
 
@@ -151,7 +151,7 @@ class Connection:
 
 
 def get(path):
-    return ("GET %s HTTP/1.1\r\nHost: t\r\nUser-Agent: tunnel-load-test\r\n\r\n" % path).encode()
+    return ("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: tunnel-load-test\r\n\r\n" % path).encode()
 
 
 class Load:
@@ -309,7 +309,7 @@ def check_slow_clients(arguments):
                       "--max-upload", str(MAX_UPLOAD), log=arguments.server_log) as server:
         host, port = server.host_port
         with socket.create_connection((host, port)) as sock:
-            sock.sendall(b"GET /status HTTP/1.1\r\nHost: t\r\n")
+            sock.sendall(b"GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             after = closed_after(sock, IDLE_TIMEOUT + 10)
             check(after is not None and after <= IDLE_TIMEOUT + 2,
                   "a request head left unfinished is closed at the idle timeout (%s s)"
@@ -317,7 +317,7 @@ def check_slow_clients(arguments):
 
         with socket.create_connection((host, port)) as sock:
             started = time.monotonic()
-            sock.sendall(b"GET /status HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+            sock.sendall(b"GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             closed = None
             while time.monotonic() - started < 6 * IDLE_TIMEOUT:
                 try:
@@ -335,7 +335,7 @@ def check_slow_clients(arguments):
 
         with socket.create_connection((host, port)) as sock:
             started = time.monotonic()
-            sock.sendall(b"POST /v1/batch?format=csv HTTP/1.1\r\nHost: t\r\nContent-Type: text/csv\r\n"
+            sock.sendall(b"POST /v1/batch?format=csv HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\n"
                          b"Content-Length: %d\r\n\r\n" % (100 * MAX_UPLOAD))
             sock.settimeout(5)
             answer = b""
@@ -372,7 +372,7 @@ def write_batch_input(path, rows=40_000):
 
 async def shutdown_run(server, batch_body, expected_batch, seconds_before_signal):
     host, port = server.host_port
-    batch_request = (b"POST /v1/batch?format=csv HTTP/1.1\r\nHost: t\r\nContent-Type: text/csv\r\n"
+    batch_request = (b"POST /v1/batch?format=csv HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\n"
                      b"Content-Length: %d\r\n\r\n" % len(batch_body)) + batch_body
     signalled_at = [None]
     results = {"whole": 0, "after signal": 0, "refused": 0, "closed before answering": 0}

@@ -1,6 +1,5 @@
 import HTTPTypes
 import NIOCore
-import NIOHTTP1
 import NIOHTTPTypes
 
 /// Limits every request on a connection, below the routes:
@@ -20,8 +19,6 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
   private var bodyBytes = 0
   private var refusing = false
   private var deadlineTask: Scheduled<Void>?
-  /// Whether a response's head has gone out and its end not yet.
-  private var responding = false
 
   init(maximumBody: Int, deadlineSeconds: Double) {
     self.maximumBody = maximumBody
@@ -63,51 +60,6 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
       deadlineTask = nil
       context.fireChannelRead(data)
     }
-  }
-
-  /// A request that cannot be read as HTTP/1.1 gets a 400 that says why, and the connection ends (the reader
-  /// cannot tell where the next request would begin).
-  func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    guard let error = error as? HTTPParserError else {
-      context.fireErrorCaught(error)
-      return
-    }
-    // A response under way (a batch streaming its rows) cannot be followed by another: the connection ends,
-    // and the response without its end tells the client it is not whole.
-    if responding {
-      context.close(promise: nil)
-      return
-    }
-    let reason: String
-    switch error {
-    case .headerOverflow:
-      reason = "its request line and header fields are too long (at most 16 KiB a field, 64 KiB in all)"
-    case .invalidURL, .invalidPath, .invalidQueryString, .invalidFragment, .invalidHost, .invalidPort:
-      reason = "its target is not a valid URL"
-    case .invalidMethod: reason = "its method is not one HTTP knows"
-    case .invalidVersion: reason = "it is not HTTP/1.0 or HTTP/1.1"
-    case .invalidContentLength, .unexpectedContentLength: reason = "its Content-Length is not valid"
-    case .invalidChunkSize: reason = "a chunk of its body has no valid size"
-    default: reason = "it is not well-formed HTTP/1.1 (\(error))"
-    }
-    let body = TunnelAPIError(.badRequest, "the request cannot be read: \(reason)").body
-    var head = HTTPResponse(status: .badRequest)
-    head.headerFields[.contentType] = Reply.jsonType
-    head.headerFields[.contentLength] = String(body.count)
-    head.headerFields[.connection] = "close"
-    context.write(wrapOutboundOut(.head(head)), promise: nil)
-    context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
-    let channel = context.channel
-    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-  }
-
-  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-    switch unwrapOutboundIn(data) {
-    case .head(let head) where head.status.code >= 200: responding = true
-    case .end: responding = false
-    default: break
-    }
-    context.write(data, promise: promise)
   }
 
   func handlerRemoved(context: ChannelHandlerContext) {

@@ -30,6 +30,10 @@ public struct TunnelServer: Sendable {
     public var maximumHeaders = 64 << 10
     /// Seconds that requests in flight get to finish once a stop is asked for.
     public var shutdownGrace = 30.0
+    /// Names a request's `Host` may give besides loopback's, when ``host`` is a loopback address (where
+    /// other names are refused, against DNS rebinding): the name a reverse proxy forwards, with or
+    /// without a port.
+    public var allowedHosts: [String] = []
 
     public init() {}
 
@@ -93,21 +97,17 @@ public struct TunnelServer: Sendable {
   public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
     let configuration = configuration
     let logger = Logger(label: "tunnel.serve")
-    var http = HTTP1Channel.Configuration(
-      additionalChannelHandlers: [
-        RequestGuard(
-          maximumBody: configuration.batch.maximumUpload, deadlineSeconds: configuration.batch.uploadDeadline)
-      ],
-      idleTimeout: Configuration.timeAmount(seconds: configuration.idleTimeout))
-    http.httpDecoder = .init(
-      maxHeaderFieldSize: configuration.maximumHeaderField, maxHeaderListSize: configuration.maximumHeaders,
-      maxHeaderFieldCount: 200)
+    let metrics = metrics
+    let accessLog = accessLog
     let group = MultiThreadedEventLoopGroup(
       numberOfThreads: configuration.threads ?? System.coreCount)
     let host = configuration.host
     let application = Application(
       router: router(),
-      server: .http1(configuration: http),
+      server: HTTPServerBuilder { responder in
+        TunnelHTTP1Channel(
+          responder: responder, configuration: configuration, metrics: metrics, accessLog: accessLog)
+      },
       configuration: ApplicationConfiguration(
         address: .hostname(host, port: configuration.port), serverName: nil, backlog: 1024,
         availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),

@@ -72,6 +72,13 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
     help: ArgumentHelp("Connections open at once; more wait their turn.", valueName: "n"))
   var maximumConnections = 1024
 
+  @Option(
+    name: .customLong("allowed-host"),
+    help: ArgumentHelp(
+      "A Host name answered besides localhost and loopback addresses, when listening on loopback (for a "
+        + "reverse proxy that forwards its own; repeatable).", valueName: "name"))
+  var allowedHosts: [String] = []
+
   @Flag(help: "Write no line per request.")
   var quiet = false
 
@@ -149,6 +156,7 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
       maximumUpload: Self.bytes(maximumUpload)!, uploadDeadline: uploadDeadline, threads: threads)
     configuration.idleTimeout = idleTimeout
     configuration.maximumConnections = maximumConnections
+    configuration.allowedHosts = allowedHosts
     // Every log but the access log says only warnings and errors; the access log is made with its own
     // handler below, not picked out by its label.
     LoggingSystem.bootstrap { _ in AccessLogHandler(minimum: .warning) }

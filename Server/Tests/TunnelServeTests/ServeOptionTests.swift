@@ -67,7 +67,7 @@ final class ServeOptionTests: XCTestCase {
     while !answered, process.isRunning, Date().timeIntervalSince(started) < 60 {
       usleep(100_000)
       guard let connection = try? Connection(port: port) else { continue }
-      try connection.write(Data("GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+      try connection.write(Data("GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
       answered = String(decoding: connection.readAll(seconds: 10), as: UTF8.self).hasPrefix("HTTP/1.1 200")
     }
     let status = process.isRunning ? "none yet" : String(process.terminationStatus)

@@ -11,7 +11,7 @@ extension ServeTests {
       XCTAssertFalse(response.text.contains("use GET"), "\(path): \(response.text)")
     }
     let delete = try server.send(
-      Data("DELETE /tiles/1/0/0.svg HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+      Data("DELETE /tiles/1/0/0.svg HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
     XCTAssertEqual(delete.status, 405, delete.text)
     XCTAssertEqual(delete.headers["allow"], "GET, HEAD")
     let batch = try server.get("/v1/batch")
@@ -47,7 +47,7 @@ extension ServeTests {
       let get = try server.get(path)
       XCTAssertEqual(get.status, 200, path)
       let head = try server.send(
-        Data("HEAD \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        Data("HEAD \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
       XCTAssertEqual(head.status, 200, path)
       XCTAssertEqual(head.headers["content-length"], String(get.body.count), path)
       XCTAssertEqual(head.headers["content-type"], get.headers["content-type"], path)
@@ -59,7 +59,7 @@ extension ServeTests {
     let server = try server
     let preflight = try server.send(
       Data(
-        ("OPTIONS /v1/where?q=Skjern HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n"
+        ("OPTIONS /v1/where?q=Skjern HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://example.org\r\n"
           + "Access-Control-Request-Method: GET\r\nAccess-Control-Request-Headers: accept\r\n"
           + "Connection: close\r\n\r\n").utf8))
     XCTAssertEqual(preflight.status, 204, preflight.text)
@@ -68,7 +68,7 @@ extension ServeTests {
     XCTAssertTrue(preflight.headers["access-control-allow-headers"]?.contains("accept") == true)
     let batchPreflight = try server.send(
       Data(
-        ("OPTIONS /v1/batch HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n"
+        ("OPTIONS /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://example.org\r\n"
           + "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n").utf8))
     XCTAssertEqual(batchPreflight.status, 204)
     // A browser sends the POST only when the preflight names its method.

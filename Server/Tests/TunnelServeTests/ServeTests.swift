@@ -311,7 +311,7 @@ final class ServeTests: XCTestCase {
     XCTAssertEqual(post.status, 405)
     XCTAssertEqual(post.headers["allow"], "GET, HEAD")
     let head = try server.send(
-      Data("HEAD /v1/where?q=56+8.5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+      Data("HEAD /v1/where?q=56+8.5 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
     XCTAssertEqual(head.status, 200)
     XCTAssertTrue(head.body.isEmpty)
     _ = try server.get("/v1/where?q=56+8.5")
@@ -323,11 +323,14 @@ final class ServeTests: XCTestCase {
   func testRequestsThatAreNotHTTPGetA400SayingWhy() throws {
     let server = try server
     let cases: [(request: String, words: String)] = [
-      ("GET /v1/where?q=\(String(repeating: "a", count: 70_000)) HTTP/1.1\r\nHost: x\r\n\r\n", "too long"),
+      (
+        "GET /v1/where?q=\(String(repeating: "a", count: 70_000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "too long"
+      ),
       ("NONSENSE\r\n\r\n", "method"),
       ("GET /status HTTP/9.9\r\n\r\n", "HTTP/1.0 or HTTP/1.1"),
-      ("GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", "Content-Length"),
-      ("POST /v1/batch HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "chunk"),
+      ("GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n", "Content-Length"),
+      ("POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "chunk"),
     ]
     for (request, words) in cases {
       let response = try server.send(Data(request.utf8), seconds: 10)
@@ -342,10 +345,10 @@ final class ServeTests: XCTestCase {
   func testMalformedRequestsNeverGetAnEmpty500() throws {
     let server = try server
     let requests = [
-      "GET /v1/where?q=56+8.5 HTTP/1.1\r\nHost: x\r\nX-Long: \(String(repeating: "a", count: 100_000))\r\n\r\n",
+      "GET /v1/where?q=56+8.5 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: \(String(repeating: "a", count: 100_000))\r\n\r\n",
       "NONSENSE\r\n\r\n",
-      "GET /v1/where?q=%%% HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-      "GET /v1/where?q=56+8.5&q=1&q=2&q=3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      "GET /v1/where?q=%%% HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+      "GET /v1/where?q=56+8.5&q=1&q=2&q=3 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
     ]
     for request in requests {
       let response = try server.send(Data(request.utf8), seconds: 10)
@@ -394,7 +397,8 @@ final class ServeTests: XCTestCase {
     }
     // Chunked: the same rows.
     var chunked = Data(
-      "POST /v1/batch HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".utf8)
+      "POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        .utf8)
     let bytes = Data(csv.utf8)
     var offset = 0
     while offset < bytes.count {
@@ -464,7 +468,7 @@ final class ServeTests: XCTestCase {
     let connection = try Connection(port: server.port)
     try connection.write(
       Data(
-        "POST /v1/batch?fields=country HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        "POST /v1/batch?fields=country HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
           .utf8))
     func chunk(_ text: String) -> Data {
       Data((String(text.utf8.count, radix: 16) + "\r\n" + text + "\r\n").utf8)
@@ -519,7 +523,8 @@ final class ServeTests: XCTestCase {
     let pid = server.process.processIdentifier
     let body = Self.points(200_000)
     let head = Data(
-      "POST /v1/batch?fields=country HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+      "POST /v1/batch?fields=country HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n\r\n"
+        .utf8)
     let port = server.port
     /// One client going away, in the way `index` picks.
     @Sendable func goAway(_ index: Int) {
@@ -630,13 +635,14 @@ final class ServeTests: XCTestCase {
     // A declared length over the limit: 413 at once, without the body.
     let started = Date()
     let refused = try server.send(
-      Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n".utf8), seconds: 10)
+      Data("POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000000\r\n\r\n".utf8),
+      seconds: 10)
     XCTAssertEqual(refused.status, 413, refused.text)
     XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     // A chunked body that grows past it: cut off, the response never finished.
     let connection = try Connection(port: server.port)
     try connection.write(
-      Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+      Data("POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
     let piece = "lat,lon\n" + String(repeating: "1,2\n", count: 200)
     for _ in 0..<3 {
       try? connection.write(Data((String(piece.utf8.count, radix: 16) + "\r\n" + piece + "\r\n").utf8))
@@ -645,7 +651,8 @@ final class ServeTests: XCTestCase {
     XCTAssertFalse(cut.complete && cut.status == 200, "a cut upload does not look like a whole answer")
     // A body that trickles past the upload deadline: closed, though each byte restarts the idle timeout.
     let slow = try Connection(port: server.port)
-    try slow.write(Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nlat,lon\n".utf8))
+    try slow.write(
+      Data("POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nlat,lon\n".utf8))
     var closed = false
     for _ in 0..<8 {
       try? slow.write(Data("1".utf8))
@@ -667,7 +674,9 @@ final class ServeTests: XCTestCase {
     let body = "lat,lon\n56,8.5\n-56,-171.5\n"
     let connection = try Connection(port: server.port)
     try connection.write(
-      Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\nlat,lon\n".utf8))
+      Data(
+        "POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\nlat,lon\n"
+          .utf8))
     usleep(300_000)
     kill(server.process.processIdentifier, SIGTERM)
     usleep(300_000)
@@ -681,7 +690,8 @@ final class ServeTests: XCTestCase {
 
     let stuck = try ServerProcess()
     let hanging = try Connection(port: stuck.port)
-    try hanging.write(Data("POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nlat".utf8))
+    try hanging.write(
+      Data("POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nlat".utf8))
     usleep(300_000)
     kill(stuck.process.processIdentifier, SIGTERM)
     usleep(300_000)

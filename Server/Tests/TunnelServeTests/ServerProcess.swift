@@ -98,11 +98,11 @@ final class ServerProcess: @unchecked Sendable {
     var json: Any? { try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
   }
 
-  /// `GET path` on a connection of its own.
-  func get(_ path: String, headers: [String] = []) throws -> Response {
+  /// `GET path` on a connection of its own, for `host`.
+  func get(_ path: String, host: String = "127.0.0.1", headers: [String] = []) throws -> Response {
     try send(
       Data(
-        ("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined()
+        ("GET \(path) HTTP/1.1\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined()
           + "Connection: close\r\n\r\n").utf8))
   }
 
@@ -280,6 +280,26 @@ final class Connection {
       received.append(contentsOf: buffer[0..<count])
     }
     return received.range(of: wanted) != nil
+  }
+
+  /// The next whole response on a connection the server keeps open (its length or its last chunk come), or
+  /// nil if none has come within `seconds`.
+  func readResponse(seconds: Double) -> ServerProcess.Response? {
+    var received = Data()
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while Date() < deadline {
+      if received.range(of: Data("\r\n\r\n".utf8)) != nil {
+        let response = ServerProcess.parse(received)
+        if response.complete { return response }
+      }
+      var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, 100) > 0 else { continue }
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      let count = recv(socket, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      received.append(contentsOf: buffer[0..<count])
+    }
+    return nil
   }
 
   /// Hands `body` what the server sends until it closes the connection (then true) or `seconds` pass.
