@@ -33,7 +33,6 @@ struct NominatimController: Sendable {
       }
       nominatim.get("/status" + suffix) { [self] request, _ in try status(request) }
     }
-    nominatim.finish()
     return nominatim.routes
   }
 

@@ -33,7 +33,6 @@ struct PageController: Sendable {
           file: context.parameters.get("file") ?? "")
       }
     }
-    page.finish()
     return page.routes
   }
 

@@ -12,7 +12,6 @@ struct PhotonController: Sendable {
     // The router takes "/photon/api/" for "/photon/api" too.
     photon.get("/api") { request, _ in try Self.answer(request, answers.photonSearch) }
     photon.get("/reverse") { request, _ in try Self.answer(request, answers.photonReverse) }
-    photon.finish()
     return photon.routes
   }
 

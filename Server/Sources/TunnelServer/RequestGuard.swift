@@ -7,7 +7,11 @@ import NIOHTTPTypes
 ///   413 ends the connection instead of the server reading the rest of the upload; a body within it that
 ///   the client waits to send (`Expect: 100-continue`) is asked for at once;
 /// - a body that grows past the limit, or a request whose body has not ended by the upload deadline: the
-///   connection is closed (an idle timeout alone restarts with every byte a slow client sends).
+///   connection is closed (an idle timeout alone restarts with every byte a slow client sends);
+/// - a client that stops reading its answer for longer than the stall limit (the server's output has filled
+///   the connection's buffers and stayed full): the connection is closed, which ends the response and
+///   whatever produced it (a batch stops and frees what it held). Hummingbird's idle timeout counts only
+///   the time between requests, so without this a client that never reads would hold its batch for ever.
 final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
@@ -19,10 +23,23 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
   private var bodyBytes = 0
   private var refusing = false
   private var deadlineTask: Scheduled<Void>?
+  private let stallLimit: TimeAmount
+  private var stallTask: Scheduled<Void>?
 
-  init(maximumBody: Int, deadlineSeconds: Double) {
+  init(maximumBody: Int, deadlineSeconds: Double, stallSeconds: Double) {
     self.maximumBody = maximumBody
     deadline = TunnelServer.Configuration.timeAmount(seconds: deadlineSeconds)
+    stallLimit = TunnelServer.Configuration.timeAmount(seconds: stallSeconds)
+  }
+
+  func channelWritabilityChanged(context: ChannelHandlerContext) {
+    stallTask?.cancel()
+    stallTask = nil
+    if !context.channel.isWritable {
+      let channel = context.channel
+      stallTask = context.eventLoop.scheduleTask(in: stallLimit) { channel.close(promise: nil) }
+    }
+    context.fireChannelWritabilityChanged()
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -64,10 +81,12 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
   func handlerRemoved(context: ChannelHandlerContext) {
     deadlineTask?.cancel()
+    stallTask?.cancel()
   }
 
   func channelInactive(context: ChannelHandlerContext) {
     deadlineTask?.cancel()
+    stallTask?.cancel()
     context.fireChannelInactive()
   }
 }

@@ -1,10 +1,10 @@
 import HTTPTypes
 import Hummingbird
+import NIOConcurrencyHelpers
 
 /// One dialect's routes, added to a group of the router as they are named: each path once, with the
-/// methods it takes. ``finish()`` then answers every other method on those paths with the dialect's 405
-/// (and its `Allow`), and `OPTIONS` with the list, so that what is served, what each path allows and the
-/// OpenAPI check all come from the routes themselves.
+/// methods it takes and the dialect's error for the others, so that what is served, what each path allows
+/// (``RequestChecks``' 405s and `OPTIONS`) and the OpenAPI check all come from the routes themselves.
 ///
 /// HEAD is the router's (`Router(options: .autoGenerateHeadEndpoints)`): made from the GET, with its
 /// fields and `Content-Length`.
@@ -35,7 +35,7 @@ struct RouteTable<Context: RequestContext> {
     if let index = routes.firstIndex(where: { $0.path == full }) {
       routes[index].methods.append(method)
     } else {
-      routes.append(ServedRoute(path: full, methods: [method]))
+      routes.append(ServedRoute(path: full, methods: [method], refusal: refusal))
     }
   }
 
@@ -44,36 +44,39 @@ struct RouteTable<Context: RequestContext> {
   ) {
     on(path, .get, use: handler)
   }
-
-  /// The methods no route takes, answered on each path with 405.
-  static var otherMethods: [HTTPRequest.Method] { [.get, .head, .post, .put, .delete, .patch, .trace] }
-
-  /// Answers every other method on the table's paths: 405 with `Allow`, and `OPTIONS` (a request that is
-  /// not a browser's preflight, which the CORS middleware answers) with 204 and `Allow`.
-  func finish() {
-    let refusal = refusal
-    for route in routes {
-      let path = String(route.path.dropFirst(prefix.count))
-      let allow = route.allowed.map(\.rawValue).joined(separator: ", ")
-      for method in Self.otherMethods where !route.allowed.contains(method) {
-        group.on(RouterPath(path), method: method) { request, _ -> Response in
-          throw refusal(
-            .methodNotAllowed,
-            "\(request.method.rawValue) is not served at \(request.uri.path); use \(allow)",
-            [.allow: allow])
-        }
-      }
-      group.on(RouterPath(path), method: .options) { _, _ -> Response in
-        Response(status: .noContent, headers: [.allow: allow + ", OPTIONS"])
-      }
-    }
-  }
 }
 
 /// A path that is served, with the methods it takes (HEAD wherever GET is).
-struct ServedRoute: Sendable, Equatable {
+struct ServedRoute: Sendable {
+  /// As the router takes it: `/v1/where`, `/tiles/:z/:x/:file`.
   var path: String
   var methods: [HTTPRequest.Method]
+  /// The dialect's error for a method the path does not take.
+  var refusal: @Sendable (_ status: HTTPResponse.Status, _ message: String, _ fields: HTTPFields) -> any Error
 
   var allowed: [HTTPRequest.Method] { methods.contains(.get) ? methods + [.head] : methods }
+
+  /// Whether a request's path is this one, as the router matches it: segment by segment, `:name` standing
+  /// for any one segment, empty segments (a trailing slash) ignored.
+  func matches(_ requestPath: String) -> Bool {
+    let pattern = path.split(separator: "/")
+    let given = requestPath.split(separator: "/")
+    guard pattern.count == given.count else { return false }
+    return zip(pattern, given).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+  }
+}
+
+/// Every route the server serves, known once they are all added (the middleware that reads them is added
+/// before them, as Hummingbird's middleware must be).
+final class ServedRoutes: Sendable {
+  private let routes = NIOLockedValueBox<[ServedRoute]>([])
+
+  func set(_ routes: [ServedRoute]) {
+    self.routes.withLockedValue { $0 = routes }
+  }
+
+  /// The route a request's path is, whatever its method.
+  func route(matching path: String) -> ServedRoute? {
+    routes.withLockedValue { $0.first { $0.matches(path) } }
+  }
 }

@@ -11,6 +11,8 @@ import Prometheus
 struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
   let metrics: ServerMetrics
   let logger: Logger?
+  /// For the route a request refused before it (a method the path does not take) is counted under.
+  let routes: ServedRoutes
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -25,7 +27,11 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
       response = TunnelAPIError(error).response
     }
     let elapsed = ContinuousClock.now - started
-    let route = context.endpointPath ?? "unmatched"
+    // A request the router found no responder for (a method its path does not take) is counted under the
+    // path's route, not under the router's "NotFound"; only refusals pay for the lookup.
+    let refused = response.status == .methodNotAllowed || request.method == .options
+    let route =
+      (refused ? routes.route(matching: request.uri.path)?.path : nil) ?? context.endpointPath ?? "unmatched"
     metrics.record(route: route, status: response.status.code, elapsed: elapsed)
     if let logger {
       let milliseconds =
@@ -51,8 +57,13 @@ func tunnelCORS<Context: RequestContext>() -> CORSMiddleware<Context> {
 /// - a POST from a page of another origin (a plain-text POST needs no preflight, so CORS alone would let a
 ///   page on any site make a server on this machine do batch work): 403;
 /// - a POST body that cannot be read as rows (compressed, or a form): 415;
+/// - a method a served path does not take, whatever the method (`QUERY`, `PROPFIND`): the path's dialect's
+///   405, with `Allow`; `OPTIONS` (not a browser's preflight, which the CORS middleware answers): 204 with
+///   `Allow`;
 /// - a path no route serves: 404 with Tunnel's error body.
 struct RequestChecks<Context: RequestContext>: RouterMiddleware {
+  let routes: ServedRoutes
+
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
@@ -71,6 +82,17 @@ struct RequestChecks<Context: RequestContext>: RouterMiddleware {
       // The router's (no route for the path) and the framework's own errors.
       switch error.status {
       case .notFound:
+        // The router says 404 for a method a path does not take, as for a path it does not serve.
+        if let route = routes.route(matching: request.uri.path) {
+          let allow = route.allowed.map(\.rawValue).joined(separator: ", ")
+          if request.method == .options {
+            return Response(status: .noContent, headers: [.allow: allow + ", OPTIONS"])
+          }
+          throw route.refusal(
+            .methodNotAllowed,
+            "\(request.method.rawValue) is not served at \(request.uri.path); use \(allow)",
+            [.allow: allow])
+        }
         throw TunnelAPIError(
           .notFound, "no such page: \(request.uri.path) (see /openapi.json for what is served)")
       default:

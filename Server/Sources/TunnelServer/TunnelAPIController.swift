@@ -22,11 +22,9 @@ struct TunnelAPIController: Sendable {
     }
     let endpoint = BatchEndpoint(answers: answers, limits: batch)
     api.on("/batch", .post) { request, _ in await endpoint.respond(to: request) }
-    api.finish()
     var root = RouteTable(router, refusal: Self.refusal)
     let document = Reply(contentType: Reply.jsonType, body: Array(OpenAPIDocument.text.utf8))
     root.get("/openapi.json") { _, _ in document }
-    root.finish()
     return api.routes + root.routes
   }
 

@@ -41,7 +41,8 @@ struct TunnelHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
       try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
       try pipeline.addHandler(
         RequestGuard(
-          maximumBody: configuration.batch.maximumUpload, deadlineSeconds: configuration.batch.uploadDeadline)
+          maximumBody: configuration.batch.maximumUpload, deadlineSeconds: configuration.batch.uploadDeadline,
+          stallSeconds: configuration.idleTimeout)
       )
       try pipeline.addHandler(
         HTTPConnectionStateHandler(

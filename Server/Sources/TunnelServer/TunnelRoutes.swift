@@ -15,8 +15,9 @@ import Hummingbird
 /// - `/`: the Tunnel in a browser (``WebApp``), with `/app/…` its files, `/leaflet/…` Debian's Leaflet,
 ///   `/tiles/{z}/{x}/{y}.svg` the map tiles and `/v1/map.svg` both ends on Tunnel's own maps.
 ///
-/// Every other method on a served path is a 405 that says which it takes, and `OPTIONS` lists them. HEAD
-/// comes from the router's `.autoGenerateHeadEndpoints`, made from the GET with its `Content-Length`.
+/// HEAD comes from the router's `.autoGenerateHeadEndpoints`, made from the GET with its `Content-Length`.
+/// ``TunnelServer``'s router also answers every other method on a served path with a 405 that says which it
+/// takes, in the path's dialect, and `OPTIONS` with the list.
 public struct TunnelRoutes: Sendable {
   public let answers: TunnelAnswers
   public let batch: BatchLimits

@@ -75,14 +75,16 @@ public struct TunnelServer: Sendable {
 
   /// Adds the middleware and the routes to `router`, and says which paths they serve with which methods.
   func addRoutes(to router: Router<BasicRequestContext>) -> [ServedRoute] {
-    router.add(middleware: ServerMiddleware(metrics: metrics, logger: accessLog))
+    let served = ServedRoutes()
+    router.add(middleware: ServerMiddleware(metrics: metrics, logger: accessLog, routes: served))
     router.add(middleware: tunnelCORS())
-    router.add(middleware: RequestChecks())
+    router.add(middleware: RequestChecks(routes: served))
     let metrics = metrics
     var own = RouteTable(router, refusal: TunnelAPIController.refusal)
     own.get("/metrics") { _, _ in metrics.reply }
-    own.finish()
-    return TunnelRoutes(answers: answers, batch: configuration.batch).addRoutes(to: router) + own.routes
+    let routes = TunnelRoutes(answers: answers, batch: configuration.batch).addRoutes(to: router) + own.routes
+    served.set(routes)
+    return routes
   }
 
   /// Seconds that requests in flight get to end once they are cancelled (past ``Configuration/shutdownGrace``)

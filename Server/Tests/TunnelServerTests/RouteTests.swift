@@ -43,6 +43,10 @@ final class RouteTests: XCTestCase {
       XCTAssertTrue(shape(reply.json), "\(target): \(reply.text)")
       XCTAssertTrue(reply.text.contains("use \(allow)"), reply.text)
     }
+    // A method no route takes anywhere is refused the same way.
+    let query = try await routes.send(try XCTUnwrap(HTTPRequest.Method("QUERY")), "/photon/api")
+    XCTAssertEqual(query.status, 405, query.text)
+    XCTAssertNotNil((query.json as? [String: Any])?["message"] as? String, query.text)
     let get = try await routes.get("/v1/batch")
     XCTAssertEqual(get.status, 405, get.text)
     XCTAssertEqual(get.headers[.allow], "POST")

@@ -1,0 +1,27 @@
+import Foundation
+import XCTest
+
+/// A client that sends a batch and then neither reads its answer nor goes away.
+extension ServeTests {
+  /// Once the answer has filled the connection's buffers and stays unread for the idle timeout, the server
+  /// closes the connection: the answer ends without its last chunk, and the batch behind it stops.
+  func testAClientThatStopsReadingIsClosedAtTheIdleTimeout() throws {
+    let server = try ServerProcess(["--quiet", "--idle-timeout", "1"])
+    let body = Self.points(200_000)
+    let head = Data(
+      "POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+    let connection = try Connection(port: server.port, receiveBuffer: 4096)
+    connection.setSendTimeout(seconds: 10)
+    // The write may fail once the server has closed the connection under it.
+    try? connection.write(head + body)
+    usleep(4_000_000)
+    let received = connection.readAll(seconds: 20)
+    let response = ServerProcess.parse(received)
+    XCTAssertEqual(response.status, 200)
+    XCTAssertFalse(response.complete, "the whole answer came: \(received.count) bytes")
+    // 200,000 rows answered would be tens of megabytes.
+    XCTAssertLessThan(received.count, 8 << 20)
+    XCTAssertEqual(try server.get("/status").text, "OK")
+    XCTAssertEqual(server.stop(), 0)
+  }
+}
