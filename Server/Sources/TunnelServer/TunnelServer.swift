@@ -20,8 +20,8 @@ public struct TunnelServer: Sendable {
     public var threads: Int?
     /// Batch uploads: size and deadline.
     public var batch = BatchLimits()
-    /// Seconds a connection may stay silent (between requests, or while a request's head trickles in)
-    /// before it is closed.
+    /// Seconds a connection may stay silent (between requests, or while a request's head trickles in), or
+    /// leave its answer unread (the server's output waiting on a full connection), before it is closed.
     public var idleTimeout = 30.0
     /// Connections open at once; more wait in the listen queue.
     public var maximumConnections = 1024

@@ -64,7 +64,8 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
   @Option(
     name: .customLong("idle-timeout"),
     help: ArgumentHelp(
-      "Seconds a connection may stay silent before it is closed (at most a week).", valueName: "seconds"))
+      "Seconds a connection may stay silent, or leave its answer unread, before it is closed (at most a week).",
+      valueName: "seconds"))
   var idleTimeout = 30.0
 
   @Option(
