@@ -42,6 +42,10 @@ public final class BatchRun {
     /// Whether the output is a terminal: then the characters a terminal acts on (escape sequences,
     /// bidirectional overrides) are written escaped (`TerminalText`); files and pipes get every byte.
     public var toTerminal = false
+    /// Whether input that cannot be read further still gets the document closed (GeoJSON's `]}`), so that a
+    /// file written up to there stays valid JSON; false leaves it open, for a reader that must see that the
+    /// rows ended short (`tunnel serve`, whose response is then cut off too).
+    public var closesOnFailure = true
 
     public init(
       fields: [PlacemarkField] = PlacemarkField.allCases, antipode: Bool = false,
@@ -108,8 +112,8 @@ public final class BatchRun {
   ///   - badRow: Told of each bad row, in input order.
   ///   - progress: Told after each chunk: rows read so far and bytes read so far.
   /// - Throws: ``BatchError`` for input that cannot be read or output that cannot be written (the rows
-  ///   written before stay whole, and GeoJSON is closed), `PlaceDataError` for place data that cannot be
-  ///   read.
+  ///   written before stay whole, and GeoJSON is closed unless ``Options/closesOnFailure`` is false),
+  ///   `PlaceDataError` for place data that cannot be read.
   public func run(
     output: Int32, shouldStop: () -> Bool = { false }, badRow: (BatchRecord) -> Void = { _ in },
     progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
@@ -216,8 +220,9 @@ public final class BatchRun {
       do {
         next = try reader.next(shouldStop: shouldStop)
       } catch {
-        // Input that cannot be read further: what was written stays whole, and a collection closed.
-        _ = try? sink.write(closing(summary.rowsWritten))
+        // Input that cannot be read further: what was written stays whole, and a collection closed
+        // unless the reader is to see the document unfinished.
+        if options.closesOnFailure { _ = try? sink.write(closing(summary.rowsWritten)) }
         throw error
       }
       chunk = next.records

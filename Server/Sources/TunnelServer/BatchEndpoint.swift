@@ -31,10 +31,12 @@ public struct BatchLimits: Sendable {
 /// reads (most HTTP libraries) has it read ahead, in memory and then in a temporary file, up to
 /// ``BatchLimits/maximumUpload``; one that goes away stops its batch, which frees all it held.
 ///
-/// Problems found before the first row (no coordinate columns, an unknown field) are a 400 with a JSON
-/// error. Bad rows are rows, with an error column, as on the command line. An upload cut off (past the
-/// size limit or the deadline, or by the client) ends the response without its last chunk, so that no client
-/// takes a short answer for a whole one.
+/// Problems found before the first row is written (no coordinate columns, an unknown field, a body that is
+/// not the format it is declared as) are a 400 with a JSON error: the status waits for the first rows. Bad
+/// rows are rows, with an error column, as on the command line. An upload cut off (past the size limit or
+/// the deadline, or by the client), or input that cannot be read further after the first rows (GeoJSON
+/// broken half-way), ends the response without its last chunk, and a GeoJSON document without its closing
+/// `]}`, so that no client takes a short answer for a whole one.
 struct BatchEndpoint: Sendable {
   let answers: TunnelAnswers
   let limits: BatchLimits
@@ -282,6 +284,27 @@ final class BatchHandle: Sendable {
   }
 }
 
+/// A sink that tells, once, when the first bytes are written to it, before they go on to `output`. Written
+/// to by the batch's thread alone.
+final class FirstWriteSink: BatchByteSink {
+  let output: OutputQueue
+  let onFirstWrite: () -> Void
+  private var told = false
+
+  init(_ output: OutputQueue, onFirstWrite: @escaping () -> Void) {
+    self.output = output
+    self.onFirstWrite = onFirstWrite
+  }
+
+  func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {
+    if !told {
+      told = true
+      onFirstWrite()
+    }
+    return try output.write(bytes)
+  }
+}
+
 /// One batch: ``BatchRun`` on a thread of its own, reading the body from a ``SpooledInput`` and writing
 /// rows to an ``OutputQueue``.
 ///
@@ -350,12 +373,22 @@ final class BatchJob: @unchecked Sendable {
         case .geojson: .geojson
         }
     }
-    resolve(.ready(options.format))
+    // A response cut off is what tells a client that its rows ended short: a GeoJSON document is left
+    // unclosed as well, rather than closed over the rows before the failure.
+    options.closesOnFailure = false
+    // The status is sent with the first bytes the batch writes, once its first rows have been read: input
+    // that fails before (a body that is not the format it is declared as) is a 400, not a 200 cut short.
+    let format = options.format
+    let sink = FirstWriteSink(output) { [self] in resolve(.ready(format)) }
     do {
       return .success(
         try BatchRun(input: batchInput, geocoder: answers.geocoder, options: options)
-          .run(to: output, shouldStop: { [self] in isCancelled }))
+          .run(to: sink, shouldStop: { [self] in isCancelled }))
+    } catch let error as BatchError {
+      resolve(.failed(error.description(naming: BatchEndpoint.Query.columnOptions), status: 400))
+      return .failure(error)
     } catch {
+      resolve(.failed("the place data cannot be read: \(error)", status: 500))
       return .failure(error)
     }
   }

@@ -21,13 +21,30 @@ public final class TunnelAnswers: Sendable {
   let areaBoxes: AreaBoxes
   /// Regions by name, for the dialects' searches.
   let areaNames: AreaNames
-  /// The map tiles, drawn from the same data.
-  public let tiles: MapTiles
+  /// The map tiles, drawn from the same data: made by the first request that needs them (decoding their
+  /// layers takes about half a second), once, whichever thread asks first; the others wait for it.
+  public var tiles: MapTiles {
+    get throws(PlaceDataError) {
+      let made = madeTiles.withLockedValue { tiles -> Result<MapTiles, PlaceDataError> in
+        if let tiles { return .success(tiles) }
+        do throws(PlaceDataError) {
+          let made = try MapTiles(data: MapData(data: data))
+          tiles = made
+          return .success(made)
+        } catch {
+          return .failure(error)
+        }
+      }
+      return try made.get()
+    }
+  }
+  private let madeTiles = NIOLockedValueBox<MapTiles?>(nil)
   /// The tiles of the lowest zooms once drawn, with their ETags, by zoom, x and y.
   let tileCache = NIOLockedValueBox<[Int: (body: [UInt8], tag: String)]>([:])
 
-  /// Opens every layer of `data` and builds the indexes that the answers use, so that the first request is
-  /// answered as fast as the rest.
+  /// Opens every layer of `data` and builds the indexes that the geocoding answers use, so that the first
+  /// such request is answered as fast as the rest. The map tiles are not made here but by the first tile
+  /// request (``tiles``), so that a server that restarts on a warm cache answers within a second.
   ///
   /// With a `cache`, the indexes are read from that folder when they were kept there before, and kept
   /// there when built (`ReverseGeocoder(data:cache:)`).
@@ -41,7 +58,6 @@ public final class TunnelAnswers: Sendable {
     marine = try data.marine()
     areaBoxes = AreaBoxes(countries: countries, regions: regions, marine: marine, places: places)
     areaNames = AreaNames(places: places)
-    tiles = try MapTiles(data: MapData(data: data))
     try geocoder.prepareForBatch()
     _ = try geocoder.nearestPlaceIndex()
     // Every layer read once: its checksums verified and its pages in memory before the first request.

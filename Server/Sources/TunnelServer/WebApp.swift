@@ -52,7 +52,7 @@ public struct WebApp: Sendable {
     }
     let body: [UInt8]?
     if let directory = pageDirectory {
-      body = FileManager.default.contents(atPath: directory + "/" + name).map { Array($0) }
+      body = Self.contents(of: name, inside: directory)
     } else {
       body = Self.pageFiles[name]
     }
@@ -66,6 +66,31 @@ public struct WebApp: Sendable {
         .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
         .cacheControl: "no-cache",
       ])
+  }
+
+  /// The file `name` in `directory`, or nil when there is none, or when it is a link that leads out of the
+  /// folder: a link inside the page's folder may point at another file in it, but never make the server read
+  /// a file elsewhere. The path is resolved once (every link in it, the folder's own included) and the
+  /// file it resolves to is opened without following a link, so that a link put there after the check is
+  /// not followed either.
+  static func contents(of name: String, inside directory: String) -> [UInt8]? {
+    guard let folder = realpath(directory, nil) else { return nil }
+    defer { free(folder) }
+    guard let file = realpath(directory + "/" + name, nil) else { return nil }
+    defer { free(file) }
+    let folderPath = String(cString: folder)
+    let filePath = String(cString: file)
+    guard filePath.hasPrefix(folderPath == "/" ? "/" : folderPath + "/") else { return nil }
+    let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    do {
+      return Array(try handle.readToEnd() ?? Data())
+    } catch {
+      return nil
+    }
   }
 
   /// `GET /leaflet/<path>`: a file of Debian's Leaflet, or a 404 that says which package to install.
@@ -120,6 +145,12 @@ extension TunnelAnswers {
         "no tile '\(zoom)/\(x)/\(file)': tiles are /tiles/{z}/{x}/{y}.svg with z from 0 to \(MapTiles.maximumZoom) "
           + "and x, y from 0 to 2^z − 1")
     }
+    let tiles: MapTiles
+    do {
+      tiles = try self.tiles
+    } catch {
+      throw .data(error)
+    }
     tiles.prepareLabelsInBackground()
     let key = (z << 48) | (x << 24) | y
     let drawn: (body: [UInt8], tag: String)
@@ -148,7 +179,7 @@ extension TunnelAnswers {
     let width = try Self.size(query, "width", default: 720, range: 200...2000)
     let height = try Self.size(query, "height", default: 300, range: 100...2000)
     do {
-      let renderer = try MapRenderer(data: tiles.data)
+      let renderer = try MapRenderer(data: try tiles.data)
       return try SVGMap(
         renderer: renderer, start: start, placemarks: placemarks, width: width, mapHeight: height
       ).document()

@@ -37,7 +37,8 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
         tunnel serve --port 0 --quiet
         curl 'http://127.0.0.1:8080/reverse?lat=56&lon=8.5&format=jsonv2'
       """,
-    version: TunnelVersion.line
+    version: TunnelVersion.line,
+    subcommands: [Health.self]
   )
 
   @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
