@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import TunnelBatch
 import TunnelGeo
@@ -17,11 +18,22 @@ public struct BatchLimits: Sendable {
   public var uploadDeadline: Double
   /// Threads a batch answers on (nil: one per core).
   public var threads: Int?
+  /// Batches answered at once: one more is refused with 503 and `Retry-After` until one ends. Each may
+  /// keep up to ``maximumUpload`` of its body in a temporary file.
+  public var maximumBatches: Int
 
-  public init(maximumUpload: Int = 64 << 20, uploadDeadline: Double = 120, threads: Int? = nil) {
+  /// - Parameters:
+  ///   - maximumUpload: The largest body accepted, in bytes.
+  ///   - uploadDeadline: Seconds from a request's head to the end of its body.
+  ///   - threads: Threads a batch answers on (nil: one per core).
+  ///   - maximumBatches: Batches answered at once.
+  public init(
+    maximumUpload: Int = 64 << 20, uploadDeadline: Double = 120, threads: Int? = nil, maximumBatches: Int = 16
+  ) {
     self.maximumUpload = maximumUpload
     self.uploadDeadline = uploadDeadline
     self.threads = threads
+    self.maximumBatches = maximumBatches
   }
 }
 
@@ -40,6 +52,8 @@ public struct BatchLimits: Sendable {
 struct BatchEndpoint: Sendable {
   let answers: TunnelAnswers
   let limits: BatchLimits
+  /// The batches running now.
+  let running = BatchSlots()
 
   /// The options a request gives in its query string.
   struct Query: Sendable {
@@ -154,6 +168,14 @@ struct BatchEndpoint: Sendable {
         "the body is \(length) bytes; at most \(limits.maximumUpload) are accepted: split the file"
       ).response
     }
+    guard let slot = running.take(limit: limits.maximumBatches) else {
+      return TunnelAPIError(
+        .serviceUnavailable,
+        "\(limits.maximumBatches) batches are being answered, the most this server runs at once: send it again "
+          + "in a few seconds",
+        fields: [.retryAfter: "5"]
+      ).response
+    }
     let job = BatchJob(answers: answers, request: parsed, limits: limits)
     // The body is read ahead, whether or not the batch keeps up, in a task of its own that is never
     // cancelled (a cancelled read leaves the connection unable to read): it ends at the body's end, when
@@ -161,7 +183,8 @@ struct BatchEndpoint: Sendable {
     let body = request.body
     let input = job.input
     let expected = request.headers[.contentLength].flatMap(Int.init)
-    let handle = BatchHandle(job: job, feed: Task { await Self.feed(body, into: input, expected: expected) })
+    let handle = BatchHandle(
+      job: job, feed: Task { await Self.feed(body, into: input, expected: expected) }, slot: slot)
     let readiness = await withTaskCancellationHandler {
       await job.readiness()
     } onCancel: {
@@ -229,10 +252,13 @@ struct BatchEndpoint: Sendable {
 final class BatchHandle: Sendable {
   let job: BatchJob
   let feed: Task<BatchEndpoint.Upload, Never>
+  /// The batch's place among those running, given up when the handle goes.
+  let slot: BatchSlots.Slot
 
-  init(job: BatchJob, feed: Task<BatchEndpoint.Upload, Never>) {
+  init(job: BatchJob, feed: Task<BatchEndpoint.Upload, Never>, slot: BatchSlots.Slot) {
     self.job = job
     self.feed = feed
+    self.slot = slot
   }
 
   deinit { job.cancel() }
@@ -462,4 +488,32 @@ final class BatchJob: @unchecked Sendable {
     input.cancel()
     output.cancel()
   }
+}
+
+/// How many batches are running, so that no more than a limit run at once (each holds a thread, its body
+/// on disk and its answer's queue).
+final class BatchSlots: Sendable {
+  private let count = NIOLockedValueBox(0)
+
+  /// A place for one more batch, or nil when `limit` are running.
+  func take(limit: Int) -> Slot? {
+    let taken = count.withLockedValue { count in
+      guard count < limit else { return false }
+      count += 1
+      return true
+    }
+    return taken ? Slot(self) : nil
+  }
+
+  /// One batch's place: given back when it goes.
+  final class Slot: Sendable {
+    let slots: BatchSlots
+
+    init(_ slots: BatchSlots) { self.slots = slots }
+
+    deinit { slots.count.withLockedValue { $0 -= 1 } }
+  }
+
+  /// The batches running now.
+  var running: Int { count.withLockedValue { $0 } }
 }

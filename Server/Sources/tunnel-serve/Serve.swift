@@ -81,6 +81,12 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
         + "reverse proxy that forwards its own; repeatable).", valueName: "name"))
   var allowedHosts: [String] = []
 
+  @Option(
+    name: .customLong("max-batches"),
+    help: ArgumentHelp(
+      "Batches answered at once; one more gets 503 and Retry-After until one ends.", valueName: "n"))
+  var maximumBatches = 16
+
   @Flag(help: "Write no line per request.")
   var quiet = false
 
@@ -93,6 +99,9 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
           + "give one such as 127.0.0.1, 0.0.0.0 or ::1")
     }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65,535") }
+    guard (1...10_000).contains(maximumBatches) else {
+      throw ValidationError("--max-batches must be between 1 and 10,000")
+    }
     if let threads, !(1...1024).contains(threads) {
       throw ValidationError("--threads must be between 1 and 1,024")
     }
@@ -155,7 +164,8 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
     configuration.port = port
     configuration.threads = threads
     configuration.batch = BatchLimits(
-      maximumUpload: Self.bytes(maximumUpload)!, uploadDeadline: uploadDeadline, threads: threads)
+      maximumUpload: Self.bytes(maximumUpload)!, uploadDeadline: uploadDeadline, threads: threads,
+      maximumBatches: maximumBatches)
     configuration.idleTimeout = idleTimeout
     configuration.maximumConnections = maximumConnections
     configuration.allowedHosts = allowedHosts

@@ -21,6 +21,8 @@ final class ServeOptionTests: XCTestCase {
       (["--max-connections", "9223372036854775807"], "--max-connections"),
       (["--port", "65536"], "--port"),
       (["--threads", "0"], "--threads"),
+      (["--max-batches", "0"], "--max-batches"),
+      (["--max-batches", "10001"], "--max-batches"),
       (["--max-upload", "99999999999G"], "--max-upload"),
       (["--host", "nosuch.invalid"], "--host"),
       (["--host", "999.1.1.1"], "--host"),

@@ -24,4 +24,33 @@ extension ServeTests {
     XCTAssertEqual(try server.get("/status").text, "OK")
     XCTAssertEqual(server.stop(), 0)
   }
+
+  /// No more than `--max-batches` run at once: one more is a 503 with `Retry-After`, and once a batch has
+  /// ended its place is free again.
+  func testBatchesBeyondTheLimitWaitTheirTurn() throws {
+    let server = try ServerProcess(["--quiet", "--max-batches", "1"])
+    let rows = "lat,lon\n56,8.5\n"
+    // A batch whose body is still coming holds the one place.
+    let holding = try Connection(port: server.port)
+    try holding.write(
+      Data("POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\nlat,lon\n".utf8))
+    var refused = try server.post("/v1/batch?fields=country", body: Data(rows.utf8))
+    // The first batch's head may not have been read yet.
+    for _ in 0..<50 where refused.status == 200 {
+      usleep(100_000)
+      refused = try server.post("/v1/batch?fields=country", body: Data(rows.utf8))
+    }
+    XCTAssertEqual(refused.status, 503, refused.text)
+    XCTAssertEqual(refused.headers["retry-after"], "5")
+    XCTAssertTrue(refused.text.contains("1 batches are being answered"), refused.text)
+    holding.reset()
+    var answered = try server.post("/v1/batch?fields=country", body: Data(rows.utf8))
+    for _ in 0..<50 where answered.status == 503 {
+      usleep(100_000)
+      answered = try server.post("/v1/batch?fields=country", body: Data(rows.utf8))
+    }
+    XCTAssertEqual(answered.status, 200, answered.text)
+    XCTAssertTrue(answered.text.contains("Denmark"), answered.text)
+    XCTAssertEqual(server.stop(), 0)
+  }
 }
