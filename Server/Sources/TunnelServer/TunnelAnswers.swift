@@ -22,7 +22,7 @@ public final class TunnelAnswers: Sendable {
   /// Regions by name, for the dialects' searches.
   let areaNames: AreaNames
   /// The map tiles, drawn from the same data: made by the first request that needs them (decoding their
-  /// layers takes about half a second), once, whichever thread asks first; the others wait for it.
+  /// layers takes about a second on two cores), once, whichever thread asks first; the others wait for it.
   public var tiles: MapTiles {
     get throws(PlaceDataError) {
       let made = madeTiles.withLockedValue { tiles -> Result<MapTiles, PlaceDataError> in
