@@ -30,7 +30,7 @@ struct AreaNames: Sendable {
   }
 }
 
-extension TunnelAnswers {
+extension TunnelService {
   /// The country and the regions that `text` names, as the dialects name areas. A text with a qualifier
   /// after a comma names a place, not an area.
   func areas(named text: String) -> [GeocodedPlace] {

@@ -50,7 +50,7 @@ public struct BatchLimits: Sendable {
 /// broken half-way), ends the response without its last chunk, and a GeoJSON document without its closing
 /// `]}`, so that no client takes a short answer for a whole one.
 struct BatchEndpoint: Sendable {
-  let answers: TunnelAnswers
+  let service: TunnelService
   let limits: BatchLimits
   /// The batches running now.
   let running = BatchSlots()
@@ -92,7 +92,7 @@ struct BatchEndpoint: Sendable {
           throw .badRequest("'fields': \(error.message)")
         }
       }
-      let precision = try TunnelAnswers.precision(query)
+      let precision = try TunnelService.precision(query)
       // An empty name is no name (a form's empty field).
       func column(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
       let parameters = Self.columnOptions
@@ -176,7 +176,7 @@ struct BatchEndpoint: Sendable {
         fields: [.retryAfter: "5"]
       ).response
     }
-    let job = BatchJob(answers: answers, request: parsed, limits: limits)
+    let job = BatchJob(service: service, request: parsed, limits: limits)
     // The body is read ahead, whether or not the batch keeps up, in a task of its own that is never
     // cancelled (a cancelled read leaves the connection unable to read): it ends at the body's end, when
     // the upload is cut off, or when the connection closes.
@@ -364,10 +364,10 @@ final class BatchJob: @unchecked Sendable {
   private var cancelled = false
 
   /// Starts the batch on its thread; it waits for the body's first bytes.
-  init(answers: TunnelAnswers, request: BatchEndpoint.Query, limits: BatchLimits) {
+  init(service: TunnelService, request: BatchEndpoint.Query, limits: BatchLimits) {
     input = SpooledInput(maximumBytes: limits.maximumUpload, directory: NSTemporaryDirectory())
     let thread = Thread { [self] in
-      let outcome = run(answers: answers, request: request)
+      let outcome = run(service: service, request: request)
       output.finish()
       finish(outcome)
     }
@@ -377,7 +377,7 @@ final class BatchJob: @unchecked Sendable {
 
   /// The batch itself; the input and everything read from it are freed when it returns.
   private func run(
-    answers: TunnelAnswers, request: BatchEndpoint.Query
+    service: TunnelService, request: BatchEndpoint.Query
   ) -> Result<BatchRun.Summary, any Error> {
     let batchInput: BatchInput
     do {
@@ -408,7 +408,7 @@ final class BatchJob: @unchecked Sendable {
     let sink = FirstWriteSink(output) { [self] in resolve(.ready(format)) }
     do {
       return .success(
-        try BatchRun(input: batchInput, geocoder: answers.geocoder, options: options)
+        try BatchRun(input: batchInput, geocoder: service.geocoder, options: options)
           .run(to: sink, shouldStop: { [self] in isCancelled }))
     } catch let error as BatchError {
       resolve(.failed(error.description(naming: BatchEndpoint.Query.columnOptions), status: 400))

@@ -1,7 +1,7 @@
 import Foundation
 import TunnelGeo
 
-extension TunnelAnswers {
+extension TunnelService {
   /// How much of an address a reverse query asks for (Nominatim's `zoom`): the country, the region, or the
   /// settlement.
   enum Detail: Int, Comparable {
@@ -168,15 +168,15 @@ extension TunnelAnswers {
       countries countryLayer: CountryLayer, regions regionLayer: RegionLayer, marine: MarineLayer,
       places: PlaceLayer
     ) {
-      countries = TunnelAnswers.boxes(of: countryLayer.polygons) { countryLayer.country($0).isoAlpha2 }
+      countries = TunnelService.boxes(of: countryLayer.polygons) { countryLayer.country($0).isoAlpha2 }
       let regionIndexes = regionLayer.placeRegions(in: places)
-      regions = TunnelAnswers.boxes(of: regionLayer.polygons) { feature in
+      regions = TunnelService.boxes(of: regionLayer.polygons) { feature in
         regionIndexes[feature].map { index in
           let region = places.region(index)
           return region.isoCode ?? "\(region.countryCode).\(region.code)"
         }
       }
-      seas = TunnelAnswers.boxes(of: marine.polygons) { marine.name($0) }
+      seas = TunnelService.boxes(of: marine.polygons) { marine.name($0) }
     }
   }
 

@@ -5,14 +5,14 @@ import TunnelGeo
 /// Nominatim's dialect: `/reverse`, `/search` and `/status`, and each with `.php` as Nominatim's older
 /// paths, in any of Nominatim's formats. Its errors are ``NominatimError``s, in the format asked for.
 struct NominatimController: Sendable {
-  let answers: TunnelAnswers
+  let service: TunnelService
   /// `/status`'s answers, made once.
   let statusText: Reply
   let statusJSON: Reply
 
-  init(answers: TunnelAnswers) {
-    self.answers = answers
-    let updated = TunnelAnswers.dataUpdated(answers.data)
+  init(service: TunnelService) {
+    self.service = service
+    let updated = TunnelService.dataUpdated(service.data)
     func status(_ format: String) -> Reply {
       let status = Nominatim.status(format: format, dataUpdated: updated, softwareVersion: TunnelVersion.text)
       return Reply(contentType: status.contentType, body: Array(status.body.utf8))
@@ -22,14 +22,14 @@ struct NominatimController: Sendable {
   }
 
   func addRoutes<Context: RequestContext>(to router: Router<Context>) -> [ServedRoute] {
-    let answers = answers
+    let service = service
     var nominatim = RouteTable(router) { NominatimError($0, $1, fields: $2) }
     for suffix in ["", ".php"] {
       nominatim.get("/reverse" + suffix) { request, _ in
-        try Self.answer(request, default: .xml, answers.nominatimReverse)
+        try Self.answer(request, default: .xml, service.nominatimReverse)
       }
       nominatim.get("/search" + suffix) { request, _ in
-        try Self.answer(request, default: .jsonv2, answers.nominatimSearch)
+        try Self.answer(request, default: .jsonv2, service.nominatimSearch)
       }
       nominatim.get("/status" + suffix) { [self] request, _ in try status(request) }
     }
@@ -51,7 +51,7 @@ struct NominatimController: Sendable {
     }
     var format = NominatimFormat.json
     do {
-      format = try TunnelAnswers.nominatimFormat(query, default: fallback)
+      format = try TunnelService.nominatimFormat(query, default: fallback)
       return Reply(contentType: format.contentType, body: Array(try body(query, format).utf8))
     } catch {
       throw NominatimError(error, format: format)

@@ -6,12 +6,12 @@ import Hummingbird
 /// under `/leaflet/`, and the map tiles at `/tiles/{z}/{x}/{y}.svg`, each answered with 304 when the
 /// request's `If-None-Match` names its ETag. Its errors are ``TunnelAPIError``s.
 struct PageController: Sendable {
-  let answers: TunnelAnswers
+  let service: TunnelService
   let web: WebApp
 
   func addRoutes<Context: RequestContext>(to router: Router<Context>) -> [ServedRoute] {
     let web = web
-    let answers = answers
+    let service = service
     var page = RouteTable(router, refusal: TunnelAPIController.refusal)
     page.get("/") { request, _ in try Self.conditional(request) { try web.pageFile("index.html") } }
     page.get("/index.html") { request, _ in try Self.conditional(request) { try web.pageFile("index.html") } }
@@ -28,7 +28,7 @@ struct PageController: Sendable {
     }
     page.get("/tiles/:z/:x/:file") { request, context in
       try Self.conditional(request) {
-        try answers.tile(
+        try service.tile(
           zoom: context.parameters.get("z") ?? "", x: context.parameters.get("x") ?? "",
           file: context.parameters.get("file") ?? "")
       }

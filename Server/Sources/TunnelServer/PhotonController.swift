@@ -4,14 +4,14 @@ import Hummingbird
 /// Photon's dialect under `/photon`: `/photon/api` (search) and `/photon/reverse`, GeoJSON feature
 /// collections as Photon writes them. Its errors are ``PhotonError``s.
 struct PhotonController: Sendable {
-  let answers: TunnelAnswers
+  let service: TunnelService
 
   func addRoutes<Context: RequestContext>(to router: Router<Context>) -> [ServedRoute] {
-    let answers = answers
+    let service = service
     var photon = RouteTable(router, prefix: "/photon") { PhotonError($0, $1, fields: $2) }
     // The router takes "/photon/api/" for "/photon/api" too.
-    photon.get("/api") { request, _ in try Self.answer(request, answers.photonSearch) }
-    photon.get("/reverse") { request, _ in try Self.answer(request, answers.photonReverse) }
+    photon.get("/api") { request, _ in try Self.answer(request, service.photonSearch) }
+    photon.get("/reverse") { request, _ in try Self.answer(request, service.photonReverse) }
     return photon.routes
   }
 

@@ -145,7 +145,7 @@ struct SearchFilters {
     switch (query["lat"], query["lon"]) {
     case (nil, nil): break
     case (let latitude?, let longitude?):
-      filters.near = try TunnelAnswers.coordinate(latitude: latitude, longitude: longitude)
+      filters.near = try TunnelService.coordinate(latitude: latitude, longitude: longitude)
     default: throw .badRequest("'lat' and 'lon' bias a search only together: give both, or neither")
     }
     for text in query.all("osm_tag") where !text.isEmpty {

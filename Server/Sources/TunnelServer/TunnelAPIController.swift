@@ -5,22 +5,22 @@ import Hummingbird
 /// `--format json`), `/v1/map.svg`, `POST /v1/batch`, and `/openapi.json`, which describes every route.
 /// Its errors are ``TunnelAPIError``s.
 struct TunnelAPIController: Sendable {
-  let answers: TunnelAnswers
+  let service: TunnelService
   let batch: BatchLimits
 
   func addRoutes<Context: RequestContext>(to router: Router<Context>) -> [ServedRoute] {
-    let answers = answers
+    let service = service
     var api = RouteTable(router, prefix: "/v1", refusal: Self.refusal)
-    api.get("/where") { request, _ in try Self.json(request, answers.whereJSON) }
-    api.get("/antipode") { request, _ in try Self.json(request, answers.antipodeJSON) }
-    api.get("/find") { request, _ in try Self.json(request, answers.findJSON) }
-    api.get("/dig") { request, _ in try Self.json(request, answers.digJSON) }
+    api.get("/where") { request, _ in try Self.json(request, service.whereJSON) }
+    api.get("/antipode") { request, _ in try Self.json(request, service.antipodeJSON) }
+    api.get("/find") { request, _ in try Self.json(request, service.findJSON) }
+    api.get("/dig") { request, _ in try Self.json(request, service.digJSON) }
     api.get("/map.svg") { request, _ in
       try Self.answer(request) {
-        Reply(contentType: "image/svg+xml", body: Array(try answers.mapPicture($0).utf8))
+        Reply(contentType: "image/svg+xml", body: Array(try service.mapPicture($0).utf8))
       }
     }
-    let endpoint = BatchEndpoint(answers: answers, limits: batch)
+    let endpoint = BatchEndpoint(service: service, limits: batch)
     api.on("/batch", .post) { request, _ in await endpoint.respond(to: request) }
     var root = RouteTable(router, refusal: Self.refusal)
     let document = Reply(contentType: Reply.jsonType, body: Array(OpenAPIDocument.text.utf8))

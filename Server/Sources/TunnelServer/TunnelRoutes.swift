@@ -2,9 +2,9 @@ import Hummingbird
 
 /// Tunnel's routes, for `tunnel serve` or any Hummingbird application that mounts them:
 ///
-///     let answers = try TunnelAnswers(data: PlaceData())
+///     let service = try TunnelService(data: PlaceData())
 ///     let router = Router(options: .autoGenerateHeadEndpoints)
-///     TunnelRoutes(answers: answers).add(to: router)
+///     TunnelRoutes(service: service).add(to: router)
 ///
 /// One controller per dialect adds its routes, and each throws its dialect's errors, so that an error's
 /// body has the shape its route's clients read:
@@ -19,7 +19,7 @@ import Hummingbird
 /// ``TunnelServer``'s router also answers every other method on a served path with a 405 that says which it
 /// takes, in the path's dialect, and `OPTIONS` with the list.
 public struct TunnelRoutes: Sendable {
-  public let answers: TunnelAnswers
+  public let service: TunnelService
   public let batch: BatchLimits
   public let web: WebApp
 
@@ -27,8 +27,8 @@ public struct TunnelRoutes: Sendable {
   ///   - answers: The loaded place data that every route answers from.
   ///   - batch: What `POST /v1/batch` accepts.
   ///   - web: Where the page and Leaflet's files come from.
-  public init(answers: TunnelAnswers, batch: BatchLimits = BatchLimits(), web: WebApp = WebApp()) {
-    self.answers = answers
+  public init(service: TunnelService, batch: BatchLimits = BatchLimits(), web: WebApp = WebApp()) {
+    self.service = service
     self.batch = batch
     self.web = web
   }
@@ -40,9 +40,9 @@ public struct TunnelRoutes: Sendable {
 
   /// Adds the routes to `router`, and says which paths they serve with which methods.
   func addRoutes<Context: RequestContext>(to router: Router<Context>) -> [ServedRoute] {
-    TunnelAPIController(answers: answers, batch: batch).addRoutes(to: router)
-      + NominatimController(answers: answers).addRoutes(to: router)
-      + PhotonController(answers: answers).addRoutes(to: router)
-      + PageController(answers: answers, web: web).addRoutes(to: router)
+    TunnelAPIController(service: service, batch: batch).addRoutes(to: router)
+      + NominatimController(service: service).addRoutes(to: router)
+      + PhotonController(service: service).addRoutes(to: router)
+      + PageController(service: service, web: web).addRoutes(to: router)
   }
 }

@@ -49,18 +49,18 @@ public struct TunnelServer: Sendable {
     }
   }
 
-  public let answers: TunnelAnswers
+  public let service: TunnelService
   public let configuration: Configuration
   public let metrics: ServerMetrics
   /// Where each request's line goes (nil: nowhere).
   public let accessLog: Logger?
 
   public init(
-    answers: TunnelAnswers, configuration: Configuration = Configuration(),
+    service: TunnelService, configuration: Configuration = Configuration(),
     metrics: ServerMetrics = ServerMetrics(),
     accessLog: Logger? = nil
   ) {
-    self.answers = answers
+    self.service = service
     self.configuration = configuration
     self.metrics = metrics
     self.accessLog = accessLog
@@ -82,7 +82,7 @@ public struct TunnelServer: Sendable {
     let metrics = metrics
     var own = RouteTable(router, refusal: TunnelAPIController.refusal)
     own.get("/metrics") { _, _ in metrics.reply }
-    let routes = TunnelRoutes(answers: answers, batch: configuration.batch).addRoutes(to: router) + own.routes
+    let routes = TunnelRoutes(service: service, batch: configuration.batch).addRoutes(to: router) + own.routes
     served.set(routes)
     return routes
   }

@@ -135,7 +135,7 @@ public struct WebApp: Sendable {
   }
 }
 
-extension TunnelAnswers {
+extension TunnelService {
   /// `GET /tiles/{z}/{x}/{y}.svg`: a map tile, with an ETag from its bytes.
   func tile(zoom: String, x: String, file: String) throws(AnswerError) -> Reply {
     guard file.hasSuffix(".svg"), let z = Int(zoom), let x = Int(x), let y = Int(file.dropLast(4)),

@@ -153,9 +153,9 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
     signal(SIGHUP, SIG_IGN)
     let placeData = try data.placeData()
     StandardError.write("tunnel: loading the place data and building its indexes…\n")
-    let answers: TunnelAnswers
+    let service: TunnelService
     do {
-      answers = try TunnelAnswers(data: placeData, cache: CacheLocation.cache())
+      service = try TunnelService(data: placeData, cache: CacheLocation.cache())
     } catch {
       throw CommandFailure(error)
     }
@@ -173,7 +173,7 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
     // handler below, not picked out by its label.
     LoggingSystem.bootstrap { _ in AccessLogHandler(minimum: .warning) }
     let server = TunnelServer(
-      answers: answers, configuration: configuration,
+      service: service, configuration: configuration,
       accessLog: quiet ? nil : Logger(label: "tunnel.access") { _ in AccessLogHandler() })
     do {
       try await server.run { address in

@@ -12,17 +12,17 @@ import TunnelGeo
 /// through the router's responder on an embedded channel, with no socket.
 struct RouteHarness: Sendable {
   /// One set of answers for every test in the process: opening the data takes seconds.
-  nonisolated(unsafe) private static var shared: TunnelAnswers?
+  nonisolated(unsafe) private static var shared: TunnelService?
   private static let lock = NSLock()
 
-  static var answers: TunnelAnswers {
+  static var service: TunnelService {
     get throws {
       lock.lock()
       defer { lock.unlock() }
-      if let answers = shared { return answers }
-      let answers = try TunnelAnswers(data: PlaceData())
-      shared = answers
-      return answers
+      if let service = shared { return service }
+      let service = try TunnelService(data: PlaceData())
+      shared = service
+      return service
     }
   }
 
@@ -32,7 +32,7 @@ struct RouteHarness: Sendable {
   let routes: [ServedRoute]
 
   init() throws {
-    server = TunnelServer(answers: try Self.answers)
+    server = TunnelServer(service: try Self.service)
     let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
     routes = server.addRoutes(to: router)
     responder = router.buildResponder()

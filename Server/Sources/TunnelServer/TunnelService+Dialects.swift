@@ -2,7 +2,7 @@ import Foundation
 import TunnelGeo
 
 /// Nominatim's and Photon's routes, answered from Tunnel's data.
-extension TunnelAnswers {
+extension TunnelService {
   /// The version of Tunnel's place data, for `/status`: the date its manifest was written.
   static func dataUpdated(_ data: PlaceData) -> String {
     let path = data.directory + "/MANIFEST.sha256"

@@ -4,12 +4,13 @@ import TunnelGeo
 import TunnelMaps
 import TunnelReports
 
-/// What `tunnel serve` answers, apart from HTTP: the place data, its geocoder and gazetteer, opened and
-/// indexed once, and the answers to each route's parameters as bytes.
+/// What `tunnel serve` answers from, with no HTTP in it: the place data, its geocoder and gazetteer, opened
+/// and indexed once, and each answer as text or places, or an error that says why there is none. The
+/// routes' controllers turn these into responses in their dialect.
 ///
 /// Tunnel's own answers are the commands' (TunnelReports' reports, in JSON); the dialects' are made from
 /// the same placemarks and gazetteer matches.
-public final class TunnelAnswers: Sendable {
+public final class TunnelService: Sendable {
   public let data: PlaceData
   public let geocoder: ReverseGeocoder
   let gazetteer: Gazetteer
