@@ -24,7 +24,7 @@ public struct TunnelRoutes: Sendable {
   public let web: WebApp
 
   /// - Parameters:
-  ///   - answers: The loaded place data that every route answers from.
+  ///   - service: The loaded place data that every route answers from.
   ///   - batch: What `POST /v1/batch` accepts.
   ///   - web: Where the page and Leaflet's files come from.
   public init(service: TunnelService, batch: BatchLimits = BatchLimits(), web: WebApp = WebApp()) {
