@@ -32,7 +32,7 @@ struct HostCheck: Sendable {
     } else {
       let colon = value.firstIndex(of: ":") ?? value.endIndex
       name = value[..<colon]
-      guard name.unicodeScalars.allSatisfy(nameCharacters.contains) else { return nil }
+      guard name.utf8.allSatisfy(isNameByte) else { return nil }
       rest = value[colon...]
     }
     guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
@@ -42,10 +42,17 @@ struct HostCheck: Sendable {
     return (name, rest.dropFirst())
   }
 
-  /// The characters of a registered name or an IPv4 address (RFC 3986's `reg-name`: unreserved,
-  /// percent-encoded and sub-delims).
-  private static let nameCharacters = CharacterSet(
-    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=")
+  /// Whether `byte` is a character of a registered name or an IPv4 address (RFC 3986's `reg-name`:
+  /// unreserved, percent-encoded and sub-delims). Bytes, not a CharacterSet: every request is checked.
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return true
+    default:
+      return "-._~%!$&'()*+,;=".utf8.contains(byte)
+    }
+  }
 
   /// Whether a request that names `host` (a `Host` field's value) is answered.
   func accepts(_ host: String) -> Bool {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
 
@@ -139,19 +140,31 @@ public final class ServerMetrics: Sendable {
   }
 
   func record(route: String, status: Int, elapsed: Duration) {
-    registry.makeCounter(
-      descriptor: MetricNameDescriptor(
-        metricName: "tunnel_http_requests", unitName: "total",
-        helpText: "HTTP requests answered, by route and status."),
-      labels: [("route", route), ("status", String(status))]
-    ).increment()
-    registry.makeDurationHistogram(
-      descriptor: MetricNameDescriptor(
-        metricName: "tunnel_http_request_duration", unitName: "seconds",
-        helpText: "Time from a request's head to its response's head, by route."),
-      labels: [("route", route)], buckets: Self.buckets
-    ).record(elapsed)
+    let (counter, histogram) = recorders.withLockedValue { recorders in
+      let key = route + " " + String(status)
+      if let made = recorders[key] { return made }
+      let made = (
+        registry.makeCounter(
+          descriptor: MetricNameDescriptor(
+            metricName: "tunnel_http_requests", unitName: "total",
+            helpText: "HTTP requests answered, by route and status."),
+          labels: [("route", route), ("status", String(status))]),
+        registry.makeDurationHistogram(
+          descriptor: MetricNameDescriptor(
+            metricName: "tunnel_http_request_duration", unitName: "seconds",
+            helpText: "Time from a request's head to its response's head, by route."),
+          labels: [("route", route)], buckets: Self.buckets)
+      )
+      recorders[key] = made
+      return made
+    }
+    counter.increment()
+    histogram.record(elapsed)
   }
+
+  /// Each route and status's counter and histogram, made once: the registry checks a metric's name and
+  /// help text every time it is asked for one. Routes and statuses are few, so this stays small.
+  private let recorders = NIOLockedValueBox<[String: (Counter, DurationHistogram)]>([:])
 
   /// The metrics in Prometheus's text format.
   var reply: Reply {

@@ -70,6 +70,8 @@ final class StrictHTTP1Handler: ChannelDuplexHandler, RemovableChannelHandler {
   private var requestComplete = true
   /// Whether a response's head has gone out and its end not yet.
   private var responding = false
+  /// The `Host` of the last request on this connection that was accepted.
+  private var acceptedHost: String?
 
   init(hostCheck: HostCheck, metrics: ServerMetrics, logger: Logger?) {
     self.hostCheck = hostCheck
@@ -116,8 +118,11 @@ final class StrictHTTP1Handler: ChannelDuplexHandler, RemovableChannelHandler {
     if hosts.isEmpty { return head.version == .http1_0 ? nil : .missingHost }
     if hosts.count > 1 { return .repeatedHost }
     let host = hosts[0]
+    // A connection's requests name the same host, as a rule: checked once.
+    if host == acceptedHost { return nil }
     if !host.isEmpty, HostCheck.parts(host) == nil { return .invalidHost(host) }
     if !hostCheck.accepts(host) { return .foreignHost(host) }
+    acceptedHost = host
     return nil
   }
 
