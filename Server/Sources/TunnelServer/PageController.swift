@@ -28,9 +28,12 @@ struct PageController: Sendable {
     }
     page.get("/tiles/:z/:x/:file") { request, context in
       try Self.conditional(request) {
-        try service.tile(
+        let tile = try service.tile(
           zoom: context.parameters.get("z") ?? "", x: context.parameters.get("x") ?? "",
           file: context.parameters.get("file") ?? "")
+        return Reply(
+          contentType: "image/svg+xml", body: tile.body,
+          fields: [.eTag: tile.tag, .cacheControl: "public, max-age=86400"])
       }
     }
     return page.routes

@@ -56,7 +56,6 @@ struct TunnelAPIError: HTTPResponseError {
       var suggestions: [String] = []
       if case .notFound(_, let names) = error { suggestions = names }
       self.init(error.status, error.message, suggestions: suggestions)
-    case let error as TunnelAPIError: self = error
     case let error as ProjectionError:
       // PROJ's library missing on this machine: the service cannot answer, whatever the request.
       self.init(.serviceUnavailable, "\(error)")

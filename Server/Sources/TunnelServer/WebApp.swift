@@ -137,7 +137,7 @@ public struct WebApp: Sendable {
 
 extension TunnelService {
   /// `GET /tiles/{z}/{x}/{y}.svg`: a map tile, with an ETag from its bytes.
-  func tile(zoom: String, x: String, file: String) throws(AnswerError) -> Reply {
+  func tile(zoom: String, x: String, file: String) throws(AnswerError) -> (body: [UInt8], tag: String) {
     guard file.hasSuffix(".svg"), let z = Int(zoom), let x = Int(x), let y = Int(file.dropLast(4)),
       MapTiles.isTile(zoom: z, x: x, y: y)
     else {
@@ -162,9 +162,7 @@ extension TunnelService {
       // Every visitor starts at the lowest zooms: their 341 tiles (about 12 MB) are kept once drawn.
       if z <= Self.keptZoom { tileCache.withLockedValue { $0[key] = drawn } }
     }
-    return Reply(
-      contentType: "image/svg+xml", body: drawn.body,
-      fields: [.eTag: drawn.tag, .cacheControl: "public, max-age=86400"])
+    return drawn
   }
 
   /// Tiles up to this zoom are kept once drawn.
@@ -178,16 +176,10 @@ extension TunnelService {
     let placemarks = (try placemark(start), try placemark(start.antipode))
     let width = try Self.size(query, "width", default: 720, range: 200...2000)
     let height = try Self.size(query, "height", default: 300, range: 100...2000)
-    do {
-      let renderer = try MapRenderer(data: try tiles.data)
-      return try SVGMap(
-        renderer: renderer, start: start, placemarks: placemarks, width: width, mapHeight: height
-      ).document()
-    } catch let error as ProjectionError {
-      throw error
-    } catch {
-      throw TunnelAPIError(.internalServerError, "cannot draw the map: \(error)")
-    }
+    let renderer = try MapRenderer(data: try tiles.data)
+    return try SVGMap(
+      renderer: renderer, start: start, placemarks: placemarks, width: width, mapHeight: height
+    ).document()
   }
 
   static func size(
