@@ -141,9 +141,14 @@ import Testing
   func ringGridCountsThatLie() throws {
     let source = try PlaceDataLocation.find() + "/marine.tunnel"
     let grid = try DataFile(path: source, expectedKind: "POLY").section("RGRD", itemSize: 4)
-    for (word, value) in [(1, UInt32(0xFFFF)), (2, 0xFFFF), (3, UInt32.max), (0, 0)] {
+    // Words: 0 the cell size, 1 the rows, 2 the columns, 3 the wide rings. Rows and columns both near 2³²
+    // once overflowed their product before any bound was checked.
+    let lies: [[(word: Int, value: UInt32)]] = [
+      [(1, 0xFFFF)], [(2, 0xFFFF)], [(3, .max)], [(0, 0)], [(1, .max), (2, .max)], [(1, 1 << 16), (2, 1 << 16)],
+    ]
+    for lie in lies {
       let data = try data(damaging: "marine.tunnel") { bytes in
-        Self.store(value, at: grid.offset + 4 * word, in: &bytes)
+        for (word, value) in lie { Self.store(value, at: grid.offset + 4 * word, in: &bytes) }
         Self.seal(&bytes)
       }
       #expect(throws: PlaceDataError.self) { _ = try data.marine() }

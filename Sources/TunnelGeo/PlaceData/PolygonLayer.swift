@@ -371,9 +371,12 @@ struct RingGrid: Sendable {
     rows = Int(file.u32(section.offset + 4))
     columns = Int(file.u32(section.offset + 8))
     wideCount = Int(file.u32(section.offset + 12))
+    // Each side is bounded before the product is taken: two counts near 2³² would overflow it.
+    guard cell > 0, rows > 0, columns > 0, rows <= 1 << 16, columns <= 1 << 16 else {
+      throw .malformed(path: file.path, detail: "the ring grid's counts do not fit its section")
+    }
     let cells = rows * columns
-    guard cell > 0, rows > 0, columns > 0, rows <= 1 << 16, columns <= 1 << 16,
-      4 + cells + 1 <= section.count,
+    guard 4 + cells + 1 <= section.count,
       wideCount <= (section.count - 4 - cells - 1) * 4 / Self.wideRecordSize
     else { throw .malformed(path: file.path, detail: "the ring grid's counts do not fit its section") }
     south = -90 * Int64(units)
