@@ -144,7 +144,8 @@ import Testing
     // Words: 0 the cell size, 1 the rows, 2 the columns, 3 the wide rings. Rows and columns both near 2³²
     // once overflowed their product before any bound was checked.
     let lies: [[(word: Int, value: UInt32)]] = [
-      [(1, 0xFFFF)], [(2, 0xFFFF)], [(3, .max)], [(0, 0)], [(1, .max), (2, .max)], [(1, 1 << 16), (2, 1 << 16)],
+      [(1, 0xFFFF)], [(2, 0xFFFF)], [(3, .max)], [(0, 0)], [(1, .max), (2, .max)],
+      [(1, 1 << 16), (2, 1 << 16)],
     ]
     for lie in lies {
       let data = try data(damaging: "marine.tunnel") { bytes in
