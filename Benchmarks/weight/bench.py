@@ -5,7 +5,7 @@ built the same way, and (with --clean-clone) a new user's first answer and the t
 
 PREFIX holds `bin/tunnel` and `bin/tunnel-serve` as Scripts/install puts them (Scripts/bench --weight installs
 them first). The hello is built here, with the same flags (release, static Swift runtime, no PIE, no exported
-symbols) and stripped the same way. Start-ups are whole processes, the two programs interleaved run by run;
+symbols, linked by lld) and stripped the same way. Start-ups are whole processes, the two programs interleaved run by run;
 the figures are medians of wall time. --clean-clone clones the checkout's HEAD into a temporary folder and
 times, there, the README's two commands: `Scripts/setup && swift run tunnel Skjern`, then `Scripts/test`; and a
 package that uses TunnelGeo alone (`Scripts/test --downstream`)."""
@@ -40,7 +40,7 @@ def build_hello(work):
     # As Scripts/install builds (a fixed-address executable unless TUNNEL_PIE=1).
     if os.environ.get("TUNNEL_PIE", "0") != "1":
         flags += ["-Xswiftc", "-Xclang-linker", "-Xswiftc", "-no-pie"]
-    flags += ["-Xlinker", "--no-export-dynamic"]
+    flags += ["-Xlinker", "--no-export-dynamic", "-Xswiftc", "-use-ld=lld"]
     subprocess.run(["swift", "build"] + flags, check=True, stdout=sys.stderr)
     folder = subprocess.run(["swift", "build"] + flags + ["--show-bin-path"], check=True, capture_output=True,
                             text=True).stdout.strip()

@@ -56,8 +56,8 @@ public struct AntipodeReport: Sendable, JSONWritable {
       let headline = named ?? PlacemarkText.headline(placemark)
       lines.append(style.dim(label.paddedWithSpaces(toLength: 6)) + style.bold(headline))
       lines.append("      " + PlaceText.coordinates(coordinate, precision: precision))
-      for (name, value) in PlacemarkText.details(placemark) {
-        lines.append("      " + style.dim(name.paddedWithSpaces(toLength: 15)) + value)
+      for detail in PlacemarkText.details(placemark) {
+        lines.append("      " + style.dim(detail.label.paddedWithSpaces(toLength: 15)) + detail.value)
       }
       lines.append("")
     }

@@ -47,14 +47,31 @@ public enum PlacemarkText {
   /// The fields of a placemark ``shortName(_:)`` reads.
   public static let shortNameFields: Placemark.Fields = [.land, .country, .sea, .nearestPlace]
 
+  /// One labelled line under the headline.
+  public struct Detail: Equatable, Sendable {
+    /// What the line is about: "Surface", "Nearest land", "Nearest place", "Time zone".
+    public var label: String
+    /// What it says.
+    public var value: String
+
+    /// A line labelled `label` saying `value`.
+    public init(_ label: String, _ value: String) {
+      self.label = label
+      self.value = value
+    }
+  }
+
   /// The labelled lines under the headline.
-  public static func details(_ placemark: Placemark) -> [(label: String, value: String)] {
-    var lines: [(String, String)] = []
+  ///
+  /// (A struct, not a tuple: a tuple's type is made at run time on first use, and a single query pays for
+  /// it.)
+  public static func details(_ placemark: Placemark) -> [Detail] {
+    var lines: [Detail] = []
     let surface = placemark.land ? "land" : placemark.inLake ? "lake" : "sea"
     var whereLine = surface
     if let country = placemark.country { whereLine += ", \(country.name) (\(country.code))" }
     if let region = placemark.region { whereLine += ", \(region.name) (\(region.code))" }
-    lines.append(("Surface", whereLine))
+    lines.append(Detail("Surface", whereLine))
     if let land = placemark.nearestLand {
       var value = "\(kilometres(land.distanceKm)) away"
       var name = land.name
@@ -63,13 +80,13 @@ public enum PlacemarkText {
       let country = land.country?.name == name ? nil : land.country?.name
       let what = [name, country].compactMap { $0 }.joined(by: ", ")
       if !what.isEmpty { value += ", \(what)" }
-      lines.append(("Nearest land", value))
+      lines.append(Detail("Nearest land", value))
     }
     let place = placemark.nearestPlace
     var placeValue = "\(place.name), \(place.countryCode), \(kilometres(place.distanceKm)) away"
     if place.population > 0 { placeValue += " (population \(PlaceText.grouped(place.population)))" }
-    lines.append(("Nearest place", placeValue))
-    lines.append(("Time zone", placemark.timeZone.identifier))
+    lines.append(Detail("Nearest place", placeValue))
+    lines.append(Detail("Time zone", placemark.timeZone.identifier))
     return lines
   }
 

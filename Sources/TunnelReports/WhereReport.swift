@@ -26,8 +26,8 @@ public struct WhereReport: Sendable, JSONWritable {
       style.bold(PlacemarkText.headline(placemark)),
       "      " + PlaceText.coordinates(location.coordinate, precision: precision),
     ]
-    for (label, value) in PlacemarkText.details(placemark) {
-      lines.append("      " + style.dim(label.paddedWithSpaces(toLength: 15)) + value)
+    for detail in PlacemarkText.details(placemark) {
+      lines.append("      " + style.dim(detail.label.paddedWithSpaces(toLength: 15)) + detail.value)
     }
     return lines.joined(by: "\n") + "\n"
   }

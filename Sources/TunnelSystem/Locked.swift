@@ -15,15 +15,18 @@ import Darwin
 /// uncontended.
 package final class Locked<Value>: @unchecked Sendable {
   // @unchecked: `value` is only touched with `mutex` held.
-  private let mutex = PosixMutex()
-  private var value: Value
+  @usableFromInline let mutex = PosixMutex()
+  @usableFromInline var value: Value
 
   package init(_ value: Value) {
     self.value = value
   }
 
   /// Runs `body` on the value with the lock held.
-  package func withLock<Result, Failure: Error>(
+  ///
+  /// Inlinable, so that a caller in another module gets it specialised for its own types: called through
+  /// the generic entry point, each result type would be made at run time on first use.
+  @inlinable package func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     mutex.lock()
@@ -34,8 +37,8 @@ package final class Locked<Value>: @unchecked Sendable {
 
 /// A POSIX mutex, at an address of its own that never moves (as POSIX requires): ``Locked``'s, and
 /// ``ThreadCondition``'s.
-final class PosixMutex {
-  let pointer: UnsafeMutablePointer<pthread_mutex_t>
+@usableFromInline final class PosixMutex {
+  @usableFromInline let pointer: UnsafeMutablePointer<pthread_mutex_t>
 
   init() {
     pointer = .allocate(capacity: 1)
@@ -49,7 +52,7 @@ final class PosixMutex {
     pointer.deallocate()
   }
 
-  func lock() { pthread_mutex_lock(pointer) }
+  @usableFromInline func lock() { pthread_mutex_lock(pointer) }
 
-  func unlock() { pthread_mutex_unlock(pointer) }
+  @usableFromInline func unlock() { pthread_mutex_unlock(pointer) }
 }

@@ -45,4 +45,29 @@ package enum PathName {
     var information = stat()
     return stat(path, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR
   }
+
+  /// Whether `path` names anything, its symbolic links followed (what `FileManager`'s
+  /// `fileExists(atPath:)` says).
+  package static func exists(_ path: String) -> Bool {
+    var information = stat()
+    return stat(path, &information) == 0
+  }
+
+  /// What the symbolic link at `path` points to, as written in the link; `nil` if `path` is not a link or
+  /// cannot be read (what `FileManager`'s `destinationOfSymbolicLink(atPath:)` gives, without its error).
+  package static func symbolicLinkDestination(_ path: String) -> String? {
+    var capacity = 256
+    while capacity <= 1 << 16 {
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+      defer { buffer.deallocate() }
+      let length = readlink(path, buffer.assumingMemoryBound(to: CChar.self), capacity)
+      guard length >= 0 else { return nil }
+      // A target that fills the buffer may be longer: read it again into a larger one.
+      if length < capacity {
+        return String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
+      }
+      capacity *= 4
+    }
+    return nil
+  }
 }

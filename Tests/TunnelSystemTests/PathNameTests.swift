@@ -33,4 +33,35 @@ import TunnelSystem
     #expect(!PathName.isFolder("/nonexistent/folder"))
     #expect(!PathName.isFolder(""))
   }
+
+  @Test(
+    "What exists and where links point, as FileManager says, for files, folders, links, loops and nothing")
+  func existsAndLinks() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "pathname-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    FileManager.default.createFile(atPath: folder + "/file", contents: Data("x".utf8))
+    let long = String(repeating: "l", count: 200) + "/" + String(repeating: "é", count: 300)
+    let links = [
+      ("to-file", "file"), ("to-folder", folder), ("dangling", "nowhere"), ("loop-a", "loop-b"),
+      ("loop-b", "loop-a"),
+      ("long", long), ("exactly-256", String(repeating: "x", count: 256)),
+    ]
+    for (name, target) in links {
+      try FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: target)
+    }
+    let paths =
+      [folder, folder + "/file", folder + "/nothing", "", "/", "/proc/self/exe"]
+      + links.map { folder + "/" + $0.0 }
+    for path in paths {
+      #expect(PathName.exists(path) == FileManager.default.fileExists(atPath: path), "\(path)")
+      #expect(
+        PathName.symbolicLinkDestination(path)
+          == (try? FileManager.default.destinationOfSymbolicLink(atPath: path)),
+        "\(path)")
+    }
+    #expect(PathName.symbolicLinkDestination(folder + "/long") == long)
+  }
 }

@@ -26,9 +26,15 @@ public final class ReverseGeocoder: Sendable {
   public let cache: IndexCache?
   /// The path of ``cache``.
   public var cacheDirectory: String? { cache?.path }
-  private let batchIndexes = Locked<BatchIndexes?>(nil)
-  private let placeGrid = Locked<NearestPlaceGrid?>(nil)
-  private let openedLayers = Locked<PlacemarkLayers?>(nil)
+  /// What has been opened or built so far, behind one lock: one generic instance for the three slots, so
+  /// a single query's first use of the geocoder makes one type at run time, not three.
+  private let prepared = Locked(Prepared())
+
+  private struct Prepared {
+    var batchIndexes: BatchIndexes?
+    var placeGrid: NearestPlaceGrid?
+    var openedLayers: PlacemarkLayers?
+  }
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   ///
@@ -173,7 +179,8 @@ public final class ReverseGeocoder: Sendable {
   public func placemark(
     for coordinate: Coordinate, fields: Placemark.Fields
   ) throws(PlaceDataError) -> Placemark {
-    let answer = try placemark(for: coordinate, indexes: batchIndexes.withLock { $0 }, fields: fields)
+    let answer = try placemark(
+      for: coordinate, indexes: prepared.withLock { $0.batchIndexes }, fields: fields)
     try data.checkIntact()
     return answer
   }
@@ -221,7 +228,7 @@ public final class ReverseGeocoder: Sendable {
   /// The batch indexes built so far: name, cells (or nodes) and bytes of each; empty before
   /// ``prepareForBatch()``.
   public func batchIndexSizes() -> [(name: String, cells: Int, bytes: Int)] {
-    guard let indexes = batchIndexes.withLock({ $0 }) else { return [] }
+    guard let indexes = prepared.withLock({ $0.batchIndexes }) else { return [] }
     var sizes: [(name: String, cells: Int, bytes: Int)] = []
     if let places = indexes.places {
       sizes.append(("places", places.nodeCount, places.byteCount + 24 * places.vectors.count))
@@ -251,18 +258,18 @@ public final class ReverseGeocoder: Sendable {
   /// The batch indexes, with at least `parts` built: those already built are kept, and the others
   /// built beside them.
   func preparedIndexes(_ parts: BatchIndexes.Parts = .all) throws(PlaceDataError) -> BatchIndexes {
-    let current = batchIndexes.withLock { $0 }
+    let current = prepared.withLock { $0.batchIndexes }
     if let current, current.parts.isSuperset(of: parts) { return current }
-    let existingGrid = placeGrid.withLock { $0 }
+    let existingGrid = prepared.withLock { $0.placeGrid }
     let built = try BatchIndexes(
       layers: placemarkLayers(), parts: parts, existing: current, cache: cache
     ) { places in
       existingGrid ?? self.loadOrBuildPlaceGrid(places)
     }
     try data.checkIntact()
-    return batchIndexes.withLock { slot in
-      if let existing = slot, existing.parts.isSuperset(of: built.parts) { return existing }
-      slot = built
+    return prepared.withLock { slots in
+      if let existing = slots.batchIndexes, existing.parts.isSuperset(of: built.parts) { return existing }
+      slots.batchIndexes = built
       return built
     }
   }
@@ -286,7 +293,7 @@ public final class ReverseGeocoder: Sendable {
     for coordinates: [Coordinate], fields: Placemark.Fields = .all, threads: Int? = nil
   ) throws(PlaceDataError) -> [Placemark] {
     _ = try placemarkLayers()
-    let built = batchIndexes.withLock { $0 }
+    let built = prepared.withLock { $0.batchIndexes }
     let indexes =
       coordinates.count > Self.batchIndexThreshold ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
     let answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
@@ -317,7 +324,7 @@ public final class ReverseGeocoder: Sendable {
     var iterator = coordinates.makeIterator()
     var chunk: [Coordinate] = []
     chunk.reserveCapacity(chunkSize)
-    var indexes = batchIndexes.withLock { $0 }
+    var indexes = prepared.withLock { $0.batchIndexes }
     while true {
       chunk.removeAll(keepingCapacity: true)
       while chunk.count < chunkSize, let next = iterator.next() { chunk.append(next) }
@@ -367,7 +374,7 @@ public final class ReverseGeocoder: Sendable {
     _ make: @escaping @Sendable (PlaceLayer, Int, Double) -> Answer
   ) throws(PlaceDataError) -> [Answer] {
     let places = try data.places()
-    let built = batchIndexes.withLock({ $0?.places }) ?? placeGrid.withLock({ $0 })
+    let built = prepared.withLock({ $0.batchIndexes?.places ?? $0.placeGrid })
     let answers: [Answer]
     if minimumPopulation > 0 || (coordinates.count <= Self.batchIndexThreshold && built == nil) {
       answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
@@ -396,13 +403,13 @@ public final class ReverseGeocoder: Sendable {
 
   /// The nearest-place grid alone (of the batch indexes, if built), building it if needed.
   func preparedPlaceGrid() throws(PlaceDataError) -> NearestPlaceGrid {
-    if let built = batchIndexes.withLock({ $0?.places }) ?? placeGrid.withLock({ $0 }) { return built }
+    if let built = prepared.withLock({ $0.batchIndexes?.places ?? $0.placeGrid }) { return built }
     let places = try data.places()
     let built = loadOrBuildPlaceGrid(places)
     try data.checkIntact()
-    return placeGrid.withLock { slot in
-      if let existing = slot { return existing }
-      slot = built
+    return prepared.withLock { slots in
+      if let existing = slots.placeGrid { return existing }
+      slots.placeGrid = built
       return built
     }
   }
@@ -410,11 +417,11 @@ public final class ReverseGeocoder: Sendable {
   /// Every layer a placemark reads, opened on first use: opening them before a batch starts makes their
   /// errors surface first.
   func placemarkLayers() throws(PlaceDataError) -> PlacemarkLayers {
-    if let opened = openedLayers.withLock({ $0 }) { return opened }
+    if let opened = prepared.withLock({ $0.openedLayers }) { return opened }
     let opened = try PlacemarkLayers(data: data)
-    return openedLayers.withLock { slot in
-      if let existing = slot { return existing }
-      slot = opened
+    return prepared.withLock { slots in
+      if let existing = slots.openedLayers { return existing }
+      slots.openedLayers = opened
       return opened
     }
   }

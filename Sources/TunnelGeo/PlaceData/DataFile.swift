@@ -45,7 +45,7 @@ final class DataFile: @unchecked Sendable {
   let unitsPerDegree: Int
   let attributesPerFeature: Int
   /// The section table by tag (a handful: searched in order, which costs less than a dictionary to build).
-  private let sections: [(tag: UInt32, section: Section)]
+  private let sections: [TaggedSection]
   let payloadChecksum: UInt32
   private let payloadStart: Int
   /// Where the table of block checksums starts (just after the section table).
@@ -117,12 +117,19 @@ final class DataFile: @unchecked Sendable {
     munmap(UnsafeMutableRawPointer(mutating: base), size)
   }
 
+  /// A section with its four-letter tag. (A struct, not a tuple: an array of tuples makes its element type
+  /// at run time, on every process's first open.)
+  private struct TaggedSection {
+    var tag: UInt32
+    var section: Section
+  }
+
   private struct Header {
     var kind: String
     var counts: (Int, Int, Int)
     var unitsPerDegree: Int
     var attributesPerFeature: Int
-    var sections: [(tag: UInt32, section: Section)]
+    var sections: [TaggedSection]
     var payloadChecksum: UInt32
     var payloadStart: Int
     var blockTable: Int
@@ -171,7 +178,7 @@ final class DataFile: @unchecked Sendable {
     }
     let kind = String(decoding: UnsafeRawBufferPointer(start: base + 12, count: 4), as: UTF8.self)
     guard kind == expectedKind else { throw .wrongKind(path: path, expected: expectedKind, found: kind) }
-    var sections: [(tag: UInt32, section: Section)] = []
+    var sections: [TaggedSection] = []
     for index in 0..<sectionCount {
       let entry = headerSize + index * sectionEntrySize
       let tag = base.loadUnaligned(fromByteOffset: entry, as: UInt32.self)
@@ -185,7 +192,9 @@ final class DataFile: @unchecked Sendable {
       }
       // A tag given twice means its last entry, as it always has.
       sections.removeAll { $0.tag == tag }
-      sections.append((tag, Section(offset: Int(offset), byteCount: Int(length), itemSize: itemSize)))
+      sections.append(
+        TaggedSection(
+          tag: tag, section: Section(offset: Int(offset), byteCount: Int(length), itemSize: itemSize)))
     }
     return Header(
       kind: kind, counts: (Int(u32(32)), Int(u32(36)), Int(u32(40))), unitsPerDegree: Int(u32(44)),

@@ -63,7 +63,7 @@ public enum PlaceDataLocation {
   }()
 
   static func qualifies(_ directory: String) -> Bool {
-    FileManager.default.fileExists(atPath: directory + "/places.tunnel")
+    PathName.exists(directory + "/places.tunnel")
   }
 
   private static func required(_ directory: String) throws(PlaceDataError) -> String {
@@ -87,7 +87,7 @@ public enum PlaceDataLocation {
 
   private static func executablePath() -> String? {
     #if os(Linux)
-    return try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    return PathName.symbolicLinkDestination("/proc/self/exe")
     #else
     return Bundle.main.executablePath
     #endif
