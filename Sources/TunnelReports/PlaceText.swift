@@ -13,6 +13,9 @@ public enum PlaceText {
   /// `Denmark: its largest city, Copenhagen, Capital Region (population 1,153,615)`.
   public static func line(_ match: GazetteerMatch) -> String {
     let place = match.place
+    if match.pointInsideCountry {
+      return "\(match.countryName ?? place.name): a point inside it (no place is listed there)"
+    }
     var parts = [place.name]
     if let region = place.region?.name, !region.isEmpty, region != place.name { parts.append(region) }
     let country = match.countryName ?? place.countryCode

@@ -21,8 +21,9 @@ extension Tunnel {
       discussion: """
         Case, accents and punctuation do not matter, and every alternate name counts, in any script: \
         'København', 'Kopenhagen' and 'Копенгаген' all find Copenhagen. Text after a comma names the \
-        country or first-level region: 'Springfield, IL', 'Paris, FR', 'Córdoba, Spain'. Places whose own \
-        name matches come first, then those matched by an alternate name; each group by population.
+        country or first-level region: 'Springfield, IL', 'Paris, FR', 'Córdoba, Spain'. Places are ranked by \
+        population, a place's own name counting as a hundred times its population: 'Bombay' is Mumbai \
+        before Bombay, New Zealand, and 'Victoria' is Victoria before Hong Kong, which is also called so.
 
         Examples:
           tunnel find Copenhagen

@@ -45,16 +45,46 @@ import Testing
     #expect(shared > 0)
   }
 
-  @Test func exactNamesComeBeforeAlternateNamesThenPopulation() throws {
-    let matches = Self.gazetteer.search("Copenhagen", limit: 50).matches
+  /// Population and the kind of name together: each match's population (its decimal logarithm), plus a
+  /// hundred times' worth for a place's own name, never rises down the list.
+  @Test(arguments: ["Copenhagen", "Bombay", "Victoria", "Canton", "Springfield", "San Jose"])
+  func rankedByPopulationAndKindOfName(text: String) throws {
+    let matches = Self.gazetteer.search(text, limit: 100).matches
     #expect(matches.count > 1)
-    let own = matches.filter { !$0.viaAlternateName }
-    #expect(matches.prefix(own.count).allSatisfy { !$0.viaAlternateName })
-    for pair in zip(own, own.dropFirst()) {
-      #expect(pair.0.place.population >= pair.1.place.population)
+    func score(_ match: GazetteerMatch) -> Double {
+      log10(Double(max(match.place.population, 1))) + (match.viaAlternateName ? 0 : Gazetteer.ownNameWeight)
     }
-    let utah = try #require(matches.firstIndex { $0.place.countryCode == "US" })
+    for (earlier, later) in zip(matches, matches.dropFirst()) {
+      #expect(score(earlier) >= score(later), "\(text): \(earlier.place.name) before \(later.place.name)")
+    }
+    let utah = try #require(
+      Self.gazetteer.search("Copenhagen", limit: 50).matches.firstIndex {
+        $0.place.countryCode == "US"
+      })
     #expect(utah > 0)
+  }
+
+  /// Names people use for large places find them, not a small place of that very name (GeoNames lists
+  /// each as an alternate name of the large place); an own name of a place of fair size still wins over
+  /// a larger place's alternate name.
+  @Test(arguments: [
+    ("Bombay", "Mumbai", "IN"),  // not Bombay, New Zealand (740 people)
+    ("Calcutta", "Kolkata", "IN"),  // not Calcutta, Ohio
+    ("Madras", "Chennai", "IN"),  // not Madras, Oregon
+    ("Mecca", "Makkah", "SA"),  // not Mecca, California
+    ("Cologne", "Köln", "DE"),  // not Cologne, Minnesota
+    ("Seville", "Sevilla", "ES"),  // not Seville, Ohio
+    ("Victoria", "Victoria", nil),  // not Hong Kong, also called Victoria
+    ("Athens", "Athens", "GR"),  // not Athens, Georgia, nor Oshkosh (also called so)
+    ("Florence", "Florence", "IT"),
+    ("Venice", "Venice", "IT"),  // not Dayton (also called so), nor Venice, Florida
+    ("Rome", "Rome", "IT"),
+    ("Paris", "Paris", "FR"),
+  ])
+  func namesPeopleUse(text: String, name: String, country: String?) throws {
+    let first = try #require(Self.gazetteer.search(text).matches.first)
+    #expect(first.place.name == name, "\(text)")
+    if let country { #expect(first.place.countryCode == country, "\(text)") }
   }
 
   @Test func findsInOtherScripts() throws {

@@ -98,6 +98,52 @@ import Testing
     }
   }
 
+  /// Every pair of capital letters A–Z is a country in the data or refused as no country's code: never a
+  /// town reached through an alternate name ("AK" was Acq, France). Written otherwise, a name is searched.
+  @Test("Two capital letters are a country's code or refused, never a town called so")
+  func twoCapitals() throws {
+    let letters = (65...90).map { Character(Unicode.Scalar(UInt8($0))) }
+    var countries = 0
+    for first in letters {
+      for second in letters {
+        let code = String([first, second])
+        let result = Result { () throws(LocationQueryError) in try Self.query(code) }
+        switch result {
+        case .success(let found):
+          let place = try #require(found.place)
+          // "UK" is the everyday name of GB, whose ISO code it is not.
+          let country = code == "UK" ? "GB" : code
+          #expect(
+            place.standsForCountry && place.place.countryCode == country, "\(code): \(place.place.name)")
+          countries += 1
+        case .failure(.notACountryCode(code)):
+          #expect(Self.gazetteer.countryName(forCode: code) == nil, "\(code)")
+          #expect(
+            LocationQueryError.notACountryCode(code).description.hasPrefix("'\(code)' is not the ISO code"))
+        case .failure(let error):
+          Issue.record("\(code) gave \(error)")
+        }
+      }
+    }
+    #expect(countries > 200)
+    #expect(try Self.query("Ak").place?.place.countryCode == "FR")  // written as a name: searched
+    #expect(try Self.query("AK, FR").place != nil)  // with a qualifier: a name
+  }
+
+  /// A country without a single populated place in the data is stood for by a point inside it, by its code
+  /// and by its name: "where AQ" and "where Antarctica" are Antarctica, as the output names it.
+  @Test(
+    "A country with no places is a point inside it, by code and by name",
+    arguments: [("AQ", "AQ"), ("Antarctica", "AQ"), ("HM", "HM")])
+  func countryWithoutPlaces(text: String, code: String) throws {
+    let found = try #require(try Self.query(text).place)
+    #expect(found.standsForCountry && found.pointInsideCountry)
+    #expect(found.place.countryCode == code && found.place.population == 0 && found.place.index == -1)
+    let layer = try PlaceData().countries()
+    let inside = layer.countries(containing: found.place.coordinate).compactMap(\.isoAlpha2)
+    #expect(inside.contains(code), "\(text) at \(found.place.coordinate): \(inside)")
+  }
+
   @Test(
     "A qualifier without a comma or written with points finds the place: 'Springfield IL', 'Washington, D.C.'",
     arguments: [

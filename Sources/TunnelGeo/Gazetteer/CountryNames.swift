@@ -10,6 +10,8 @@ struct CountryNames: Sendable {
   private let countryCodes: [String: String]
   /// The folded names that two countries or more share ("Congo"), with their alpha-2 codes, sorted.
   private let sharedNames: [String: [String]]
+  /// The feature each alpha-2 code's name comes from: the country itself.
+  private let features: [String: Int]
 
   /// Names people write for countries that the data spells otherwise ("Republic of Korea"), folded. A
   /// name given for two countries ("congo", "korea") names neither alone: it is refused with both.
@@ -68,6 +70,7 @@ struct CountryNames: Sendable {
     self.countryNames = countryNames.compactMapValues { $0.count == 1 ? $0.first : nil }
     sharedNames = countryNames.filter { $0.value.count > 1 }.mapValues { $0.sorted() }
     self.countryCodes = countryCodes
+    features = naming.mapValues(\.feature)
   }
 
   /// The alpha-2 code of the country `text` names: its English name (long or short, folded, so in any
@@ -80,6 +83,9 @@ struct CountryNames: Sendable {
   }
 
   func name(forCode code: String) -> String? { names[code] }
+
+  /// The feature of the country with alpha-2 `code`: the one its name comes from.
+  func feature(forCode code: String) -> Int? { features[code] }
 
   /// The alpha-2 codes of the countries that `text` names alike ("Congo": CD and CG), empty when it
   /// names one country or none.

@@ -20,8 +20,9 @@ import Darwin
 /// alpha-3 code, or English name) or its first-level region (name, GeoNames code or ISO 3166-2 code):
 /// "Springfield, IL", "Paris, FR", "Córdoba, Spain", "Springfield, Illinois, US".
 ///
-/// Matches come best first: places whose own name matches before those matched through an alternate
-/// name, then by population. When nothing matches, ``GazetteerSearch/suggestions`` holds the nearest
+/// Matches come best first, by population and by the kind of name together: a place's own name counts as a
+/// hundred times the population (``ownNameWeight``), so "Bombay" finds Mumbai before Bombay, New Zealand, and
+/// "Victoria" finds Victoria before Hong Kong, which is also called so. When nothing matches, ``GazetteerSearch/suggestions`` holds the nearest
 /// spellings that do ("did you mean Copenhagen?").
 ///
 /// ```swift
@@ -32,6 +33,7 @@ public struct Gazetteer: Sendable {
   /// The places searched.
   public let places: PlaceLayer
   private let countries: CountryNames
+  private let countryLayer: CountryLayer
 
   /// A gazetteer over the places of `data`, with country names from its countries layer.
   public init(data: PlaceData) throws(PlaceDataError) {
@@ -42,6 +44,7 @@ public struct Gazetteer: Sendable {
   public init(places: PlaceLayer, countries: CountryLayer) {
     self.places = places
     self.countries = CountryNames(countries)
+    countryLayer = countries
   }
 
   /// The English name of a country by its ISO alpha-2 code, if the countries layer knows it.
@@ -64,7 +67,7 @@ public struct Gazetteer: Sendable {
     }
     let candidates = places.matches(forKey: name)
     var matches: [GazetteerMatch] = []
-    for candidate in candidates where matches.count < limit {
+    for candidate in ranked(candidates) where matches.count < limit {
       let place = places.place(at: candidate.place)
       guard qualifiers.allSatisfy({ qualifies(place, $0) }) else { continue }
       matches.append(
@@ -90,6 +93,25 @@ public struct Gazetteer: Sendable {
       query: text, matches: [], suggestions: suggestions(forKey: name), problem: .unknownName)
   }
 
+  /// How much a place's own name outweighs an alternate one, in powers of ten of population: a place found
+  /// by another name ranks above one of that very name only when it is more than a hundred times as populous.
+  /// "Bombay" is then Mumbai (12.7 million), not Bombay, New Zealand (740); "Cologne" Köln, not Cologne,
+  /// Minnesota; but "Victoria" stays Victoria, not Hong Kong (7.4 million, also called so), and "Athens"
+  /// Athens, Greece.
+  public static let ownNameWeight = 2.0
+
+  /// `candidates` best first: by the decimal logarithm of the population, plus ``ownNameWeight`` for a
+  /// place's own name; ties keep the index's order (own names first, then by population).
+  func ranked(_ candidates: [PlaceNameMatch]) -> [PlaceNameMatch] {
+    guard candidates.contains(where: \.viaAlternateName) else { return candidates }
+    let scores = candidates.map { candidate in
+      log10(Double(max(places.population(at: candidate.place), 1)))
+        + (candidate.viaAlternateName ? 0 : Self.ownNameWeight)
+    }
+    let order = candidates.indices.sorted { (scores[$0], -$0) > (scores[$1], -$1) }
+    return order.map { candidates[$0] }
+  }
+
   /// Whether `qualifier` (folded) names the place's country or region.
   private func qualifies(_ place: Place, _ qualifier: String) -> Bool {
     if countries.matches(code: place.countryCode, qualifier: qualifier) { return true }
@@ -111,8 +133,10 @@ public struct Gazetteer: Sendable {
   /// A country is named by its English name, long or short, in any case ("Denmark", "united states",
   /// "Dem. Rep. Congo"), or by its ISO 3166-1 alpha-2 or alpha-3 code in capitals ("DK", "DNK"). The
   /// bundled places do not say which is a capital, so the most populous stands for the country: the
-  /// capital in most countries, but Sydney for Australia and Istanbul for Turkey. Nil when the text
-  /// names no country, or one without places.
+  /// capital in most countries, but Sydney for Australia and Istanbul for Turkey. A country with no place
+  /// at all (Antarctica, Heard Island and McDonald Islands, Bouvet Island) is stood for by a point inside it
+  /// (``CountryLayer/interiorPoint(of:)``), named after the country, with ``GazetteerMatch/pointInsideCountry``
+  /// set. Nil when the text names no country.
   ///
   /// - Complexity: O(*n*) over the places' country codes, about a millisecond.
   public func country(named text: String) -> GazetteerMatch? {
@@ -123,7 +147,22 @@ public struct Gazetteer: Sendable {
     for index in 0..<places.count where places.countryCodeValue(at: index) == value {
       if best == nil || places.population(at: index) > places.population(at: best!) { best = index }
     }
-    guard let best else { return nil }
+    guard let best else {
+      guard let feature = countries.feature(forCode: code), let name = countries.name(forCode: code) else {
+        return nil
+      }
+      var asciiName = ""
+      for scalar in name.unicodeScalars {
+        PlaceNameKey.forEachDecomposed(scalar) { if $0.isASCII { asciiName.unicodeScalars.append($0) } }
+      }
+      let inside = Place(
+        index: -1, geonameID: 0, name: name, asciiName: asciiName, countryCode: code, region: nil,
+        population: 0,
+        timeZone: "", coordinate: countryLayer.interiorPoint(of: feature))
+      return GazetteerMatch(
+        place: inside, viaAlternateName: false, countryName: name, standsForCountry: true,
+        pointInsideCountry: true)
+    }
     return GazetteerMatch(
       place: places.place(at: best), viaAlternateName: false, countryName: countries.name(forCode: code),
       standsForCountry: true)
@@ -211,4 +250,7 @@ public struct GazetteerMatch: Sendable, Hashable, Codable {
   /// Whether the text named the place's country rather than the place, which then stands for the
   /// country (``Gazetteer/country(named:)``).
   public var standsForCountry = false
+  /// Whether the country has no place to stand for it, so that ``place`` is a point inside the country,
+  /// named after it, with no GeoNames entry (index -1, identifier 0), population or time zone of its own.
+  public var pointInsideCountry = false
 }

@@ -8,7 +8,8 @@
 /// 2. a country's name or ISO code ("Denmark", "DK", "DNK"): the country, at its most populous place
 ///    (``Gazetteer/country(named:)``), not Denmark, South Carolina;
 /// 3. a name that several countries share ("Congo", "Korea" when both are spelled so): an error naming
-///    them, not a village called so;
+///    them, not a village called so; and two capital letters that are no country's code ("AK"): an
+///    error, not a town that happens to be called so;
 /// 4. anything else, and any name with a qualifier after a comma: places by that name
 ///    (``Gazetteer/search(_:limit:)``), so "Denmark, US" and "North Pole, Alaska" find those towns.
 ///
@@ -108,6 +109,10 @@ public struct LocationQuery: Sendable, Hashable, Codable {
       place = country
       return
     }
+    if unqualified, let code = Self.twoCapitals(text) {
+      // Two capitals read as a country code, which this is not: not a town that happens to be called so.
+      throw .notACountryCode(code)
+    }
     let sharing = unqualified ? gazetteer.countries(sharingName: text) : []
     if !sharing.isEmpty {
       throw .sharedCountryName(text, countries: sharing.map { "\($0.name) (\($0.code))" })
@@ -146,6 +151,14 @@ public struct LocationQuery: Sendable, Hashable, Codable {
     return form == text ? nil : form
   }
 
+  /// `text` without the spaces round it, when that is two capital letters A–Z ("AK"), as a country code is
+  /// written.
+  static func twoCapitals(_ text: String) -> String? {
+    let trimmed = text.trimmingWhitespace()
+    let bytes = Array(trimmed.utf8)
+    return bytes.count == 2 && bytes.allSatisfy({ (65...90).contains($0) }) ? trimmed : nil
+  }
+
   /// The pole `text` names ("North Pole", "south pole"), at longitude 0.
   static func pole(named text: String) -> Coordinate? {
     switch PlaceNameKey.fold(text) {
@@ -166,6 +179,9 @@ public enum LocationQueryError: Error, Sendable, Hashable, CustomStringConvertib
   case data(PlaceDataError)
   /// The text is a name that several countries share ("Congo"), written with each one's code.
   case sharedCountryName(String, countries: [String])
+  /// The text is two capital letters, as a country code is written, but no country in the data has that
+  /// ISO 3166-1 alpha-2 code ("AK").
+  case notACountryCode(String)
 
   public var description: String {
     switch self {
@@ -176,6 +192,9 @@ public enum LocationQueryError: Error, Sendable, Hashable, CustomStringConvertib
       "\(EchoedText.quoted(text)) names \(countries.count) countries, "
         + countries.joined(separator: " and ")
         + "; write the one you mean by its name or code"
+    case .notACountryCode(let code):
+      "\(EchoedText.quoted(code)) is not the ISO code of a country in the data; for a place called so, "
+        + "write it as a name (\(EchoedText.quoted(code.prefix(1) + code.dropFirst().lowercased())))"
     }
   }
 }

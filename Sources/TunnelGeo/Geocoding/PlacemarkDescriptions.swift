@@ -81,7 +81,9 @@ extension Place: CustomStringConvertible {
 extension GazetteerMatch: CustomStringConvertible {
   /// The place, and how it was found when not by its own name.
   public var description: String {
-    place.description + (standsForCountry ? ", for its country" : viaAlternateName ? ", by another name" : "")
+    if pointInsideCountry { return "a point inside \(place.name) at \(place.coordinate)" }
+    return place.description
+      + (standsForCountry ? ", for its country" : viaAlternateName ? ", by another name" : "")
   }
 }
 

@@ -34,6 +34,33 @@ public struct CountryLayer: Sendable {
   public func countries(containing coordinate: Coordinate) -> [Country] {
     polygons.features(containing: coordinate).map(country)
   }
+
+  /// A point inside a feature, for a country with no populated place to stand for it (Antarctica, Heard
+  /// Island): the centre of the box of the feature's largest ring if the feature holds it, else the first
+  /// point of a 15 × 15 grid over that box that it holds, else the ring's first vertex (on its shore).
+  public func interiorPoint(of feature: Int) -> Coordinate {
+    var largest: Int?
+    var largestArea: Int64 = -1
+    for ring in polygons.rings(of: feature) {
+      let box = polygons.ringBox(ring)
+      let area =
+        (Int64(box.maxLatitude) - Int64(box.minLatitude))
+        * (Int64(box.maxLongitude) - Int64(box.minLongitude))
+      if area > largestArea { (largest, largestArea) = (ring, area) }
+    }
+    guard let ring = largest else { return Coordinate(uncheckedLatitude: 0, longitude: 0) }
+    let box = polygons.ringBox(ring)
+    func point(_ row: Int64, _ column: Int64) -> FixedPoint {
+      FixedPoint(
+        latitude: Int32(
+          Int64(box.minLatitude) + (Int64(box.maxLatitude) - Int64(box.minLatitude)) * row / 16),
+        longitude: Int32(
+          Int64(box.minLongitude) + (Int64(box.maxLongitude) - Int64(box.minLongitude)) * column / 16))
+    }
+    let candidates = [point(8, 8)] + (1...15).flatMap { row in (1...15).map { point(row, $0) } }
+    let inside = candidates.first { polygons.contains($0, feature: feature) }
+    return polygons.coordinate(inside ?? polygons.vertices(ofRing: ring).first ?? point(8, 8))
+  }
 }
 
 /// Named oceans and seas (Natural Earth 10m marine polygons), upper-case names title-cased.
