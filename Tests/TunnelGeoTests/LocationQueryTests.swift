@@ -130,6 +130,31 @@ import Testing
     #expect(try Self.query("AK, FR").place != nil)  // with a qualifier: a name
   }
 
+  /// Country names are written in full, and each name Tunnel prints for a country finds that country again.
+  @Test("Every country's name is written in full and finds the country")
+  func countryNamesInFull() throws {
+    let layer = try PlaceData().countries()
+    var checked = 0
+    for feature in 0..<layer.polygons.featureCount {
+      let country = layer.country(feature)
+      #expect(!country.name.contains(".") && !country.name.hasPrefix("St-"), "\(country.name)")
+      guard let code = country.isoAlpha2, Self.gazetteer.countryName(forCode: code) == country.name else {
+        continue
+      }
+      let found = Result { () throws(LocationQueryError) in try Self.query(country.name) }
+      #expect((try? found.get())?.place?.place.countryCode == code, "\(country.name): \(found)")
+      checked += 1
+    }
+    #expect(checked > 200)
+    for (name, code) in [
+      ("Bosnia and Herzegovina", "BA"), ("Central African Republic", "CF"), ("Western Sahara", "EH"),
+      ("Saint Barthélemy", "BL"), ("Faroe Islands", "FO"), ("Heard Island and McDonald Islands", "HM"),
+    ] {
+      #expect(Self.gazetteer.countryName(forCode: code) == name)
+      #expect(try Self.query(name).place?.place.countryCode == code, "\(name)")
+    }
+  }
+
   /// A country without a single populated place in the data is stood for by a point inside it, by its code
   /// and by its name: "where AQ" and "where Antarctica" are Antarctica, as the output names it.
   @Test(

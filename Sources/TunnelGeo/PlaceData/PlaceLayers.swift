@@ -6,7 +6,8 @@ public struct Country: Sendable, Hashable {
   public var isoAlpha2: String?
   /// ISO 3166-1 alpha-3 (`ISO_A3_EH`), nil where there is none.
   public var isoAlpha3: String?
-  /// The English name (`NAME_LONG`: "Democratic Republic of the Congo").
+  /// The English name, in full (`NAME_LONG`: "Democratic Republic of the Congo"; `NAME_EN` where the former
+  /// abbreviates: "Bosnia and Herzegovina", not "Bosnia and Herz.").
   public var name: String
   /// The short English name (`NAME`: "Dem. Rep. Congo").
   public var shortName: String
