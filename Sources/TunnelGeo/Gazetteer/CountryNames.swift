@@ -22,7 +22,8 @@ struct CountryNames: Sendable {
     ("congo", "CG"), ("congo", "CD"), ("dr congo", "CD"), ("drc", "CD"), ("congo brazzaville", "CG"),
     ("congo kinshasa", "CD"), ("czech republic", "CZ"), ("ivory coast", "CI"), ("macedonia", "MK"),
     ("burma", "MM"), ("east timor", "TL"), ("cape verde", "CV"), ("swaziland", "SZ"),
-    ("holland", "NL"), ("vatican", "VA"), ("russia", "RU"), ("vietnam", "VN"), ("laos", "LA"),
+    ("holland", "NL"), ("vatican", "VA"), ("holy see", "VA"), ("russia", "RU"), ("vietnam", "VN"),
+    ("laos", "LA"),
     ("syria", "SY"), ("iran", "IR"), ("bolivia", "BO"), ("venezuela", "VE"), ("tanzania", "TZ"),
     ("moldova", "MD"), ("palestine", "PS"), ("taiwan", "TW"), ("brunei", "BN"), ("micronesia", "FM"),
   ]

@@ -131,7 +131,9 @@ public struct Gazetteer: Sendable {
   /// The country `text` names, as a match whose place stands for it: the country's most populous place.
   ///
   /// A country is named by its English name, long or short, in any case ("Denmark", "united states",
-  /// "Dem. Rep. Congo"), or by its ISO 3166-1 alpha-2 or alpha-3 code in capitals ("DK", "DNK"). The
+  /// "Dem. Rep. Congo"), or by its ISO 3166-1 alpha-2 or alpha-3 code in capitals ("DK", "DNK"), or by an
+  /// alpha-2 code that places use where the countries layer draws the area as part of another country ("RE"
+  /// for Réunion, "SJ" for Svalbard: then the country's name is unknown). The
   /// bundled places do not say which is a capital, so the most populous stands for the country: the
   /// capital in most countries, but Sydney for Australia and Istanbul for Turkey. A country with no place
   /// at all (Antarctica, Heard Island and McDonald Islands, Bouvet Island) is stood for by a point inside it
@@ -140,7 +142,16 @@ public struct Gazetteer: Sendable {
   ///
   /// - Complexity: O(*n*) over the places' country codes, about a millisecond.
   public func country(named text: String) -> GazetteerMatch? {
-    guard let code = countries.code(naming: text), code.utf8.count == 2 else { return nil }
+    let code: String
+    if let named = countries.code(naming: text), named.utf8.count == 2 {
+      code = named
+    } else if let capitals = LocationQuery.twoCapitals(text) {
+      // A code the places use that the countries layer folds into another country (GeoNames' RE for
+      // Réunion, MQ for Martinique, SJ for Svalbard, all France's or Norway's in Natural Earth).
+      code = capitals
+    } else {
+      return nil
+    }
     let bytes = Array(code.utf8)
     let value = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
     var best: Int?
