@@ -22,8 +22,8 @@ import Darwin
 ///
 /// Matches come best first, by population and by the kind of name together: a place's own name counts as a
 /// hundred times the population (``ownNameWeight``), so "Bombay" finds Mumbai before Bombay, New Zealand, and
-/// "Victoria" finds Victoria before Hong Kong, which is also called so. When nothing matches, ``GazetteerSearch/suggestions`` holds the nearest
-/// spellings that do ("did you mean Copenhagen?").
+/// "Victoria" finds Victoria before Hong Kong, which is also called so. When nothing matches,
+/// ``GazetteerSearch/suggestions`` holds the nearest spellings that do ("did you mean Copenhagen?").
 ///
 /// ```swift
 /// let gazetteer = try Gazetteer(data: PlaceData())
@@ -168,8 +168,7 @@ public struct Gazetteer: Sendable {
       }
       let inside = Place(
         index: -1, geonameID: 0, name: name, asciiName: asciiName, countryCode: code, region: nil,
-        population: 0,
-        timeZone: "", coordinate: countryLayer.interiorPoint(of: feature))
+        population: 0, timeZone: "", coordinate: countryLayer.interiorPoint(of: feature))
       return GazetteerMatch(
         place: inside, viaAlternateName: false, countryName: name, standsForCountry: true,
         pointInsideCountry: true)
