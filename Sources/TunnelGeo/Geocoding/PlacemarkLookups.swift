@@ -35,6 +35,11 @@ protocol PlacemarkLookups {
 
   /// The country feature whose border (coastlines included) is nearest within `limit` radians.
   func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
+  /// The country feature taken by `accept` whose border is nearest within `limit` radians.
+  func countryBorder(
+    nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
+    where accept: (Int) -> Bool
+  ) -> Int?
   /// The region feature of a country whose border is nearest within `limit` radians.
   func regionBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double, country: UInt16

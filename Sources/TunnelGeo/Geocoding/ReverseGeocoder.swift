@@ -110,6 +110,12 @@ public final class ReverseGeocoder: Sendable {
   /// if that border is at most this many kilometres away: Natural Earth's polygons miss harbours and
   /// beaches by a few hundred metres (Copenhagen City Hall lies 0.2–0.3 km outside Denmark).
   public static let coastalToleranceKm = 5.0
+  /// Natural Earth draws borders at 1:10 million, where the Vatican is a blot of 150 m that misses the
+  /// point GeoNames gives its city, Gibraltar ends 400 m short of its town, and Büsingen and Baarle-Hertog
+  /// are not drawn: within this many kilometres of a border, a point whose time zone is another
+  /// country's (the zones follow OpenStreetMap's borders) belongs to that country, when its border is
+  /// that near too.
+  public static let borderAccuracyKm = 5.0
   /// The country of a nearest-land point is found with this wider tolerance: small islands are often
   /// missing from, or offset in, the country polygons.
   public static let landCountryToleranceKm = 25.0
@@ -131,7 +137,8 @@ public final class ReverseGeocoder: Sendable {
   ///   the point — odd (land, island in a lake, Antarctic ice) is land, even (lake, pond) is a lake,
   ///   none is the sea. A lake is `land == false` with ``Placemark/inLake`` set, and no ``Placemark/sea``.
   /// - Country: the Natural Earth polygon containing the point; otherwise the country whose border is
-  ///   within ``coastalToleranceKm`` (nearest first); otherwise none.
+  ///   within ``coastalToleranceKm`` (nearest first); otherwise none. Within ``borderAccuracyKm`` of a
+  ///   border, the time zone's country when its border is that near too (the Vatican, Gibraltar).
   /// - Region: the admin-1 region polygon of the point's country containing the point, else the one
   ///   whose border is within ``coastalToleranceKm`` (nearest first); where there is none (farther out at
   ///   sea, a country the polygons do not cover) or it has no admin-1 code (a polygon whose places are in

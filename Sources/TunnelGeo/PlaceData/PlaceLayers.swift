@@ -121,11 +121,28 @@ public struct CoastlineLayer: Sendable {
 
 /// IANA time zone polygons, including the ocean bands `Etc/GMT-12` … `Etc/GMT+12`.
 public struct TimeZoneLayer: Sendable {
-  /// The polygons; the single attribute is `tzid`.
+  /// The polygons; the attributes are `tzid` and `country`.
   public let polygons: PolygonLayer
 
   /// The identifier of a feature ("Europe/Copenhagen").
   public func identifier(_ feature: Int) -> String { polygons.attribute(0, of: feature) ?? "" }
+
+  /// The ISO 3166-1 alpha-2 code of a feature's country: the code most GeoNames places naming the zone as
+  /// theirs carry ("VA" for Europe/Vatican, "TH" for Asia/Bangkok); nil for a zone no place names (the
+  /// nautical `Etc/GMT±N` zones) and for data without the attribute.
+  public func countryCode(_ feature: Int) -> String? {
+    guard polygons.attributeNames.count > 1, let code = polygons.attribute(1, of: feature), !code.isEmpty
+    else {
+      return nil
+    }
+    return code
+  }
+
+  /// Whether some zone is of a country (an ISO alpha-2 code): false for a country that keeps another's
+  /// time (Kosovo keeps Serbia's) or that the places do not know by its code.
+  public func hasZone(ofCountry code: String) -> Bool {
+    (0..<polygons.featureCount).contains { countryCode($0) == code }
+  }
 
   /// The zones whose polygons contain the coordinate.
   public func identifiers(containing coordinate: Coordinate) -> [String] {
