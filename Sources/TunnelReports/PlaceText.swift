@@ -17,23 +17,30 @@ public enum PlaceText {
       return "\(match.countryName ?? place.name): a point inside it (no place is listed there)"
     }
     var parts = [place.name]
-    if let region = place.region?.name, !region.isEmpty, region != place.name { parts.append(region) }
+    if !match.standsForRegion, let region = place.region?.name, !region.isEmpty, region != place.name {
+      parts.append(region)
+    }
     let country = match.countryName ?? place.countryCode
     if !match.standsForCountry { parts.append(country) }
     let population = place.population > 0 ? " (population \(grouped(place.population)))" : ""
     let line = parts.joined(by: ", ") + population
+    if match.standsForRegion, let region = place.region?.name {
+      return "\(region): its largest place, \(line)"
+    }
     return match.standsForCountry ? "\(country): its largest city, \(line)" : line
   }
 
   /// A region's name as it reads in a sentence: an inverted name from the ISO 3166-2 lists
-  /// ("Madrid, Comunidad de", "Valenciana, Comunitat") turned round ("Comunidad de Madrid", "Comunitat
-  /// Valenciana"); any other name as it is.
+  /// ("Madrid, Comunidad de", "Valenciana, Comunitat", "Stînga Nistrului, unitatea teritorială din")
+  /// turned round, with a capital first ("Comunidad de Madrid", "Comunitat Valenciana", "Unitatea
+  /// teritorială din Stînga Nistrului"); any other name as it is.
   public static func regionName(_ name: String) -> String {
     let parts = name.split(separator: ",", omittingEmptySubsequences: false)
-    guard parts.count == 2, let tail = parts[1].first(where: { !$0.isWhitespace }), tail.isUppercase,
+    guard parts.count == 2, let tail = parts[1].first(where: { !$0.isWhitespace }), tail.isLetter,
       !parts[0].isEmpty
     else { return name }
-    return parts[1].trimmingWhitespace() + " " + parts[0].trimmingWhitespace()
+    let turned = parts[1].trimmingWhitespace() + " " + parts[0].trimmingWhitespace()
+    return turned.prefix(1).uppercased() + turned.dropFirst()
   }
 
   /// A time zone with its offset from UTC now: "Europe/Copenhagen (UTC+1)", "Etc/GMT+2 (UTC−2)" (an

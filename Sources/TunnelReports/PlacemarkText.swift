@@ -72,7 +72,9 @@ public enum PlacemarkText {
     let surface = placemark.land ? "land" : placemark.inLake ? "lake" : "sea"
     var whereLine = surface
     if let country = placemark.country { whereLine += ", \(country.name) (\(country.code))" }
-    if let region = placemark.region { whereLine += ", \(region.name) (\(region.code))" }
+    if let region = placemark.region {
+      whereLine += ", \(PlaceText.regionName(region.name)) (\(region.code))"
+    }
     lines.append(Detail("Surface", whereLine))
     if let land = placemark.nearestLand {
       var value = "\(kilometres(land.distanceKm)) away"

@@ -126,7 +126,8 @@ import Testing
       }
     }
     #expect(countries > 200)
-    for code in ["RE", "MQ", "GP", "GF", "YT", "SJ"] {  // GeoNames' own codes for France's and Norway's lands
+    // Territories that Natural Earth draws in France, Norway, the Netherlands, Australia and New Zealand.
+    for code in ["RE", "MQ", "GP", "GF", "YT", "SJ", "BQ", "CX", "CC", "TK"] {
       #expect(try Self.query(code).place?.place.countryCode == code, "\(code)")
     }
     #expect(try Self.query("Ak").place?.place.countryCode == "FR")  // written as a name: searched
@@ -150,13 +151,34 @@ import Testing
     }
     #expect(checked > 200)
     #expect(try Self.query("Holy See").place?.place.countryCode == "VA")
+    // East Jerusalem, GeoNames' most populous place of Palestine, lies in Israel as Natural Earth draws it.
+    #expect(try Self.query("Palestine").place?.place.name == "Gaza")
+    for (name, code) in [("Réunion", "RE"), ("Martinique", "MQ"), ("Svalbard and Jan Mayen", "SJ")] {
+      #expect(try Self.query(name).place?.place.countryCode == code, "\(name)")
+    }
     for (name, code) in [
       ("Bosnia and Herzegovina", "BA"), ("Central African Republic", "CF"), ("Western Sahara", "EH"),
       ("Saint Barthélemy", "BL"), ("Faroe Islands", "FO"), ("Heard Island and McDonald Islands", "HM"),
+      ("Palestine", "PS"), ("Kosovo", "XK"),
     ] {
       #expect(Self.gazetteer.countryName(forCode: code) == name)
       #expect(try Self.query(name).place?.place.countryCode == code, "\(name)")
     }
+  }
+
+  /// A first-level region's name stands for its most populous place, ranked as another name of that place:
+  /// above a hamlet of that very name, below a city of it (GeoNames' regions and populations).
+  @Test(
+    "A region's name is its largest place, unless a place of that name is larger by the ranking",
+    arguments: [
+      ("Svalbard", "SJ", "Longyearbyen", true), ("Texas", "US", "Houston", true),
+      ("Queensland", "AU", "Brisbane", true), ("Victoria", "HK", "Victoria", false),
+      ("New York", "US", "New York City", false),
+    ])
+  func regionNames(text: String, country: String, place: String, standsForRegion: Bool) throws {
+    let found = try #require(try Self.query(text).place)
+    #expect(found.place.countryCode == country && found.place.name == place, "\(text): \(found)")
+    #expect(found.standsForRegion == standsForRegion && !found.standsForCountry)
   }
 
   /// A country without a single populated place in the data is stood for by a point inside it, by its code

@@ -142,6 +142,10 @@ struct MapPolishTests {
   func captions() throws {
     #expect(PlaceText.regionName("Madrid, Comunidad de") == "Comunidad de Madrid")
     #expect(PlaceText.regionName("Valenciana, Comunitat") == "Comunitat Valenciana")
+    // Transnistria's ISO name, whose tail is in lower case.
+    #expect(
+      PlaceText.regionName("Stînga Nistrului, unitatea teritorială din")
+        == "Unitatea teritorială din Stînga Nistrului")
     #expect(PlaceText.regionName("Midtjylland") == "Midtjylland")
     // At Madrid's own point, whose region is "Madrid, Comunidad de" in the data.
     let madrid = try Shared.reverseGeocoder.placemark(for: coordinate(40.4165, -3.70256))

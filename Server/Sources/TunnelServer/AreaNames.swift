@@ -6,30 +6,6 @@ import TunnelGeo
 ///
 /// Each area is placed at its most populous place (the capital in most countries and regions; the area's
 /// middle may lie outside it, or at sea), with the box around its polygons.
-struct AreaNames: Sendable {
-  /// Regions by their name folded as place names are (``PlaceNameKey/fold(_:)``).
-  let regionsByName: [String: [Int]]
-  /// Each region's most populous place.
-  let regionSeats: [Int: Int]
-
-  init(places: PlaceLayer) {
-    var seats: [Int: Int] = [:]
-    for index in 0..<places.count {
-      guard let region = places.regionIndex(at: index) else { continue }
-      if let seat = seats[region], places.population(at: seat) >= places.population(at: index) { continue }
-      seats[region] = index
-    }
-    var byName: [String: [Int]] = [:]
-    for region in seats.keys.sorted() {
-      let name = places.region(region).name
-      guard !name.isEmpty else { continue }
-      byName[PlaceNameKey.fold(name), default: []].append(region)
-    }
-    regionsByName = byName
-    regionSeats = seats
-  }
-}
-
 extension TunnelService {
   /// The country and the regions that `text` names, as the dialects name areas. A text with a qualifier
   /// after a comma names a place, not an area.
@@ -46,8 +22,8 @@ extension TunnelService {
           boundingBox: countryBox(code: code) ?? Self.box(around: seat, km: 300), countryName: name,
           countryCode: code, id: Self.areaID(kind: .country, text: code), importance: 0.8))
     }
-    for index in areaNames.regionsByName[PlaceNameKey.fold(text)] ?? [] {
-      guard let seatIndex = areaNames.regionSeats[index] else { continue }
+    for index in areaNames.regions(named: text) {
+      guard let seatIndex = areaNames.seats[index] else { continue }
       let region = places.region(index)
       let seat = places.place(at: seatIndex).coordinate
       // Keyed as a placemark names a region: its ISO 3166-2 code, else country and admin-1 code.

@@ -21,7 +21,7 @@ public final class TunnelService: Sendable {
   /// The areas' boxes, made once.
   let areaBoxes: AreaBoxes
   /// Regions by name, for the dialects' searches.
-  let areaNames: AreaNames
+  let areaNames: RegionNames
   /// The map tiles, drawn from the same data: made by the first request that needs them (decoding their
   /// layers takes about a second on two cores), once, whichever thread asks first; the others wait for it.
   public var tiles: MapTiles {
@@ -58,7 +58,7 @@ public final class TunnelService: Sendable {
     regions = try data.regions()
     marine = try data.marine()
     areaBoxes = AreaBoxes(countries: countries, regions: regions, marine: marine, places: places)
-    areaNames = AreaNames(places: places)
+    areaNames = RegionNames(places: places)
     try geocoder.prepareForBatch()
     _ = try geocoder.nearestPlaceIndex()
     // Every layer read once: its checksums verified and its pages in memory before the first request.

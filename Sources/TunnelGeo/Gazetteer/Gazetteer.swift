@@ -100,13 +100,19 @@ public struct Gazetteer: Sendable {
   /// Athens, Greece.
   public static let ownNameWeight = 2.0
 
-  /// `candidates` best first: by the decimal logarithm of the population, plus ``ownNameWeight`` for a
-  /// place's own name; ties keep the index's order (own names first, then by population).
+  /// How a name ranks: the decimal logarithm of the population, plus ``ownNameWeight`` for a place's
+  /// own name. A region's name counts as another name of its most populous place
+  /// (``region(named:)``).
+  public static func score(population: Int, ownName: Bool) -> Double {
+    log10(Double(max(population, 1))) + (ownName ? ownNameWeight : 0)
+  }
+
+  /// `candidates` best first by ``score(population:ownName:)``; ties keep the index's order (own names
+  /// first, then by population).
   func ranked(_ candidates: [PlaceNameMatch]) -> [PlaceNameMatch] {
     guard candidates.contains(where: \.viaAlternateName) else { return candidates }
     let scores = candidates.map { candidate in
-      log10(Double(max(places.population(at: candidate.place), 1)))
-        + (candidate.viaAlternateName ? 0 : Self.ownNameWeight)
+      Self.score(population: places.population(at: candidate.place), ownName: !candidate.viaAlternateName)
     }
     let order = candidates.indices.sorted { (scores[$0], -$0) > (scores[$1], -$1) }
     return order.map { candidates[$0] }
@@ -131,33 +137,24 @@ public struct Gazetteer: Sendable {
   /// The country `text` names, as a match whose place stands for it: the country's most populous place.
   ///
   /// A country is named by its English name, long or short, in any case ("Denmark", "united states",
-  /// "Dem. Rep. Congo"), or by its ISO 3166-1 alpha-2 or alpha-3 code in capitals ("DK", "DNK"), or by an
-  /// alpha-2 code that places use where the countries layer draws the area as part of another country ("RE"
-  /// for Réunion, "SJ" for Svalbard: then the country's name is unknown). The
+  /// "Dem. Rep. Congo"), or by its ISO 3166-1 alpha-2 or alpha-3 code in capitals ("DK", "DNK"; "RE" for
+  /// Réunion, which the countries layer has as a territory of its own). The
   /// bundled places do not say which is a capital, so the most populous stands for the country: the
-  /// capital in most countries, but Sydney for Australia and Istanbul for Turkey. A country with no place
+  /// capital in most countries, but Sydney for Australia and Istanbul for Turkey; of places the countries
+  /// layer draws inside another country, the next (Palestine is Gaza, not East Jerusalem, which Natural
+  /// Earth's point of view draws in Israel). A country with no place
   /// at all (Antarctica, Heard Island and McDonald Islands, Bouvet Island) is stood for by a point inside it
   /// (``CountryLayer/interiorPoint(of:)``), named after the country, with ``GazetteerMatch/pointInsideCountry``
   /// set. Nil when the text names no country.
   ///
   /// - Complexity: O(*n*) over the places' country codes, about a millisecond.
   public func country(named text: String) -> GazetteerMatch? {
-    let code: String
-    if let named = countries.code(naming: text), named.utf8.count == 2 {
-      code = named
-    } else if let capitals = LocationQuery.twoCapitals(text) {
-      // A code the places use that the countries layer folds into another country (GeoNames' RE for
-      // Réunion, MQ for Martinique, SJ for Svalbard, all France's or Norway's in Natural Earth).
-      code = capitals
-    } else {
-      return nil
-    }
+    guard let code = countries.code(naming: text), code.utf8.count == 2 else { return nil }
     let bytes = Array(code.utf8)
     let value = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
-    var best: Int?
-    for index in 0..<places.count where places.countryCodeValue(at: index) == value {
-      if best == nil || places.population(at: index) > places.population(at: best!) { best = index }
-    }
+    var own = (0..<places.count).filter { places.countryCodeValue(at: $0) == value }
+    own.sort { (places.population(at: $0), -$0) > (places.population(at: $1), -$1) }
+    let best = own.prefix(10).first { !drawnInAnotherCountry(places.coordinate(at: $0), code) } ?? own.first
     guard let best else {
       guard let feature = countries.feature(forCode: code), let name = countries.name(forCode: code) else {
         return nil
@@ -176,6 +173,31 @@ public struct Gazetteer: Sendable {
     return GazetteerMatch(
       place: places.place(at: best), viaAlternateName: false, countryName: countries.name(forCode: code),
       standsForCountry: true)
+  }
+
+  /// The first-level region `text` names (GeoNames' name for it, compared as place names are), as a match
+  /// whose place stands for it: the region's most populous place ("Svalbard": Longyearbyen; "Texas":
+  /// Houston), with ``GazetteerMatch/standsForRegion`` set; of regions of one name in several countries,
+  /// the one whose place is most populous. Nil when no region is called so, or `text` has a qualifier.
+  ///
+  /// - Complexity: one pass over the places (``RegionNames``), a few milliseconds.
+  public func region(named text: String) -> GazetteerMatch? {
+    let names = RegionNames(places: places)
+    let seats = names.regions(named: text).compactMap { names.seats[$0] }
+    guard let best = seats.max(by: { places.population(at: $0) < places.population(at: $1) }) else {
+      return nil
+    }
+    let place = places.place(at: best)
+    return GazetteerMatch(
+      place: place, viaAlternateName: true, countryName: countries.name(forCode: place.countryCode),
+      standsForRegion: true)
+  }
+
+  /// Whether the countries layer draws a point inside another country's polygon and not inside that of
+  /// `code`.
+  private func drawnInAnotherCountry(_ point: Coordinate, _ code: String) -> Bool {
+    let around = countryLayer.countries(containing: point)
+    return !around.isEmpty && !around.contains { $0.isoAlpha2 == code }
   }
 
   /// The countries (alpha-2 code and name) that `text` names alike, such as the two Congos for
@@ -260,6 +282,9 @@ public struct GazetteerMatch: Sendable, Hashable, Codable {
   /// Whether the text named the place's country rather than the place, which then stands for the
   /// country (``Gazetteer/country(named:)``).
   public var standsForCountry = false
+  /// Whether the text named the place's first-level region rather than the place, which then stands for
+  /// the region (``Gazetteer/region(named:)``).
+  public var standsForRegion = false
   /// Whether the country has no place to stand for it, so that ``place`` is a point inside the country,
   /// named after it, with no GeoNames entry (index -1, identifier 0), population or time zone of its own.
   public var pointInsideCountry = false

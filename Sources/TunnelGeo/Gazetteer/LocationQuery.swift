@@ -123,6 +123,18 @@ public struct LocationQuery: Sendable, Hashable, Codable {
       let retried = gazetteer.search(qualified, limit: Self.namesakeLimit)
       if !retried.matches.isEmpty { search = retried }
     }
+    // A region's name counts as another name of its most populous place: "Svalbard" and "Texas" are the
+    // regions, "Victoria" the city in Canada rather than the state of Australia.
+    if unqualified, let region = gazetteer.region(named: text),
+      search.matches.first.map({
+        Gazetteer.score(population: $0.place.population, ownName: !$0.viaAlternateName)
+          < Gazetteer.score(population: region.place.population, ownName: false)
+      }) ?? true
+    {
+      coordinate = region.place.coordinate
+      place = region
+      return
+    }
     guard let first = search.matches.first else { throw .place(search) }
     coordinate = first.place.coordinate
     place = first
