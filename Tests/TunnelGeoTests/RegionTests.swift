@@ -52,6 +52,33 @@ import Testing
     #expect(try Self.indexed.placemark(for: coordinate).region == region)
   }
 
+  /// The most populous place of each country has a first-level region: Dublin is in Leinster (IE-L),
+  /// Reykjavík in Höfuðborgarsvæði (IS-1), Vilnius in Vilniaus apskritis (LT-VL), Lilongwe in the Central
+  /// Region (MW-C). The 21 without one are where GeoNames gives no first-level division the data can name
+  /// (most have none in ISO 3166-2: Aruba, Gibraltar, the Vatican, Macao).
+  @Test("Every country's largest place has a region, but where GeoNames gives none")
+  func largestPlacesHaveRegions() throws {
+    let places = try PlaceData().places()
+    var largest: [String: Int] = [:]
+    for index in 0..<places.count {
+      let code = places.countryCode(at: index)
+      if largest[code].map({ places.population(at: $0) < places.population(at: index) }) ?? true {
+        largest[code] = index
+      }
+    }
+    let codes = largest.keys.sorted()
+    let found = try Self.indexed.placemarks(for: codes.map { places.coordinate(at: largest[$0]!) })
+    let without = zip(codes, found).filter { $0.1.region == nil }.map(\.0)
+    #expect(
+      without == [
+        "AW", "BL", "CC", "CW", "CX", "EH", "FK", "GI", "GS", "IO", "MF", "MO", "NF", "NU", "PN", "SG", "SX",
+        "TC", "TK", "VA", "VG",
+      ])
+    for (code, region) in [("IE", "IE-L"), ("IS", "IS-1"), ("LT", "LT-VL"), ("MW", "MW-C")] {
+      #expect(found[codes.firstIndex(of: code)!].region?.code == region, "\(code)")
+    }
+  }
+
   @Test("Every region polygon's region belongs to the polygon's country")
   func codesBelongToTheirCountry() throws {
     let regions = try Self.geocoder.data.regions()
