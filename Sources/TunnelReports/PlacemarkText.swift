@@ -73,7 +73,7 @@ public enum PlacemarkText {
     var whereLine = surface
     if let country = placemark.country { whereLine += ", \(country.name) (\(country.code))" }
     if let region = placemark.region {
-      whereLine += ", \(PlaceText.regionName(region.name)) (\(region.code))"
+      whereLine += ", \(PlaceText.regionName(region.name))" + (region.code.map { " (\($0))" } ?? "")
     }
     lines.append(Detail("Surface", whereLine))
     if let land = placemark.nearestLand {

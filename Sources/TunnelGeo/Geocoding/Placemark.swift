@@ -30,8 +30,9 @@ public struct Placemark: Sendable, Hashable, Codable {
 
   /// A first-level region: ISO 3166-2 code and name, and the rule that gave it.
   public struct Region: Sendable, Hashable, Codable {
-    /// ISO 3166-2 ("DK-82"); GeoNames' `country.admin1` code ("DK.18") when no ISO code is known.
-    public var code: String
+    /// ISO 3166-2 ("DK-82"); nil where the region has no ISO 3166-2 code in the data (Central Serbia,
+    /// the Isle of Man's parishes), when ``name`` is the name the source gives it.
+    public var code: String?
     /// The name ("Midtjylland").
     public var name: String
     /// Which rule gave the region.
@@ -46,7 +47,7 @@ public struct Placemark: Sendable, Hashable, Codable {
     }
 
     /// Creates a region.
-    public init(code: String, name: String, source: Source = .polygon) {
+    public init(code: String?, name: String, source: Source = .polygon) {
       self.code = code
       self.name = name
       self.source = source

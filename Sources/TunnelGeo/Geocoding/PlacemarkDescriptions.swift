@@ -45,7 +45,7 @@ extension Placemark.Country: CustomStringConvertible {
 
 extension Placemark.Region: CustomStringConvertible {
   /// `Midtjylland (DK-82)`, or the name alone when the region has no code.
-  public var description: String { code.isEmpty ? name : "\(name) (\(code))" }
+  public var description: String { code.map { "\(name) (\($0))" } ?? name }
 }
 
 extension Placemark.NearestLand: CustomStringConvertible {

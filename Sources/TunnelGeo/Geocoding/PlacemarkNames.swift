@@ -56,12 +56,12 @@ final class PlacemarkNames: Sendable {
     return UInt16(first) | UInt16(second) << 8
   }
 
-  /// A region as a placemark names it: its ISO 3166-2 code (else `country.admin1`) and name; nil when the
+  /// A region as a placemark names it: its ISO 3166-2 code (nil where it has none) and name; nil when the
   /// data has no name for it.
   static func region(_ places: PlaceLayer, _ index: Int) -> Placemark.Region? {
     let found = places.region(index)
     guard !found.name.isEmpty else { return nil }
-    return Placemark.Region(code: found.isoCode ?? "\(found.countryCode).\(found.code)", name: found.name)
+    return Placemark.Region(code: found.isoCode, name: found.name)
   }
 }
 
