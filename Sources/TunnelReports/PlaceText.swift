@@ -17,16 +17,11 @@ public enum PlaceText {
       return "\(match.countryName ?? place.name): a point inside it (no place is listed there)"
     }
     var parts = [place.name]
-    if !match.standsForRegion, let region = place.region?.name, !region.isEmpty, region != place.name {
-      parts.append(region)
-    }
+    if let region = place.region?.name, !region.isEmpty, region != place.name { parts.append(region) }
     let country = match.countryName ?? place.countryCode
     if !match.standsForCountry { parts.append(country) }
     let population = place.population > 0 ? " (population \(grouped(place.population)))" : ""
     let line = parts.joined(by: ", ") + population
-    if match.standsForRegion, let region = place.region?.name {
-      return "\(region): its largest place, \(line)"
-    }
     return match.standsForCountry ? "\(country): its largest city, \(line)" : line
   }
 

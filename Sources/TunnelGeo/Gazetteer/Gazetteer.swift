@@ -100,19 +100,13 @@ public struct Gazetteer: Sendable {
   /// Athens, Greece.
   public static let ownNameWeight = 2.0
 
-  /// How a name ranks: the decimal logarithm of the population, plus ``ownNameWeight`` for a place's
-  /// own name. A region's name counts as another name of its most populous place
-  /// (``region(named:)``).
-  public static func score(population: Int, ownName: Bool) -> Double {
-    log10(Double(max(population, 1))) + (ownName ? ownNameWeight : 0)
-  }
-
-  /// `candidates` best first by ``score(population:ownName:)``; ties keep the index's order (own names
-  /// first, then by population).
+  /// `candidates` best first: by the decimal logarithm of the population, plus ``ownNameWeight`` for a
+  /// place's own name; ties keep the index's order (own names first, then by population).
   func ranked(_ candidates: [PlaceNameMatch]) -> [PlaceNameMatch] {
     guard candidates.contains(where: \.viaAlternateName) else { return candidates }
     let scores = candidates.map { candidate in
-      Self.score(population: places.population(at: candidate.place), ownName: !candidate.viaAlternateName)
+      log10(Double(max(places.population(at: candidate.place), 1)))
+        + (candidate.viaAlternateName ? 0 : Self.ownNameWeight)
     }
     let order = candidates.indices.sorted { (scores[$0], -$0) > (scores[$1], -$1) }
     return order.map { candidates[$0] }
@@ -175,22 +169,54 @@ public struct Gazetteer: Sendable {
       standsForCountry: true)
   }
 
-  /// The first-level region `text` names (GeoNames' name for it, compared as place names are), as a match
-  /// whose place stands for it: the region's most populous place ("Svalbard": Longyearbyen; "Texas":
-  /// Houston), with ``GazetteerMatch/standsForRegion`` set; of regions of one name in several countries,
-  /// the one whose place is most populous. Nil when no region is called so, or `text` has a qualifier.
+  /// The most populous place of the first-level regions named `text` (GeoNames' names, compared as place
+  /// names are), as a match by another name: "Svalbard" is Longyearbyen, "Queensland" Brisbane. Nil when
+  /// no region is called so, or when `text` has a qualifier. ``LocationQuery`` asks it when no place has
+  /// the name: reading the region names touches about 3 MB of the place data.
   ///
-  /// - Complexity: one pass over the places (``RegionNames``), a few milliseconds.
+  /// - Complexity: the region names are read, and only those whose ASCII letters and digits could be in
+  ///   the key are folded (a fraction of a millisecond); when one matches, one pass over the places finds
+  ///   its largest.
   public func region(named text: String) -> GazetteerMatch? {
-    let names = RegionNames(places: places)
-    let seats = names.regions(named: text).compactMap { names.seats[$0] }
-    guard let best = seats.max(by: { places.population(at: $0) < places.population(at: $1) }) else {
-      return nil
+    let key = PlaceNameKey.fold(text)
+    guard !key.isEmpty, !text.contains(",") else { return nil }
+    var named = Set<Int>()
+    for region in 0..<places.regionCount {
+      let name = places.regionName(region)
+      if Self.asciiAlphanumerics(of: name, canBeIn: key), PlaceNameKey.fold(name) == key {
+        named.insert(region)
+      }
     }
+    guard !named.isEmpty else { return nil }
+    let seats = RegionNames.seats(in: places) { named.contains($0) }
+    guard
+      let best = seats.keys.sorted().compactMap({ seats[$0] }).max(by: {
+        places.population(at: $0) < places.population(at: $1)
+      })
+    else { return nil }
     let place = places.place(at: best)
     return GazetteerMatch(
-      place: place, viaAlternateName: true, countryName: countries.name(forCode: place.countryCode),
-      standsForRegion: true)
+      place: place, viaAlternateName: true, countryName: countries.name(forCode: place.countryCode))
+  }
+
+  /// Whether the ASCII letters and digits of `name`, in lower case, appear in that order in `key`: folding
+  /// keeps each of them so, so a name for which this is false cannot fold to `key`. Much cheaper than
+  /// folding, which for a name with other letters reads the decomposition table.
+  static func asciiAlphanumerics(of name: String, canBeIn key: String) -> Bool {
+    var remaining = key.utf8.makeIterator()
+    for byte in name.utf8 {
+      let lower: UInt8
+      switch byte {
+      case 65...90: lower = byte | 0x20
+      case 97...122, 48...57: lower = byte
+      default: continue
+      }
+      while true {
+        guard let next = remaining.next() else { return false }
+        if next == lower { break }
+      }
+    }
+    return true
   }
 
   /// Whether the countries layer draws a point inside another country's polygon and not inside that of
@@ -282,9 +308,6 @@ public struct GazetteerMatch: Sendable, Hashable, Codable {
   /// Whether the text named the place's country rather than the place, which then stands for the
   /// country (``Gazetteer/country(named:)``).
   public var standsForCountry = false
-  /// Whether the text named the place's first-level region rather than the place, which then stands for
-  /// the region (``Gazetteer/region(named:)``).
-  public var standsForRegion = false
   /// Whether the country has no place to stand for it, so that ``place`` is a point inside the country,
   /// named after it, with no GeoNames entry (index -1, identifier 0), population or time zone of its own.
   public var pointInsideCountry = false

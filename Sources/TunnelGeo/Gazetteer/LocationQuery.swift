@@ -123,14 +123,8 @@ public struct LocationQuery: Sendable, Hashable, Codable {
       let retried = gazetteer.search(qualified, limit: Self.namesakeLimit)
       if !retried.matches.isEmpty { search = retried }
     }
-    // A region's name counts as another name of its most populous place: "Svalbard" and "Texas" are the
-    // regions, "Victoria" the city in Canada rather than the state of Australia.
-    if unqualified, let region = gazetteer.region(named: text),
-      search.matches.first.map({
-        Gazetteer.score(population: $0.place.population, ownName: !$0.viaAlternateName)
-          < Gazetteer.score(population: region.place.population, ownName: false)
-      }) ?? true
-    {
+    // No place is called so: a region's name stands for its most populous place ("Svalbard": Longyearbyen).
+    if search.matches.isEmpty, unqualified, let region = gazetteer.region(named: text) {
       coordinate = region.place.coordinate
       place = region
       return

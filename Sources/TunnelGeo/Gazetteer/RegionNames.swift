@@ -15,12 +15,7 @@ public struct RegionNames: Sendable {
 
   /// The regions of `places` that have places, by name.
   public init(places: PlaceLayer) {
-    var seats: [Int: Int] = [:]
-    for index in 0..<places.count {
-      guard let region = places.regionIndex(at: index) else { continue }
-      if let seat = seats[region], places.population(at: seat) >= places.population(at: index) { continue }
-      seats[region] = index
-    }
+    let seats = Self.seats(in: places) { _ in true }
     var byName: [String: [Int]] = [:]
     for region in seats.keys.sorted() {
       let name = places.region(region).name
@@ -29,6 +24,18 @@ public struct RegionNames: Sendable {
     }
     regionsByName = byName
     self.seats = seats
+  }
+
+  /// The most populous place (the first of equals) of each region that `accept` takes, by region index: one
+  /// pass over the places.
+  public static func seats(in places: PlaceLayer, where accept: (Int) -> Bool) -> [Int: Int] {
+    var seats: [Int: Int] = [:]
+    for index in 0..<places.count {
+      guard let region = places.regionIndex(at: index), accept(region) else { continue }
+      if let seat = seats[region], places.population(at: seat) >= places.population(at: index) { continue }
+      seats[region] = index
+    }
+    return seats
   }
 
   /// The regions `text` names, by index, in index order; none for text with a qualifier after a comma.

@@ -76,16 +76,18 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     return zoneCountry(at: coordinate, vector, drawn: drawn) ?? drawn
   }
 
-  /// Where a point lies within ``ReverseGeocoder/borderAccuracyKm`` of a country border and its time
-  /// zone is another country's (the zone's ``TimeZoneLayer/countryCode(_:)``), the feature of the
-  /// zone's country if its border is that near too; nil otherwise. A country that no zone is of
-  /// (Kosovo) keeps the drawn answer.
+  /// Where a point's time zone is another country's (the zone's ``TimeZoneLayer/countryCode(_:)``) and
+  /// it lies within ``ReverseGeocoder/borderAccuracyKm`` of a country border, the feature of the zone's
+  /// country if its border is that near too; nil otherwise. A country that no zone is of (Kosovo) keeps
+  /// the drawn answer. The zone is asked first: it agrees with the drawn country almost everywhere, and
+  /// then no border is searched.
   func zoneCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int) -> Int? {
     let limit = ReverseGeocoder.borderAccuracyKm / SphereGeometry.radiusKm
     let zones = lookups.layers.zones
-    guard lookups.countryBorder(nearestTo: coordinate, vector, within: limit) != nil,
-      let zone = lookups.timeZoneFeature(containing: coordinate), let code = zones.countryCode(zone),
-      case let drawnCode = lookups.country(drawn).code, drawnCode != code, zones.hasZone(ofCountry: drawnCode)
+    guard let zone = lookups.timeZoneFeature(containing: coordinate), let code = zones.countryCode(zone),
+      case let drawnCode = lookups.country(drawn).code, drawnCode != code,
+      zones.hasZone(ofCountry: drawnCode),
+      lookups.countryBorder(nearestTo: coordinate, vector, within: limit) != nil
     else { return nil }
     return lookups.countryBorder(nearestTo: coordinate, vector, within: limit) {
       lookups.country($0).code == code

@@ -83,9 +83,7 @@ extension GazetteerMatch: CustomStringConvertible {
   public var description: String {
     if pointInsideCountry { return "a point inside \(place.name) at \(place.coordinate)" }
     return place.description
-      + (standsForCountry
-        ? ", for its country"
-        : standsForRegion ? ", for its region" : viaAlternateName ? ", by another name" : "")
+      + (standsForCountry ? ", for its country" : viaAlternateName ? ", by another name" : "")
   }
 }
 

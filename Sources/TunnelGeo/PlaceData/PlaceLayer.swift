@@ -221,6 +221,12 @@ public final class PlaceLayer: Sendable {
       name: strings.string(Int(file.u32(offset + 8))), isoCode: iso.isEmpty ? nil : iso)
   }
 
+  /// The name of a region ("Midtjylland"), without the rest of ``region(_:)``.
+  public func regionName(_ index: Int) -> String {
+    precondition(index >= 0 && index < regionCount, "region \(index) out of range")
+    return strings.string(Int(file.u32(regionRecords.offset + 16 * index + 8)))
+  }
+
   /// The index of the region with a country code and GeoNames admin-1 code ("DK", "82"), if any.
   public func regionIndex(country: String, code: String) -> Int? {
     guard let value = PlacemarkNames.countryCodeValue(country) else { return nil }
