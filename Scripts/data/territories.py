@@ -49,9 +49,7 @@ def inside(ring, lat, lon):
 def interior_point(ring):
     """A point inside a ring: its box's middle if inside, else the first of a 15 x 15 grid over the box that is,
     else its first vertex."""
-    lats = [lat for lat, _ in ring]
-    lons = [lon for _, lon in ring]
-    south, north, west, east = min(lats), max(lats), min(lons), max(lons)
+    south, north, west, east = ring_box(ring)
     middle = ((south + north) / 2, (west + east) / 2)
     if inside(ring, *middle):
         return middle
