@@ -3,7 +3,7 @@ import TunnelReports
 
 /// A part of a placemark that a batch can add to each row, named by its key in the placemark's JSON.
 public enum PlacemarkField: String, Sendable, CaseIterable {
-  case land, country, region, sea, nearestPlace, nearestLand, timeZone
+  case land, country, region, sea, nearestPlace, nearestLand, timeZone, boundaryKm
 
   /// Reads a comma-separated list ("country,nearestPlace"); repeated names count once.
   ///
@@ -42,6 +42,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
       case .nearestPlace: result.insert(.nearestPlace)
       case .nearestLand: result.insert(.nearestLand)
       case .timeZone: result.insert(.timeZone)
+      case .boundaryKm: result.insert(.boundaries)
       }
     }
     return result
@@ -73,6 +74,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
         "nearest_land_country_name", "nearest_land_name", "nearest_land_island",
       ]
     case .timeZone: ["time_zone"]
+    case .boundaryKm: ["country_boundary_km", "region_boundary_km", "time_zone_boundary_km"]
     }
   }
 }
@@ -191,6 +193,16 @@ extension PlacemarkField {
     case .timeZone:
       let zone = placemark?.pointee.timeZone
       out.object("timeZone", present: zone != nil) { out in out.member("identifier", zone?.identifier) }
+    case .boundaryKm:
+      let boundaries = placemark?.pointee.boundaryKm
+      out.object("boundaryKm", present: boundaries != nil) { out in
+        for (name, value) in [
+          ("country", boundaries?.country), ("region", boundaries?.region),
+          ("timeZone", boundaries?.timeZone),
+        ] {
+          if let value { out.member(name, number: value, places: kilometres) } else { out.member(name, nil) }
+        }
+      }
     }
   }
 
@@ -264,6 +276,11 @@ extension PlacemarkField {
       field(land?.island)
     case .timeZone:
       field(placemark?.pointee.timeZone.identifier)
+    case .boundaryKm:
+      let boundaries = placemark?.pointee.boundaryKm
+      kilometres(boundaries?.country)
+      kilometres(boundaries?.region)
+      kilometres(boundaries?.timeZone)
     }
   }
 

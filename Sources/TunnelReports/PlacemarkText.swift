@@ -91,6 +91,14 @@ public enum PlacemarkText {
     if place.population > 0 { placeValue += " (population \(PlaceText.grouped(place.population)))" }
     lines.append(Detail("Nearest place", placeValue))
     lines.append(Detail("Time zone", placemark.timeZone.identifier))
+    if let boundaries = placemark.boundaryKm {
+      // "country 0.7 km, time zone 0.4 km away": how far a position may be off before an answer could change.
+      let parts = [
+        ("country", boundaries.country), ("region", boundaries.region), ("time zone", boundaries.timeZone),
+      ]
+      .compactMap { name, distance in distance.map { "\(name) \(kilometres($0))" } }
+      if !parts.isEmpty { lines.append(Detail("Boundaries", parts.joined(by: ", ") + " away")) }
+    }
     return lines
   }
 

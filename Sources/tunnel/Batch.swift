@@ -64,7 +64,8 @@ extension Tunnel {
         ends in a CR alone, or a JSON array, is refused with what to do.
 
         Fields (--fields, comma-separated; all of them by default): land, country, region, sea (with \
-        lake and inLake), nearestPlace, nearestLand, timeZone. nearestPlace alone is the fast path.
+        lake and inLake), nearestPlace, nearestLand, timeZone, boundaryKm (how far the nearest \
+        country, region and time zone boundaries are). nearestPlace alone is the fast path.
 
         Examples:
           tunnel batch points.csv > placemarks.csv

@@ -200,6 +200,7 @@ import Testing
               Surface        land, Denmark (DK), Midtjylland (DK-82)
               Nearest place  Skjern, DK, 5.6 km away (population 7,145)
               Time zone      Europe/Copenhagen
+              Boundaries     country 10.0 km, region 10.1 km, time zone 45.6 km away
 
         """)
   }

@@ -219,7 +219,10 @@ enum OpenAPIDocument {
             "latitude": {"type": "number"}, "longitude": {"type": "number"}, "land": {"type": "boolean"},
             "country": {"type": "object", "nullable": true}, "region": {"type": "object", "nullable": true},
             "sea": {"type": "string", "nullable": true}, "nearestPlace": {"type": "object"},
-            "nearestLand": {"type": "object", "nullable": true}, "timeZone": {"type": "object"}}},
+            "nearestLand": {"type": "object", "nullable": true}, "timeZone": {"type": "object"},
+            "boundaryKm": {"type": "object", "nullable": true, "description": "How far the nearest country, region and time zone boundaries are, in kilometres", "properties": {
+              "country": {"type": "number", "nullable": true}, "region": {"type": "number", "nullable": true},
+              "timeZone": {"type": "number", "nullable": true}}}}},
           "FoundPlace": {"type": "object", "required": ["name", "countryCode", "region", "latitude", "longitude", "population"], "properties": {
             "name": {"type": "string"}, "countryCode": {"type": "string"}, "region": {"type": "string", "nullable": true},
             "latitude": {"type": "number"}, "longitude": {"type": "number"}, "population": {"type": "integer"}}},

@@ -14,7 +14,7 @@ import Foundation
 final class BatchIndexes: Sendable {
   /// Groups of indexes, built together.
   struct Parts: OptionSet, Sendable, Hashable {
-    let rawValue: UInt8
+    let rawValue: UInt16
     /// The nearest-place grid and the places of each country.
     static let places = Parts(rawValue: 1 << 0)
     /// The coastline's grid.
@@ -31,7 +31,11 @@ final class BatchIndexes: Sendable {
     static let islands = Parts(rawValue: 1 << 6)
     /// The shorelines: every level's, and land's and ice's for points at sea.
     static let shores = Parts(rawValue: 1 << 7)
-    static let all: Parts = [.places, .coast, .countries, .regions, .marine, .timeZones, .islands, .shores]
+    /// The time zones' borders, for the distance to the nearest.
+    static let zoneBorders = Parts(rawValue: 1 << 8)
+    static let all: Parts = [
+      .places, .coast, .countries, .regions, .marine, .timeZones, .islands, .shores, .zoneBorders,
+    ]
 
     /// The indexes that answer `fields` fast. What they need only now and then (the nearest place of a
     /// time zone that no polygon gives) is left to the mapped layers.
@@ -47,10 +51,14 @@ final class BatchIndexes: Sendable {
         parts.formUnion([.coast, .shores, .countries, .timeZones, .islands, .places])
       }
       if fields.contains(.timeZone) { parts.formUnion(.timeZones) }
+      // The region's source decides whether its boundary is measured.
+      if fields.contains(.boundaries) {
+        parts.formUnion([.countries, .timeZones, .regions, .places, .zoneBorders, .coast])
+      }
       self = parts
     }
 
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+    init(rawValue: UInt16) { self.rawValue = rawValue }
   }
 
   /// The parts built.
@@ -78,6 +86,8 @@ final class BatchIndexes: Sendable {
   let islandShores: ShoreIndex?
   /// The nearest region border (of regions with a country), for the coastal tolerance.
   let regionBorders: ShoreIndex?
+  /// The nearest time zone border, for its distance.
+  let zoneBorders: ShoreIndex?
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
@@ -133,6 +143,7 @@ final class BatchIndexes: Sendable {
     }
     struct Second: Sendable {
       var zones: PolygonGrid?
+      var zoneBorders: ShoreIndex?
       var countries: PolygonGrid?
       var borders: ShoreIndex?
       var clearance: [SIMD2<Float>] = []
@@ -169,7 +180,12 @@ final class BatchIndexes: Sendable {
         var built = Second()
         // The time zones first, while few indexes exist: after the coastline's, theirs is the build that
         // needs the most scratch space.
-        if parts.contains(.timeZones) { built.zones = old?.timeZones ?? grid(zoneLayer) }
+        if !parts.isDisjoint(with: [.timeZones, .zoneBorders]) {
+          built.zones = old?.timeZones ?? grid(zoneLayer)
+        }
+        if parts.contains(.zoneBorders), let zones = built.zones {
+          built.zoneBorders = old?.zoneBorders ?? tree(zones, "zone-borders") { _ in true }
+        }
         if parts.contains(.countries) {
           let countries = old?.countries ?? grid(countryLayer)
           let borders = old?.countryBorders ?? tree(countries, "borders") { _ in true }
@@ -202,6 +218,7 @@ final class BatchIndexes: Sendable {
     (coast, shores, seaShores, regions, regionBorders) = (
       first.coast, first.shores, first.seaShores, first.regions, first.regionBorders
     )
+    zoneBorders = second.zoneBorders
     (timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores) =
       (
         second.zones, second.countries, second.borders, second.clearance, second.marine, second.namedSeas,
@@ -422,6 +439,17 @@ extension BatchIndexes: PlacemarkLookups {
       return unindexed.islandOutline(nearestTo: coordinate, vector, within: limit)
     }
     return islandShores.nearest(to: vector, within: limit)?.feature
+  }
+
+  func boundaryAngle(_ layer: BoundaryLayer, to coordinate: Coordinate, _ vector: SIMD3<Double>) -> Double? {
+    let borders: ShoreIndex? =
+      switch layer {
+      case .countries: countryBorders
+      case .regions: regionBorders
+      case .timeZones: zoneBorders
+      }
+    guard let borders else { return unindexed.boundaryAngle(layer, to: coordinate, vector) }
+    return borders.nearest(to: vector)?.angle
   }
 
   func country(_ feature: Int) -> Placemark.Country { names.countries[feature] }

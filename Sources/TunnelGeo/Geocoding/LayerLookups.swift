@@ -76,14 +76,14 @@ struct LayerLookups: PlacemarkLookups {
 
   func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String? {
     let marine = layers.marine
-    return NearestBoundarySearch(layer: marine.polygons, coordinate: coordinate).nearest {
+    return NearestBoundarySearch(layer: marine.polygons, coordinate: coordinate).nearestAtAnyDistance {
       marine.name($0) != nil
     }.flatMap { marine.name($0.feature) }
   }
 
   func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit? {
     let coast = layers.coast.polygons
-    return NearestBoundarySearch(layer: coast, coordinate: coordinate).nearest { feature in
+    return NearestBoundarySearch(layer: coast, coordinate: coordinate).nearestAtAnyDistance { feature in
       inLake || coast.level(of: feature) % 2 == 1
     }
   }
@@ -94,6 +94,23 @@ struct LayerLookups: PlacemarkLookups {
       _ in
       true
     }?.feature
+  }
+
+  func boundaryAngle(_ layer: BoundaryLayer, to coordinate: Coordinate, _ vector: SIMD3<Double>) -> Double? {
+    switch layer {
+    case .countries:
+      NearestBoundarySearch(layer: layers.countries.polygons, coordinate: coordinate).nearestAtAnyDistance {
+        _ in true
+      }?.angle
+    case .regions:
+      NearestBoundarySearch(layer: layers.regions.polygons, coordinate: coordinate).nearestAtAnyDistance {
+        PlacemarkNames.countryCodeValue(layers.regions.countryCode($0)) != nil
+      }?.angle
+    case .timeZones:
+      NearestBoundarySearch(layer: layers.zones.polygons, coordinate: coordinate).nearestAtAnyDistance {
+        _ in true
+      }?.angle
+    }
   }
 
   func country(_ feature: Int) -> Placemark.Country { PlacemarkNames.country(layers.countries, feature) }

@@ -86,14 +86,19 @@ struct NearestBoundarySearch {
     var candidates: [(bound: Double, ring: Int)] = []
     var bestBound = Double.infinity
     var bestRing = -1
-    for ring in 0..<layer.ringCount {
+    func consider(_ ring: Int) {
       let bound = lowerBound(layer.ringBox(ring))
-      guard bound <= limit + Self.slack else { continue }
+      guard bound <= limit + Self.slack else { return }
       candidates.append((bound, ring))
       if bound < bestBound {
         bestBound = bound
         bestRing = ring
       }
+    }
+    if let near = rings(within: limit) {
+      for ring in near { consider(ring) }
+    } else {
+      for ring in 0..<layer.ringCount { consider(ring) }
     }
     var best: BoundaryHit? = nil
     var bestAngle = limit
@@ -109,6 +114,57 @@ struct NearestBoundarySearch {
       scan(ring: candidate.ring, best: &best, bestAngle: &bestAngle)
     }
     return best
+  }
+
+  /// Searches within this many radians (about 1,600 km) read the rings near the query from the layer's
+  /// ring grid; wider ones read every ring's box.
+  static let gridLimit = 0.25
+
+  /// The rings whose edges could come within `limit` radians of the query, in ring order, from the
+  /// layer's ring grid; nil when the search is too wide for it, or its cap reaches a pole.
+  ///
+  /// An edge point within `limit` lies in the cap's box: latitudes within `limit`, longitudes within
+  /// asin(sin limit / cos φ). Its ring's box holds the point's longitude, and its latitude up to the bow of
+  /// an arc beyond its vertices (see ``lowerBound(_:)``); a ring the grid lists by cell spans at most
+  /// ``RingGrid/mostCellsOfARing`` cells of longitude, which bounds that bow. So the ring's box meets the
+  /// cap's box widened by the bow, and the grid lists it in a cell there, or among its wide rings.
+  func rings(within limit: Double) -> [Int]? {
+    guard limit <= Self.gridLimit else { return nil }
+    let units = Double(layer.unitsPerDegree)
+    let span = Double(RingGrid.mostCellsOfARing) * Double(layer.ringGridCellUnits) / units * .pi / 180
+    guard span < .pi / 2 else { return nil }
+    let bow = (1 / cos(span / 2) - 1) / 2
+    let reach = limit + bow + 1e-9
+    guard abs(latitude) + reach < .pi / 2 else { return nil }
+    let halfWidth = asin(min(1, sin(limit) / cos(abs(latitude) + limit))) + 1e-9
+    func fixed(_ radians: Double) -> Int64 { Int64((radians * 180 / .pi * units).rounded(.down)) }
+    let south = fixed(latitude - reach) - 1
+    let north = fixed(latitude + reach) + 1
+    let turn = 360 * Int64(layer.unitsPerDegree)
+    if halfWidth >= .pi {
+      return layer.rings(meetingLatitudes: south, north, longitudes: -turn / 2, turn / 2)
+    }
+    var west = fixed(longitude - halfWidth) - 1
+    var east = fixed(longitude + halfWidth) + 1
+    if west < -turn / 2 { west += turn }
+    if east > turn / 2 { east -= turn }
+    if west <= east && (longitude - halfWidth < -.pi || longitude + halfWidth > .pi) {
+      // Both ends wrapped past each other: every longitude.
+      return layer.rings(meetingLatitudes: south, north, longitudes: -turn / 2, turn / 2)
+    }
+    return layer.rings(meetingLatitudes: south, north, longitudes: west, east)
+  }
+
+  /// The nearest boundary point at any distance, as ``nearest(within:accept:)`` gives it: looked for
+  /// within 20 km first, then eight times as far each time. Unbounded, every ring is a candidate and
+  /// all of them are sorted; a point near a boundary, as most are, sorts only the few rings nearby.
+  func nearestAtAnyDistance(accept: (Int) -> Bool) -> BoundaryHit? {
+    var limit = 20 / SphereGeometry.radiusKm
+    while true {
+      if let hit = nearest(within: limit, accept: accept) { return hit }
+      if limit >= .pi { return nil }
+      limit = min(.pi, limit * 8)
+    }
   }
 
   /// Checks every edge of a ring whose chunk box could hold a point nearer than `bestAngle`.

@@ -100,6 +100,41 @@ public struct Placemark: Sendable, Hashable, Codable {
     }
   }
 
+  /// How far the point is from the nearest boundary line of each layer an answer comes from: within that
+  /// distance the polygon that gives the answer is the same, so a position error smaller than it cannot
+  /// change it (see ``ReverseGeocoder/placemark(for:)-90ewk`` for the rules near a border).
+  ///
+  /// Kilometres along the sphere of mean radius, to the nearest point of the layer's edges, each taken
+  /// as the great-circle arc between its vertices. A country's boundary includes its coastline.
+  public struct Boundaries: Sendable, Hashable, Codable {
+    /// To the nearest border or coastline of the countries layer.
+    public var country: Double?
+    /// To the nearest edge of the regions layer; nil where the point has no region, or its region comes
+    /// from the nearest place (``Placemark/Region/Source/nearestPlace``) rather than a polygon.
+    public var region: Double?
+    /// To the nearest edge of the time zones layer, or at sea outside every zone to the meridian where
+    /// the nautical zone changes, whichever is nearer.
+    public var timeZone: Double?
+
+    /// Creates the distances.
+    public init(country: Double?, region: Double?, timeZone: Double?) {
+      self.country = country
+      self.region = region
+      self.timeZone = timeZone
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case country, region, timeZone
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(country, forKey: .country)
+      try container.encode(region, forKey: .region)
+      try container.encode(timeZone, forKey: .timeZone)
+    }
+  }
+
   /// An IANA time zone.
   public struct TimeZone: Sendable, Hashable, Codable {
     /// The identifier ("Europe/Copenhagen", "Etc/GMT+11").
@@ -132,11 +167,14 @@ public struct Placemark: Sendable, Hashable, Codable {
   public var nearestLand: NearestLand?
   /// The IANA time zone; ocean points get `Etc/GMT±N`.
   public var timeZone: TimeZone
+  /// How far the nearest boundary of each layer is; nil when not asked for (``Fields/boundaries``).
+  public var boundaryKm: Boundaries?
 
   /// Creates a placemark.
   public init(
     latitude: Double, longitude: Double, land: Bool, country: Country?, region: Region?, sea: String?,
-    lake: String?, inLake: Bool, nearestPlace: NearestPlace, nearestLand: NearestLand?, timeZone: TimeZone
+    lake: String?, inLake: Bool, nearestPlace: NearestPlace, nearestLand: NearestLand?, timeZone: TimeZone,
+    boundaryKm: Boundaries? = nil
   ) {
     self.latitude = latitude
     self.longitude = longitude
@@ -149,10 +187,12 @@ public struct Placemark: Sendable, Hashable, Codable {
     self.nearestPlace = nearestPlace
     self.nearestLand = nearestLand
     self.timeZone = timeZone
+    self.boundaryKm = boundaryKm
   }
 
   private enum CodingKeys: String, CodingKey {
-    case latitude, longitude, land, country, region, sea, lake, inLake, nearestPlace, nearestLand, timeZone
+    case latitude, longitude, land, country, region, sea, lake, inLake, nearestPlace, nearestLand, timeZone,
+      boundaryKm
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -168,6 +208,7 @@ public struct Placemark: Sendable, Hashable, Codable {
     try container.encode(nearestPlace, forKey: .nearestPlace)
     try container.encode(nearestLand, forKey: .nearestLand)
     try container.encode(timeZone, forKey: .timeZone)
+    try container.encode(boundaryKm, forKey: .boundaryKm)
   }
 
   // MARK: CLPlacemark names

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A placemark put together from its lookups, one field at a time, by the rules that
 /// ``ReverseGeocoder/placemark(for:)`` documents. The same steps run over the mapped layers
 /// (``LayerLookups``) and over the batch indexes (``BatchIndexes``), so both give the same answers.
@@ -39,10 +45,10 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     let land = usesLevel ? coastLevel().map { $0 % 2 == 1 } ?? false : false
     let inLake = usesLevel ? coastLevel().map { $0 % 2 == 0 } ?? false : false
     let countryFeature =
-      fields.isDisjoint(with: [.country, .region])
+      fields.isDisjoint(with: [.country, .region, .boundaries])
       ? nil : country(at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm)
     var region: Placemark.Region?
-    if fields.contains(.region), let countryFeature {
+    if !fields.isDisjoint(with: [.region, .boundaries]), let countryFeature {
       region = try self.region(at: coordinate, vector, country: countryFeature) { () throws(PlaceDataError) in
         try nearest().index
       }
@@ -57,12 +63,48 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
         at: coordinate, land: { coastLevel().map { $0 % 2 == 1 } ?? false },
         nearestPlace: { () throws(PlaceDataError) in try nearest().index })
     }
+    let boundaries =
+      fields.contains(.boundaries)
+      ? self.boundaries(
+        at: coordinate, vector, regionByPolygon: region?.source == .polygon,
+        land: { coastLevel().map { $0 % 2 == 1 } ?? false }) : nil
     return Placemark(
       latitude: coordinate.latitude, longitude: coordinate.longitude, land: fields.contains(.land) && land,
-      country: fields.contains(.country) ? countryFeature.map(lookups.country) : nil, region: region,
-      sea: seaAndLake?.sea, lake: seaAndLake?.lake, inLake: fields.contains(.sea) && inLake,
-      nearestPlace: nearestPlace, nearestLand: shore.map(nearestLand),
-      timeZone: Placemark.TimeZone(identifier: timeZone))
+      country: fields.contains(.country) ? countryFeature.map(lookups.country) : nil,
+      region: fields.contains(.region) ? region : nil, sea: seaAndLake?.sea, lake: seaAndLake?.lake,
+      inLake: fields.contains(.sea) && inLake, nearestPlace: nearestPlace,
+      nearestLand: shore.map(nearestLand),
+      timeZone: Placemark.TimeZone(identifier: timeZone), boundaryKm: boundaries)
+  }
+
+  /// How far the nearest boundary of each layer is (``Placemark/Boundaries``): the region's only when a
+  /// polygon gave it, and the time zone's, at sea outside every zone, the nearer of the zones' edges and
+  /// the nautical zone's meridian (``nauticalBoundaryAngle(_:)``).
+  func boundaries(
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, regionByPolygon: Bool, land: () -> Bool
+  ) -> Placemark.Boundaries {
+    func kilometres(_ angle: Double?) -> Double? { angle.map { $0 * SphereGeometry.radiusKm } }
+    var zone = lookups.boundaryAngle(.timeZones, to: coordinate, vector)
+    if lookups.timeZoneFeature(containing: coordinate) == nil, !land() {
+      let nautical = Self.nauticalBoundaryAngle(coordinate)
+      zone = zone.map { min($0, nautical) } ?? nautical
+    }
+    return Placemark.Boundaries(
+      country: kilometres(lookups.boundaryAngle(.countries, to: coordinate, vector)),
+      region: regionByPolygon ? kilometres(lookups.boundaryAngle(.regions, to: coordinate, vector)) : nil,
+      timeZone: kilometres(zone))
+  }
+
+  /// The angle in radians from a point to the nearest meridian where ``ReverseGeocoder/oceanZone(longitude:)``
+  /// changes: 7.5° + 15°·k, and the antimeridian (between `Etc/GMT-12` and `Etc/GMT+12`). A meridian is
+  /// half a great circle, and the nearest is less than 90° of longitude away, so the angle is
+  /// asin(cos φ · sin Δλ).
+  static func nauticalBoundaryAngle(_ coordinate: Coordinate) -> Double {
+    let longitude = coordinate.longitude
+    let nearestMeridian = ((longitude - 7.5) / 15).rounded() * 15 + 7.5
+    let delta = min(abs(longitude - nearestMeridian), 180 - abs(longitude))
+    let phi = coordinate.latitude * .pi / 180
+    return asin(min(1, cos(phi) * sin(delta * .pi / 180)))
   }
 
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`

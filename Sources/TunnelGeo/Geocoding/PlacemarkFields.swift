@@ -30,8 +30,12 @@ extension Placemark {
     public static let nearestLand = Fields(rawValue: 1 << 5)
     /// ``Placemark/timeZone``.
     public static let timeZone = Fields(rawValue: 1 << 6)
+    /// ``Placemark/boundaryKm``: how far each layer's nearest boundary is.
+    public static let boundaries = Fields(rawValue: 1 << 7)
     /// The whole placemark.
-    public static let all: Fields = [.land, .country, .region, .sea, .nearestPlace, .nearestLand, .timeZone]
+    public static let all: Fields = [
+      .land, .country, .region, .sea, .nearestPlace, .nearestLand, .timeZone, .boundaries,
+    ]
   }
 }
 

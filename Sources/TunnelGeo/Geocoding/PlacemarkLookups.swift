@@ -50,6 +50,9 @@ protocol PlacemarkLookups {
   func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit?
   /// The island feature whose outline is nearest within `limit` radians.
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
+  /// The angle in radians to the nearest edge of a layer's features (for regions, those of a country);
+  /// nil for a layer without edges.
+  func boundaryAngle(_ layer: BoundaryLayer, to coordinate: Coordinate, _ vector: SIMD3<Double>) -> Double?
 
   // MARK: Names
 
@@ -73,6 +76,11 @@ protocol PlacemarkLookups {
   func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription?
   /// Remembers what was found for a shoreline point (or does nothing).
   func remember(_ description: ShoreDescription, of point: SIMD3<Double>)
+}
+
+/// The layers whose nearest boundary a placemark measures (``Placemark/Boundaries``).
+enum BoundaryLayer: Sendable {
+  case countries, regions, timeZones
 }
 
 /// The rules that pick one feature among those containing a point, shared by both lookups.

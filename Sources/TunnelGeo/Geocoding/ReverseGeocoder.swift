@@ -151,6 +151,12 @@ public final class ReverseGeocoder: Sendable {
   ///   ``landNameRadiusKm``.
   /// - Time zone: the time zone polygon containing the point; where none does (gaps between simplified
   ///   polygons), the nearest place's zone on land and `Etc/GMT±N` from the longitude at sea.
+  /// - Boundaries (``Placemark/boundaryKm``): the distance to the nearest edge of the countries, regions
+  ///   and time zones layers (the region's only where a polygon gave it; at sea outside every zone, the
+  ///   meridian where the nautical zone changes counts too). These are distances to the lines
+  ///   themselves: the rules above that use a tolerance act that far from a line, so at sea the country
+  ///   can change ``coastalToleranceKm`` sooner, and within ``borderAccuracyKm`` of a border the country
+  ///   follows the time zone, whose boundary distance is given too.
   ///
   /// - Complexity: without ``prepareForBatch()``, a few milliseconds: the layers are searched by their
   ///   ring boxes. Once the batch indexes are built (``prepareForBatch()``), a few microseconds, with
@@ -249,7 +255,7 @@ public final class ReverseGeocoder: Sendable {
     for (name, tree) in [
       ("shores", indexes.shores), ("country borders", indexes.countryBorders),
       ("named sea borders", indexes.namedSeaBorders), ("island shores", indexes.islandShores),
-      ("region borders", indexes.regionBorders),
+      ("region borders", indexes.regionBorders), ("zone borders", indexes.zoneBorders),
     ] {
       if let tree { sizes.append((name, tree.size.nodes, tree.size.bytes)) }
     }

@@ -319,6 +319,33 @@ public final class PolygonLayer: Sendable {
     return odd
   }
 
+  /// The side of a ring grid cell in fixed-point units.
+  var ringGridCellUnits: Int64 { grid.cellUnits }
+
+  /// The rings whose boxes meet a range of latitudes and longitudes in fixed-point units (`west` may be
+  /// above `east` across the antimeridian), in ring order, by the ring grid: at least every such ring, and
+  /// the rings whose boxes span many cells (Data/FORMAT.md).
+
+  func rings(meetingLatitudes south: Int64, _ north: Int64, longitudes west: Int64, _ east: Int64) -> [Int] {
+    var found: [Int] = []
+    func collect(_ west: Int64, _ east: Int64) {
+      grid.forEachRing(
+        meetingLatitudes: south, north, longitudes: west, east, in: file, ringCount: ringCount
+      ) { found.append($0) }
+    }
+    if west <= east {
+      collect(west, east)
+    } else {
+      collect(west, 180 * Int64(unitsPerDegree))
+      collect(-180 * Int64(unitsPerDegree), east)
+    }
+    found.sort()
+    var unique: [Int] = []
+    unique.reserveCapacity(found.count)
+    for ring in found where unique.last != ring { unique.append(ring) }
+    return unique
+  }
+
   /// The features containing a coordinate, in feature order.
   public func features(containing coordinate: Coordinate) -> [Int] {
     features(containing: fixedPoint(coordinate))
@@ -363,6 +390,9 @@ struct RingGrid: Sendable {
 
   static let steps: Int64 = 256
   static let wideRecordSize = 20
+
+  /// The side of a cell in fixed-point units.
+  var cellUnits: Int64 { cell }
   static let entrySize = 8
 
   init(file: DataFile, section: DataFile.Section, units: Int) throws(PlaceDataError) {
@@ -398,6 +428,41 @@ struct RingGrid: Sendable {
   @inline(__always) private func step(_ value: Int64, from start: Int64) -> UInt32 {
     let offset = value - start
     return offset < 0 ? 0 : UInt32(min(offset * Self.steps / cell, Self.steps - 1))
+  }
+
+  /// Rings listed in more than this many cells are the grid's wide rings (Data/FORMAT.md).
+  static let mostCellsOfARing = 16
+
+  /// Calls `body` with every wide ring and every ring listed in a cell that meets the rows holding
+  /// latitudes `south...north` and the columns holding longitudes `west...east` (fixed-point units,
+  /// `west <= east`, within the grid's longitudes): at least every ring whose box meets that range. A ring
+  /// listed in several of those cells comes once for each.
+  func forEachRing(
+    meetingLatitudes south: Int64, _ north: Int64, longitudes west: Int64, _ east: Int64, in file: DataFile,
+    ringCount: Int, _ body: (Int) -> Void
+  ) {
+    for record in stride(from: wide, to: wide + Self.wideRecordSize * wideCount, by: Self.wideRecordSize) {
+      let ring = Int(file.u32(record))
+      if ring < ringCount { body(ring) }
+    }
+    let rowRange =
+      cellIndex(south, from: self.south, count: rows)...cellIndex(north, from: self.south, count: rows)
+    let columnRange =
+      cellIndex(west, from: self.west, count: columns)...cellIndex(east, from: self.west, count: columns)
+    for row in rowRange {
+      for column in columnRange {
+        let slot = offsets + 4 * (row * columns + column)
+        let first = Int(file.u32(slot))
+        let last = Int(file.u32(slot + 4))
+        guard first <= last, last <= entryCount else { continue }
+        for record in stride(
+          from: entries + Self.entrySize * first, to: entries + Self.entrySize * last, by: Self.entrySize)
+        {
+          let ring = Int(file.u32(record))
+          if ring < ringCount { body(ring) }
+        }
+      }
+    }
   }
 
   /// Calls `body` with every ring whose box may hold `point`: at least every ring whose box does.
