@@ -143,7 +143,8 @@ import Testing
     let seaLoaded = NearestShoreGrid.cached(shores: loaded, kind: "sea-shores", cache: cache, accept: land)
     #expect(seaLoaded.first == seaBuilt.first && seaLoaded.candidates == seaBuilt.candidates)
     let accepted = (0..<coast.featureCount).map(land)
-    let seaKeys = NearestShoreGrid.fileKeys(shores: loaded, topSize: 64, accepted: accepted)
+    let seaKeys = NearestShoreGrid.fileKeys(
+      shores: loaded, topSize: 64, accepted: accepted, listsInteriors: false)
     func loads(_ file: String) -> Bool {
       file == path
         ? ShoreIndex.load(name, from: cache, grid: grid, keys: keys) != nil

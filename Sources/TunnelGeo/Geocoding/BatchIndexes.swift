@@ -31,10 +31,11 @@ final class BatchIndexes: Sendable {
     static let islands = Parts(rawValue: 1 << 6)
     /// The shorelines: every level's, and land's and ice's for points at sea.
     static let shores = Parts(rawValue: 1 << 7)
-    /// The time zones' borders, for the distance to the nearest.
-    static let zoneBorders = Parts(rawValue: 1 << 8)
+    /// The time zones' borders, and cube-map grids over theirs and the countries', for the distance to
+    /// the nearest at any distance.
+    static let boundaries = Parts(rawValue: 1 << 8)
     static let all: Parts = [
-      .places, .coast, .countries, .regions, .marine, .timeZones, .islands, .shores, .zoneBorders,
+      .places, .coast, .countries, .regions, .marine, .timeZones, .islands, .shores, .boundaries,
     ]
 
     /// The indexes that answer `fields` fast. What they need only now and then (the nearest place of a
@@ -53,7 +54,7 @@ final class BatchIndexes: Sendable {
       if fields.contains(.timeZone) { parts.formUnion(.timeZones) }
       // The region's source decides whether its boundary is measured.
       if fields.contains(.boundaries) {
-        parts.formUnion([.countries, .timeZones, .regions, .places, .zoneBorders, .coast])
+        parts.formUnion([.countries, .timeZones, .regions, .places, .boundaries, .coast])
       }
       self = parts
     }
@@ -88,6 +89,9 @@ final class BatchIndexes: Sendable {
   let regionBorders: ShoreIndex?
   /// The nearest time zone border, for its distance.
   let zoneBorders: ShoreIndex?
+  /// The nearest country border and time zone border at any distance, for points far from them (at sea).
+  let countryBorderGrid: NearestShoreGrid?
+  let zoneBorderGrid: NearestShoreGrid?
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
@@ -180,11 +184,12 @@ final class BatchIndexes: Sendable {
         var built = Second()
         // The time zones first, while few indexes exist: after the coastline's, theirs is the build that
         // needs the most scratch space.
-        if !parts.isDisjoint(with: [.timeZones, .zoneBorders]) {
+        if !parts.isDisjoint(with: [.timeZones, .boundaries]) {
           built.zones = old?.timeZones ?? grid(zoneLayer)
         }
-        if parts.contains(.zoneBorders), let zones = built.zones {
-          built.zoneBorders = old?.zoneBorders ?? tree(zones, "zone-borders") { _ in true }
+        if parts.contains(.boundaries), let zones = built.zones {
+          let borders = old?.zoneBorders ?? tree(zones, "zone-borders") { _ in true }
+          built.zoneBorders = borders
         }
         if parts.contains(.countries) {
           let countries = old?.countries ?? grid(countryLayer)
@@ -219,6 +224,25 @@ final class BatchIndexes: Sendable {
       first.coast, first.shores, first.seaShores, first.regions, first.regionBorders
     )
     zoneBorders = second.zoneBorders
+    // The grids over the country and zone borders, one on each core, once their trees exist.
+    if parts.contains(.boundaries), let countryTree = second.borders, let zoneTree = second.zoneBorders {
+      @Sendable func borderGrid(
+        _ tree: ShoreIndex, _ kind: String, _ existing: NearestShoreGrid?
+      )
+        -> NearestShoreGrid
+      {
+        existing
+          ?? NearestShoreGrid.cached(
+            shores: tree, kind: kind, cache: cache, listsInteriors: true
+          ) { _ in true }
+      }
+      let (countryGrid, zoneGrid) = (old?.countryBorderGrid, old?.zoneBorderGrid)
+      (countryBorderGrid, zoneBorderGrid) = Self.both(
+        { borderGrid(countryTree, "country-border-grid", countryGrid) },
+        { borderGrid(zoneTree, "zone-border-grid", zoneGrid) })
+    } else {
+      (countryBorderGrid, zoneBorderGrid) = (nil, nil)
+    }
     (timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores) =
       (
         second.zones, second.countries, second.borders, second.clearance, second.marine, second.namedSeas,
@@ -442,12 +466,13 @@ extension BatchIndexes: PlacemarkLookups {
   }
 
   func boundaryAngle(_ layer: BoundaryLayer, to coordinate: Coordinate, _ vector: SIMD3<Double>) -> Double? {
-    let borders: ShoreIndex? =
+    let (borders, grid): (ShoreIndex?, NearestShoreGrid?) =
       switch layer {
-      case .countries: countryBorders
-      case .regions: regionBorders
-      case .timeZones: zoneBorders
+      case .countries: (countryBorders, countryBorderGrid)
+      case .regions: (regionBorders, nil)
+      case .timeZones: (zoneBorders, zoneBorderGrid)
       }
+    if let grid { return grid.nearest(to: vector)?.angle }
     guard let borders else { return unindexed.boundaryAngle(layer, to: coordinate, vector) }
     return borders.nearest(to: vector)?.angle
   }

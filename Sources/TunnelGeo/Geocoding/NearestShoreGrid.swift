@@ -44,14 +44,16 @@ final class NearestShoreGrid: Sendable {
   /// Per feature: whether the grid was built for it.
   private let accepted: [Bool]
 
-  /// Builds the grid over the pieces of `shores` whose feature `accept` admits.
-  init(shores: ShoreIndex, topSize: Int = 64, accept: (Int) -> Bool) {
+  /// Builds the grid over the pieces of `shores` whose feature `accept` admits. With `listsInteriors`, a
+  /// cell wholly inside an admitted polygon lists its pieces too: for layers whose polygons cover most
+  /// queries (the time zones cover the whole globe, the countries the land).
+  init(shores: ShoreIndex, topSize: Int = 64, listsInteriors: Bool = false, accept: (Int) -> Bool) {
     self.shores = shores
     self.topSize = topSize
     let topCount = 6 * topSize * topSize
     accepted = (0..<shores.grid.layer.featureCount).map(accept)
     let built = withoutActuallyEscaping(accept) { accept in
-      var builder = Builder(shores: shores, accept: accept)
+      var builder = Builder(shores: shores, accept: accept, listsInteriors: listsInteriors)
       builder.first = [UInt32](repeating: 0, count: topCount)
       builder.count = [UInt32](repeating: 0, count: topCount)
       for node in 0..<topCount {
@@ -95,11 +97,11 @@ final class NearestShoreGrid: Sendable {
   static let fileMagic = "TUNLSEAS"
 
   /// What a grid's file depends on: its tree, its parameters and the features admitted.
-  static func fileKeys(shores: ShoreIndex, topSize: Int, accepted: [Bool]) -> [UInt32] {
+  static func fileKeys(shores: ShoreIndex, topSize: Int, accepted: [Bool], listsInteriors: Bool) -> [UInt32] {
     [
       fileVersion, shores.checksum, UInt32(topSize), UInt32(leafCapacity), UInt32(maximumDepth),
       IndexCacheFile.acceptedKey(features: accepted.count) { accepted[$0] },
-    ]
+    ] + (listsInteriors ? [1] : [])
   }
 
   /// The grid saved as `name` in `cache` with `keys`, or nil when there is none or it does not pass
@@ -121,18 +123,24 @@ final class NearestShoreGrid: Sendable {
   /// admits in the file's name. The file is keyed by the tree's checksum, so a grid never outlives its
   /// tree.
   static func cached(
-    shores: ShoreIndex, kind: String, cache: IndexCache?, topSize: Int = 64, accept: (Int) -> Bool
+    shores: ShoreIndex, kind: String, cache: IndexCache?, topSize: Int = 64, listsInteriors: Bool = false,
+    accept: (Int) -> Bool
   ) -> NearestShoreGrid {
-    guard let cache else { return NearestShoreGrid(shores: shores, topSize: topSize, accept: accept) }
+    guard let cache else {
+      return NearestShoreGrid(
+        shores: shores, topSize: topSize, listsInteriors: listsInteriors, accept: accept)
+    }
     let layer = shores.grid.layer
     let name = IndexCacheFile.name(layer: layer, kind: kind, version: fileVersion)
     let accepted = (0..<layer.featureCount).map(accept)
-    let keys = fileKeys(shores: shores, topSize: topSize, accepted: accepted)
+    let keys = fileKeys(shores: shores, topSize: topSize, accepted: accepted, listsInteriors: listsInteriors)
     if let loaded = load(name, from: cache, shores: shores, topSize: topSize, accepted: accepted, keys: keys)
     {
       return loaded
     }
-    let built = NearestShoreGrid(shores: shores, topSize: topSize) { accepted[$0] }
+    let built = NearestShoreGrid(shores: shores, topSize: topSize, listsInteriors: listsInteriors) {
+      accepted[$0]
+    }
     IndexCacheFile.save(
       name, in: cache, magic: fileMagic, keys: keys,
       arrays: [CacheArray(built.first), CacheArray(built.count), CacheArray(built.candidates)])
@@ -150,6 +158,8 @@ final class NearestShoreGrid: Sendable {
   private struct Builder {
     let shores: ShoreIndex
     let accept: (Int) -> Bool
+    /// Whether cells inside admitted polygons list their pieces rather than send queries to the tree.
+    let listsInteriors: Bool
     var first: [UInt32] = []
     var count: [UInt32] = []
     var candidates: [UInt32] = []
@@ -160,9 +170,10 @@ final class NearestShoreGrid: Sendable {
     /// Per node of the tree: whether every piece under it is of an admitted feature.
     let admitted: [Bool]
 
-    init(shores: ShoreIndex, accept: @escaping (Int) -> Bool) {
+    init(shores: ShoreIndex, accept: @escaping (Int) -> Bool, listsInteriors: Bool) {
       self.shores = shores
       self.accept = accept
+      self.listsInteriors = listsInteriors
       var parent = [Int32](repeating: -1, count: shores.nodes.count)
       for (node, entry) in shores.nodes.enumerated() where !entry.isLeaf {
         for child in entry.target..<(entry.target + Int(entry.count)) { parent[child] = Int32(node) }
@@ -244,6 +255,7 @@ final class NearestShoreGrid: Sendable {
     /// them comes to it: its centre is inside one, and `rival`, the nearest admitted shoreline point to
     /// the centre, is farther than every corner.
     func isInside(_ cell: NearestPlaceGrid.Cell, rival: SIMD3<Double>) -> Bool {
+      if listsInteriors { return false }
       let centre = cell.centre
       let clearance = SphereGeometry.angle(centre, rival)
       guard cell.corners.allSatisfy({ SphereGeometry.angle(centre, $0) * (1 + 1e-9) + 1e-12 < clearance })

@@ -259,8 +259,11 @@ public final class ReverseGeocoder: Sendable {
     ] {
       if let tree { sizes.append((name, tree.size.nodes, tree.size.bytes)) }
     }
-    if let seaShores = indexes.seaShores {
-      sizes.append(("sea shores", seaShores.size.nodes, seaShores.size.bytes))
+    for (name, grid) in [
+      ("sea shores", indexes.seaShores), ("country border grid", indexes.countryBorderGrid),
+      ("zone border grid", indexes.zoneBorderGrid),
+    ] {
+      if let grid { sizes.append((name, grid.size.nodes, grid.size.bytes)) }
     }
     if let countryPlaces = indexes.countryPlaces {
       sizes.append(("places by country", countryPlaces.count, countryPlaces.byteCount))
