@@ -73,7 +73,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
         "nearest_land_km", "nearest_land_latitude", "nearest_land_longitude", "nearest_land_country_code",
         "nearest_land_country_name", "nearest_land_name", "nearest_land_island",
       ]
-    case .timeZone: ["time_zone"]
+    case .timeZone: ["time_zone", "time_zone_others"]
     case .boundaryKm: ["country_boundary_km", "region_boundary_km", "time_zone_boundary_km"]
     }
   }
@@ -192,7 +192,16 @@ extension PlacemarkField {
       }
     case .timeZone:
       let zone = placemark?.pointee.timeZone
-      out.object("timeZone", present: zone != nil) { out in out.member("identifier", zone?.identifier) }
+      out.object("timeZone", present: zone != nil) { out in
+        out.member("identifier", zone?.identifier)
+        out.key("others")
+        out.append("[")
+        for (position, other) in (zone?.others ?? []).enumerated() {
+          if position > 0 { out.append(",") }
+          out.json(other)
+        }
+        out.append("],")
+      }
     case .boundaryKm:
       let boundaries = placemark?.pointee.boundaryKm
       out.object("boundaryKm", present: boundaries != nil) { out in
@@ -276,6 +285,8 @@ extension PlacemarkField {
       field(land?.island)
     case .timeZone:
       field(placemark?.pointee.timeZone.identifier)
+      // IANA identifiers hold no ';'.
+      field(placemark.map { $0.pointee.timeZone.others.joined(separator: ";") })
     case .boundaryKm:
       let boundaries = placemark?.pointee.boundaryKm
       kilometres(boundaries?.country)

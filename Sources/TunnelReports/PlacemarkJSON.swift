@@ -7,6 +7,14 @@ import TunnelGeo
 extension Placemark: JSONWritable {
   public func writeJSON(to json: inout JSONWriter) {
     json.object { json in
+      json.member("boundaryKm") { json in
+        guard let boundaries = boundaryKm else { return json.null() }
+        json.object { json in
+          json.member("country") { $0.kilometres(boundaries.country) }
+          json.member("region") { $0.kilometres(boundaries.region) }
+          json.member("timeZone") { $0.kilometres(boundaries.timeZone) }
+        }
+      }
       json.member("country") { $0.country(country) }
       json.member("inLake") { $0.bool(inLake) }
       json.member("lake") { $0.string(lake) }
@@ -35,7 +43,10 @@ extension Placemark: JSONWritable {
       }
       json.member("sea") { $0.string(sea) }
       json.member("timeZone") { json in
-        json.object { json in json.member("identifier") { $0.string(timeZone.identifier) } }
+        json.object { json in
+          json.member("identifier") { $0.string(timeZone.identifier) }
+          json.member("others") { $0.array(timeZone.others) { $0.string($1) } }
+        }
       }
     }
   }

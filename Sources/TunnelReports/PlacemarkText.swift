@@ -90,7 +90,11 @@ public enum PlacemarkText {
     var placeValue = "\(place.name), \(place.countryCode), \(kilometres(place.distanceKm)) away"
     if place.population > 0 { placeValue += " (population \(PlaceText.grouped(place.population)))" }
     lines.append(Detail("Nearest place", placeValue))
-    lines.append(Detail("Time zone", placemark.timeZone.identifier))
+    let zone = placemark.timeZone
+    // "Asia/Shanghai, also Asia/Urumqi": where the source's zones overlap, every zone in use there.
+    lines.append(
+      Detail(
+        "Time zone", ([zone.identifier] + zone.others.map { "also \($0)" }).joined(by: ", ")))
     if let boundaries = placemark.boundaryKm {
       // "country 0.7 km, time zone 0.4 km away": how far a position may be off before an answer could change.
       let parts = [

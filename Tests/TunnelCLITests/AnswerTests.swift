@@ -65,10 +65,10 @@ import Testing
       ["batch", "--fields", "timeZone"], input: Data("lat,lon\n10,200\n10,400\n1e400,0\n".utf8))
     #expect(
       batch.standardOutput == """
-        lat,lon,time_zone,error
-        10,200,Etc/GMT+11,
-        10,400,,longitude 400 is outside -180…360
-        1e400,0,,the latitude is too large: it must lie in -90…90
+        lat,lon,time_zone,time_zone_others,error
+        10,200,Etc/GMT+11,,
+        10,400,,,longitude 400 is outside -180…360
+        1e400,0,,,the latitude is too large: it must lie in -90…90
 
         """)
     let refused = try TunnelProcess.run(["where", "10", "400"])

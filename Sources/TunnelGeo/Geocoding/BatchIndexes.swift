@@ -404,6 +404,11 @@ extension BatchIndexes: PlacemarkLookups {
     return timeZones.features(containing: coordinate).first
   }
 
+  func timeZoneFeatures(containing coordinate: Coordinate) -> [Int] {
+    guard let timeZones else { return unindexed.timeZoneFeatures(containing: coordinate) }
+    return Array(timeZones.features(containing: coordinate))
+  }
+
   func islandFeature(containing coordinate: Coordinate) -> Int? {
     guard let islands else { return unindexed.islandFeature(containing: coordinate) }
     return islands.features(containing: coordinate).first

@@ -40,6 +40,10 @@ struct LayerLookups: PlacemarkLookups {
     layers.zones.polygons.features(containing: coordinate).first
   }
 
+  func timeZoneFeatures(containing coordinate: Coordinate) -> [Int] {
+    layers.zones.polygons.features(containing: coordinate)
+  }
+
   func islandFeature(containing coordinate: Coordinate) -> Int? {
     layers.islands.polygons.features(containing: coordinate).first
   }

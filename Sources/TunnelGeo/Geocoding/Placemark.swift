@@ -135,13 +135,30 @@ public struct Placemark: Sendable, Hashable, Codable {
     }
   }
 
-  /// An IANA time zone.
+  /// An IANA time zone, and any other zones that claim the point.
   public struct TimeZone: Sendable, Hashable, Codable {
     /// The identifier ("Europe/Copenhagen", "Etc/GMT+11").
     public var identifier: String
+    /// The other zones whose polygons hold the point too, in the layer's order; empty almost everywhere.
+    /// The source's zones overlap where two zones are in use in one place: all of Xinjiang is both
+    /// `Asia/Shanghai` (Beijing time, the official one, given as ``identifier``) and `Asia/Urumqi`.
+    public var others: [String]
 
     /// Creates a time zone.
-    public init(identifier: String) { self.identifier = identifier }
+    public init(identifier: String, others: [String] = []) {
+      self.identifier = identifier
+      self.others = others
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case identifier, others
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      identifier = try container.decode(String.self, forKey: .identifier)
+      others = try container.decodeIfPresent([String].self, forKey: .others) ?? []
+    }
   }
 
   /// Degrees north of the point described.

@@ -57,7 +57,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     let shore =
       fields.contains(.nearestLand) && !land
       ? lookups.nearestShore(to: coordinate, vector, inLake: inLake) : nil
-    var timeZone = ""
+    var timeZone = Placemark.TimeZone(identifier: "")
     if fields.contains(.timeZone) {
       timeZone = try self.timeZone(
         at: coordinate, land: { coastLevel().map { $0 % 2 == 1 } ?? false },
@@ -74,7 +74,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
       region: fields.contains(.region) ? region : nil, sea: seaAndLake?.sea, lake: seaAndLake?.lake,
       inLake: fields.contains(.sea) && inLake, nearestPlace: nearestPlace,
       nearestLand: shore.map(nearestLand),
-      timeZone: Placemark.TimeZone(identifier: timeZone), boundaryKm: boundaries)
+      timeZone: timeZone, boundaryKm: boundaries)
   }
 
   /// How far the nearest boundary of each layer is (``Placemark/Boundaries``): the region's only when a
@@ -181,14 +181,20 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     )
   }
 
-  /// The time zone polygon's zone; where none holds the point (gaps between simplified polygons), the
-  /// nautical zone at sea and the nearest place's zone on land.
+  /// The time zone polygon's zone, with the other zones whose polygons hold the point too; where none
+  /// does (gaps between simplified polygons), the nautical zone at sea and the nearest place's zone on land.
   func timeZone(
     at coordinate: Coordinate, land: () -> Bool, nearestPlace: () throws(PlaceDataError) -> Int
-  ) throws(PlaceDataError) -> String {
-    if let feature = lookups.timeZoneFeature(containing: coordinate) { return lookups.timeZone(feature) }
-    if !land() { return ReverseGeocoder.oceanZone(longitude: coordinate.longitude) }
-    return lookups.layers.places.timeZone(at: try nearestPlace())
+  ) throws(PlaceDataError) -> Placemark.TimeZone {
+    let features = lookups.timeZoneFeatures(containing: coordinate)
+    if let first = features.first {
+      return Placemark.TimeZone(
+        identifier: lookups.timeZone(first), others: features.dropFirst().map(lookups.timeZone))
+    }
+    if !land() {
+      return Placemark.TimeZone(identifier: ReverseGeocoder.oceanZone(longitude: coordinate.longitude))
+    }
+    return Placemark.TimeZone(identifier: lookups.layers.places.timeZone(at: try nearestPlace()))
   }
 
   // MARK: Nearest land

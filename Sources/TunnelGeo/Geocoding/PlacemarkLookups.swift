@@ -28,6 +28,8 @@ protocol PlacemarkLookups {
   func seaName(containing coordinate: Coordinate) -> String?
   /// The first time zone feature containing a point.
   func timeZoneFeature(containing coordinate: Coordinate) -> Int?
+  /// Every time zone feature containing a point, in feature order.
+  func timeZoneFeatures(containing coordinate: Coordinate) -> [Int]
   /// The first island feature containing a point.
   func islandFeature(containing coordinate: Coordinate) -> Int?
 
