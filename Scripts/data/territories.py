@@ -110,7 +110,8 @@ def split_territories(features, zone_at, zone_country, names):
             kept.append((attributes, level, stay))
     for code, (parent, rings) in sorted(moved.items()):
         name, alpha3 = names[code]
-        kept.append(([code, alpha3, name, name, alpha3, parent[5]], 0, rings))
+        # A territory moved out keeps its sovereign, and no dispute of the country it was drawn in.
+        kept.append(([code, alpha3, name, name, alpha3, parent[5]] + [""] * (len(parent) - 6), 0, rings))
     return kept, {code: len(rings) for code, (_, rings) in moved.items()}
 
 

@@ -60,7 +60,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
   var columns: [String] {
     switch self {
     case .land: ["land"]
-    case .country: ["country_code", "country_name"]
+    case .country: ["country_code", "country_name", "country_disputed"]
     case .region: ["region_code", "region_name", "region_source"]
     case .sea: ["sea", "lake", "in_lake"]
     case .nearestPlace:
@@ -141,6 +141,7 @@ extension PlacemarkField {
     func country(_ name: String, _ country: Placemark.Country?) {
       out.object(name, present: country != nil) { out in
         out.member("code", country?.code)
+        out.member("disputed", country?.disputed)
         out.member("name", country?.name)
       }
     }
@@ -182,6 +183,7 @@ extension PlacemarkField {
         guard let land else { return }
         out.object("country", present: land.country != nil) { out in
           out.member("code", land.country?.code)
+          out.member("disputed", land.country?.disputed)
           out.member("name", land.country?.name)
         }
         out.member("distanceKm", number: land.distanceKm, places: kilometres)
@@ -264,6 +266,7 @@ extension PlacemarkField {
     case .country:
       field(placemark?.pointee.country?.code)
       field(placemark?.pointee.country?.name)
+      field(placemark?.pointee.country?.disputed)
     case .region:
       field(placemark?.pointee.region?.code)
       field(placemark?.pointee.region?.name)

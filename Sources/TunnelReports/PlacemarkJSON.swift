@@ -71,6 +71,7 @@ extension JSONWriter {
     guard let country else { return null() }
     object { json in
       json.member("code") { $0.string(country.code) }
+      json.member("disputed") { $0.string(country.disputed) }
       json.member("name") { $0.string(country.name) }
     }
   }

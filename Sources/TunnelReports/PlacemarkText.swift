@@ -71,7 +71,10 @@ public enum PlacemarkText {
     var lines: [Detail] = []
     let surface = placemark.land ? "land" : placemark.inLake ? "lake" : "sea"
     var whereLine = surface
-    if let country = placemark.country { whereLine += ", \(country.name) (\(country.code))" }
+    if let country = placemark.country {
+      whereLine += ", \(country.name) (\(country.code))"
+      if let disputed = country.disputed { whereLine += ", disputed: \(disputed)" }
+    }
     if let region = placemark.region {
       whereLine += ", \(PlaceText.regionName(region.name))" + (region.code.map { " (\($0))" } ?? "")
     }

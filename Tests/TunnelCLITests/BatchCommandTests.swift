@@ -33,7 +33,7 @@ import Testing
     #expect(rows[1].prefix(5) == ["1", "56", "8.5", "Skjern, \"DK\"", "DK"])
     #expect(rows[2][3] == "two\r\nlines" && rows[2][4] == "ZA")
     #expect(rows[3][0] == "3" && rows[3].last == "latitude 91 is outside -90…90")
-    #expect(rows[4][4] == "" && rows[4][6] == "Waitangi")
+    #expect(rows[4][4] == "" && rows[4][7] == "Waitangi")
     #expect(
       result.standardError == """
         tunnel: standard input, line 5: latitude 91 is outside -90…90

@@ -20,11 +20,28 @@ public struct Placemark: Sendable, Hashable, Codable {
     public var code: String
     /// The English name ("Denmark").
     public var name: String
+    /// Where Natural Earth marks the area as disputed (its type is Disputed or Indeterminate, or its note
+    /// names a claim), what it says, in its words: "Admin. By U.K.; Claimed by Spain" (Gibraltar), "Self
+    /// admin.; Claimed by Morocco" (Western Sahara), "Disputed" (Kosovo); nil elsewhere. The borders are
+    /// Natural Earth's German point of view (Data/README.md).
+    public var disputed: String?
 
     /// Creates a country.
-    public init(code: String, name: String) {
+    public init(code: String, name: String, disputed: String? = nil) {
       self.code = code
       self.name = name
+      self.disputed = disputed
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case code, name, disputed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(code, forKey: .code)
+      try container.encode(name, forKey: .name)
+      try container.encode(disputed, forKey: .disputed)
     }
   }
 

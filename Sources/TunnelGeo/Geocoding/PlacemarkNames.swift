@@ -39,7 +39,8 @@ final class PlacemarkNames: Sendable {
   /// has none) and its long name.
   static func country(_ countries: CountryLayer, _ feature: Int) -> Placemark.Country {
     let country = countries.country(feature)
-    return Placemark.Country(code: country.isoAlpha2 ?? country.naturalEarthCode, name: country.name)
+    return Placemark.Country(
+      code: country.isoAlpha2 ?? country.naturalEarthCode, name: country.name, disputed: country.dispute)
   }
 
   /// The two ASCII bytes of a two-letter country code as one number, as ``PlaceLayer`` stores a place's

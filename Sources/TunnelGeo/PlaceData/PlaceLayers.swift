@@ -13,11 +13,14 @@ public struct Country: Sendable, Hashable {
   public var shortName: String
   /// Natural Earth's own alpha-3 code, present for every feature.
   public var naturalEarthCode: String
+  /// What Natural Earth says of an area it marks as disputed or indeterminate, or whose claim it notes, in
+  /// its words ("Admin. by U.K.; Claimed by Argentina"; "Disputed" where it says no more); nil elsewhere.
+  public var dispute: String? = nil
 }
 
 /// Countries as polygons (Natural Earth 10m admin-0, German point of view for disputed areas).
 public struct CountryLayer: Sendable {
-  /// The polygons; feature attributes are `iso_a2, iso_a3, name, short_name, adm0_a3, sovereignty`.
+  /// The polygons; feature attributes are `iso_a2, iso_a3, name, short_name, adm0_a3, sovereignty, dispute`.
   public let polygons: PolygonLayer
 
   /// The country of a feature.
@@ -28,7 +31,8 @@ public struct CountryLayer: Sendable {
     }
     return Country(
       feature: feature, isoAlpha2: value(0), isoAlpha3: value(1), name: value(2) ?? "",
-      shortName: value(3) ?? "", naturalEarthCode: value(4) ?? "")
+      shortName: value(3) ?? "", naturalEarthCode: value(4) ?? "",
+      dispute: polygons.attributeNames.count > 6 ? value(6) : nil)
   }
 
   /// The countries whose polygons contain the coordinate (no coastal tolerance).
