@@ -153,6 +153,8 @@ import Testing
     #expect(try Self.query("Holy See").place?.place.countryCode == "VA")
     // East Jerusalem, GeoNames' most populous place of Palestine, lies in Israel as Natural Earth draws it.
     #expect(try Self.query("Palestine").place?.place.name == "Gaza")
+    // The town of Gibraltar lies 400 m outside Natural Earth's Gibraltar, in Gibraltar's time zone.
+    #expect(try Self.query("Gibraltar").place?.place.name == "Gibraltar")
     for (name, code) in [("Réunion", "RE"), ("Martinique", "MQ"), ("Svalbard and Jan Mayen", "SJ")] {
       #expect(try Self.query(name).place?.place.countryCode == code, "\(name)")
     }

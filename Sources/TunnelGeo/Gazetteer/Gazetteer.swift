@@ -34,17 +34,21 @@ public struct Gazetteer: Sendable {
   public let places: PlaceLayer
   private let countries: CountryNames
   private let countryLayer: CountryLayer
+  private let timeZones: TimeZoneLayer?
 
   /// A gazetteer over the places of `data`, with country names from its countries layer.
   public init(data: PlaceData) throws(PlaceDataError) {
-    self.init(places: try data.places(), countries: try data.countries())
+    self.init(places: try data.places(), countries: try data.countries(), timeZones: try data.timeZones())
   }
 
-  /// A gazetteer over `places`; `countries` supplies the country names qualifiers may use.
-  public init(places: PlaceLayer, countries: CountryLayer) {
+  /// A gazetteer over `places`; `countries` supplies the country names qualifiers may use, and
+  /// `timeZones`, when given, settles whether a place near a border lies in its own country as the
+  /// geocoder does (``ReverseGeocoder/borderAccuracyKm``).
+  public init(places: PlaceLayer, countries: CountryLayer, timeZones: TimeZoneLayer? = nil) {
     self.places = places
     self.countries = CountryNames(countries)
     countryLayer = countries
+    self.timeZones = timeZones
   }
 
   /// The English name of a country by its ISO alpha-2 code, if the countries layer knows it.
@@ -135,8 +139,9 @@ public struct Gazetteer: Sendable {
   /// Réunion, which the countries layer has as a territory of its own). The
   /// bundled places do not say which is a capital, so the most populous stands for the country: the
   /// capital in most countries, but Sydney for Australia and Istanbul for Turkey; of places the countries
-  /// layer draws inside another country, the next (Palestine is Gaza, not East Jerusalem, which Natural
-  /// Earth's point of view draws in Israel). A country with no place
+  /// layer draws inside another country and whose time zone is not its own country's, the next (Palestine
+  /// is Gaza, not East Jerusalem, which Natural Earth's point of view draws in Israel; Gibraltar is the
+  /// town of Gibraltar, drawn 400 m outside Gibraltar but in its zone). A country with no place
   /// at all (Antarctica, Heard Island and McDonald Islands, Bouvet Island) is stood for by a point inside it
   /// (``CountryLayer/interiorPoint(of:)``), named after the country, with ``GazetteerMatch/pointInsideCountry``
   /// set. Nil when the text names no country.
@@ -223,7 +228,16 @@ public struct Gazetteer: Sendable {
   /// `code`.
   private func drawnInAnotherCountry(_ point: Coordinate, _ code: String) -> Bool {
     let around = countryLayer.countries(containing: point)
-    return !around.isEmpty && !around.contains { $0.isoAlpha2 == code }
+    guard !around.isEmpty, !around.contains(where: { $0.isoAlpha2 == code }) else { return false }
+    // A place whose time zone is its own country's lies in it, as the geocoder's border rule has it: the town
+    // of Gibraltar is 400 m outside Gibraltar's polygon, in Europe/Gibraltar; East Jerusalem, drawn in Israel,
+    // is in Jerusalem's zone, Israel's.
+    if let timeZones, let zone = timeZones.polygons.features(containing: point).first,
+      timeZones.countryCode(zone) == code
+    {
+      return false
+    }
+    return true
   }
 
   /// The countries (alpha-2 code and name) that `text` names alike, such as the two Congos for
