@@ -140,18 +140,12 @@ struct NearestBoundarySearch {
     func fixed(_ radians: Double) -> Int64 { Int64((radians * 180 / .pi * units).rounded(.down)) }
     let south = fixed(latitude - reach) - 1
     let north = fixed(latitude + reach) + 1
+    // The half width is at most 90°, so at most one end crosses the antimeridian, and then west > east.
     let turn = 360 * Int64(layer.unitsPerDegree)
-    if halfWidth >= .pi {
-      return layer.rings(meetingLatitudes: south, north, longitudes: -turn / 2, turn / 2)
-    }
     var west = fixed(longitude - halfWidth) - 1
     var east = fixed(longitude + halfWidth) + 1
     if west < -turn / 2 { west += turn }
     if east > turn / 2 { east -= turn }
-    if west <= east && (longitude - halfWidth < -.pi || longitude + halfWidth > .pi) {
-      // Both ends wrapped past each other: every longitude.
-      return layer.rings(meetingLatitudes: south, north, longitudes: -turn / 2, turn / 2)
-    }
     return layer.rings(meetingLatitudes: south, north, longitudes: west, east)
   }
 
