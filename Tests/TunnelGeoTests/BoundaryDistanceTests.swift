@@ -48,12 +48,12 @@ import Darwin
 
     /// Angle in radians from `q` to the nearest edge of the features `accept` takes.
     func nearest(to q: SIMD3<Double>, accept: (Int) -> Bool = { _ in true }) -> Double {
-      func angle(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
-        let cross = SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-        return atan2((cross * cross).sum().squareRoot(), (a * b).sum())
-      }
       func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+      }
+      func angle(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+        let normal = cross(a, b)
+        return atan2((normal * normal).sum().squareRoot(), (a * b).sum())
       }
       var best = Double.infinity
       for index in starts.indices where accept(features[index]) {

@@ -57,17 +57,22 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     let shore =
       fields.contains(.nearestLand) && !land
       ? lookups.nearestShore(to: coordinate, vector, inLake: inLake) : nil
+    func onLand() -> Bool { coastLevel().map { $0 % 2 == 1 } ?? false }
+    // The zones holding the point, looked up once for the time zone and its boundary.
+    let zones =
+      fields.isDisjoint(with: [.timeZone, .boundaries])
+      ? [] : lookups.timeZoneFeatures(containing: coordinate)
     var timeZone = Placemark.TimeZone(identifier: "")
     if fields.contains(.timeZone) {
       timeZone = try self.timeZone(
-        at: coordinate, land: { coastLevel().map { $0 % 2 == 1 } ?? false },
+        at: coordinate, zones: zones, land: onLand,
         nearestPlace: { () throws(PlaceDataError) in try nearest().index })
     }
     let boundaries =
       fields.contains(.boundaries)
       ? self.boundaries(
-        at: coordinate, vector, regionByPolygon: region?.source == .polygon,
-        land: { coastLevel().map { $0 % 2 == 1 } ?? false }) : nil
+        at: coordinate, vector, regionByPolygon: region?.source == .polygon, inZone: !zones.isEmpty,
+        land: onLand) : nil
     return Placemark(
       latitude: coordinate.latitude, longitude: coordinate.longitude, land: fields.contains(.land) && land,
       country: fields.contains(.country) ? countryFeature.map(lookups.country) : nil,
@@ -79,13 +84,14 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
 
   /// How far the nearest boundary of each layer is (``Placemark/Boundaries``): the region's only when a
   /// polygon gave it, and the time zone's, at sea outside every zone, the nearer of the zones' edges and
-  /// the nautical zone's meridian (``nauticalBoundaryAngle(_:)``).
+  /// the nautical zone's meridian (``nauticalBoundaryAngle(_:)``). `inZone` says whether a zone polygon
+  /// holds the point.
   func boundaries(
-    at coordinate: Coordinate, _ vector: SIMD3<Double>, regionByPolygon: Bool, land: () -> Bool
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, regionByPolygon: Bool, inZone: Bool, land: () -> Bool
   ) -> Placemark.Boundaries {
     func kilometres(_ angle: Double?) -> Double? { angle.map { $0 * SphereGeometry.radiusKm } }
     var zone = lookups.boundaryAngle(.timeZones, to: coordinate, vector)
-    if lookups.timeZoneFeature(containing: coordinate) == nil, !land() {
+    if !inZone, !land() {
       let nautical = Self.nauticalBoundaryAngle(coordinate)
       zone = zone.map { min($0, nautical) } ?? nautical
     }
@@ -181,15 +187,15 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     )
   }
 
-  /// The time zone polygon's zone, with the other zones whose polygons hold the point too; where none
-  /// does (gaps between simplified polygons), the nautical zone at sea and the nearest place's zone on land.
+  /// The zone of the time zone polygons holding the point (`zones`, in feature order), with the others
+  /// that hold it too; where none does (gaps between simplified polygons), the nautical zone at sea and the
+  /// nearest place's zone on land.
   func timeZone(
-    at coordinate: Coordinate, land: () -> Bool, nearestPlace: () throws(PlaceDataError) -> Int
+    at coordinate: Coordinate, zones: [Int], land: () -> Bool, nearestPlace: () throws(PlaceDataError) -> Int
   ) throws(PlaceDataError) -> Placemark.TimeZone {
-    let features = lookups.timeZoneFeatures(containing: coordinate)
-    if let first = features.first {
+    if let first = zones.first {
       return Placemark.TimeZone(
-        identifier: lookups.timeZone(first), others: features.dropFirst().map(lookups.timeZone))
+        identifier: lookups.timeZone(first), others: zones.dropFirst().map(lookups.timeZone))
     }
     if !land() {
       return Placemark.TimeZone(identifier: ReverseGeocoder.oceanZone(longitude: coordinate.longitude))
