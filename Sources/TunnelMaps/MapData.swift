@@ -30,6 +30,8 @@ public final class MapData: Sendable {
   let places: PlaceLayer
   /// The named seas, to name the water at a map's centre.
   let marine: MarineLayer
+  /// The named lakes and the high-resolution coastline they name, to name a lake at a map's centre.
+  let lakes: (names: LakeLayer, coast: CoastlineLayer)
   /// The high-resolution coastlines, decoded when a map first needs them.
   private let detailed = Mutex<Coast?>(nil)
 
@@ -71,6 +73,7 @@ public final class MapData: Sendable {
     let places = try data.places()
     self.places = places
     marine = try data.marine()
+    lakes = (try data.lakes(), try data.coastline(.high))
     var order = (0..<places.count).map {
       (
         rank: places.population(at: $0) * (places.isCapital(at: $0) ? Self.capitalWeight : 1),

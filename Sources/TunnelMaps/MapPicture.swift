@@ -24,7 +24,8 @@ public struct MapPicture: Sendable {
   /// Places in ``places`` on islands too small for the coastlines drawn: each got a pixel of land (and
   /// shore) in ``land`` and ``coast``, so that no place is named on open sea.
   public internal(set) var islets: [MapPoint] = []
-  /// The name of the sea at the centre, when the centre is at sea ("South Pacific Ocean").
+  /// The name of the water at the centre, when the centre is in it: the sea ("South Pacific Ocean") or a
+  /// lake a source names ("Lake Superior").
   public internal(set) var seaName: String?
   /// When no place is in view: the nearest one, how far it is and which way (degrees clockwise from up on
   /// the map, which on this projection is its bearing from the centre).

@@ -69,7 +69,10 @@ public final class MapRenderer {
       viewport: viewport, land: land, coast: coast,
       borders: Self.inland(rawBorders, land: land, coast: coast), shorelines: shorelines,
       borderLines: borderLines, places: places, islets: islets,
-      seaName: centreIsLand ? nil : data.marine.names(containing: viewport.centre).first,
+      seaName: centreIsLand
+        ? nil
+        : data.lakes.names.name(at: viewport.centre, coast: data.lakes.coast)
+          ?? data.marine.names(containing: viewport.centre).first,
       nearestOutside: places.isEmpty ? nearestPlace(to: frame) : nil)
   }
 

@@ -232,7 +232,7 @@ struct MapPolishTests {
     }
   }
 
-  @Test("The sea at the centre is named, in the picture and in the SVG; land has no sea name")
+  @Test("The sea or lake at the centre is named, in the picture and in the SVG; land has no sea name")
   func seaNamed() throws {
     // Where the Tunnel starts (TunnelApp's `TunnelViewController.defaultStart`).
     let start = coordinate(56.55, 8.316667)
@@ -244,6 +244,12 @@ struct MapPolishTests {
     #expect(land.seaName == nil)
     let svg = try Self.elements(try Self.document(start))
     #expect(svg.filter { $0.attributes["class"] == "sea" }.map(\.text) == ["South Pacific Ocean"])
+    // A lake at the centre is named too, by the high-resolution coastline whatever the scale drawn.
+    for span in [1_000_000.0, 50_000] {
+      let lake = try Shared.renderer.picture(
+        of: MapViewport(centre: coordinate(47.7, -87.5), regionSpan: span, width: 160, height: 80))
+      #expect(lake.seaName == "Lake Superior")
+    }
   }
 
   @Test("The place a caption names is labelled even when larger places fill the map (Gao, Mali)")

@@ -384,6 +384,11 @@ extension BatchIndexes: PlacemarkLookups {
     return FeatureChoice.highestLevel(of: coast.features(containing: coordinate), in: layers.coast)
   }
 
+  func lakeFeature(containing coordinate: Coordinate) -> Int? {
+    guard let coast else { return unindexed.lakeFeature(containing: coordinate) }
+    return FeatureChoice.lake(of: coast.features(containing: coordinate), in: layers.coast)
+  }
+
   func countryFeature(containing coordinate: Coordinate) -> Int? {
     guard let countries else { return unindexed.countryFeature(containing: coordinate) }
     return FeatureChoice.country(of: countries.features(containing: coordinate), in: layers.countries)

@@ -21,6 +21,10 @@ struct LayerLookups: PlacemarkLookups {
     FeatureChoice.highestLevel(of: layers.coast.polygons.features(containing: coordinate), in: layers.coast)
   }
 
+  func lakeFeature(containing coordinate: Coordinate) -> Int? {
+    FeatureChoice.lake(of: layers.coast.polygons.features(containing: coordinate), in: layers.coast)
+  }
+
   func countryFeature(containing coordinate: Coordinate) -> Int? {
     FeatureChoice.country(
       of: layers.countries.polygons.features(containing: coordinate), in: layers.countries)

@@ -191,7 +191,8 @@ public struct Placemark: Sendable, Hashable, Codable {
   public var region: Region?
   /// The ocean or sea by name when the point is at sea; nil on land and in lakes.
   public var sea: String?
-  /// The water body's name when the point is in a lake that the marine layer names ("Caspian Sea").
+  /// The lake's name when the point is in a lake that a source names ("Lake Superior", "Caspian Sea"; see
+  /// ``LakeLayer``); nil elsewhere and for the many small lakes no source names.
   public var lake: String?
   /// Whether the point is in a lake (or a pond on an island in one), by the coastline layer.
   public var inLake: Bool
@@ -272,6 +273,6 @@ public struct Placemark: Sendable, Hashable, Codable {
   /// Whether ``sea`` is an ocean or a smaller sea; nil where there is no sea.
   public var seaKind: MarineKind? { sea.map(MarineKind.init(featureNamed:)) }
 
-  /// The lake, as CLPlacemark's `inlandWater`: its name when the marine layer has one, "Lake" otherwise.
+  /// The lake, as CLPlacemark's `inlandWater`: its name when a source names it, "Lake" otherwise.
   public var inlandWater: String? { inLake ? (lake ?? "Lake") : nil }
 }

@@ -181,10 +181,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     at coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool
   ) -> (sea: String?, lake: String?) {
     let containing = lookups.seaName(containing: coordinate)
-    return (
-      sea: inLake ? nil : containing ?? lookups.nearestSeaName(to: coordinate, vector),
-      lake: inLake ? containing : nil
-    )
+    guard inLake else {
+      return (sea: containing ?? lookups.nearestSeaName(to: coordinate, vector), lake: nil)
+    }
+    let named = lookups.lakeFeature(containing: coordinate).flatMap {
+      lookups.layers.lakes.name(ofCoastFeature: $0, at: coordinate)
+    }
+    return (sea: nil, lake: named ?? containing)
   }
 
   /// The zone of the time zone polygons holding the point (`zones`, in feature order), with the others

@@ -20,6 +20,9 @@ protocol PlacemarkLookups {
 
   /// The highest GSHHG level among the high-resolution coastline features containing a point.
   func coastLevel(at coordinate: Coordinate) -> Int?
+  /// The high-resolution coastline feature of the lake holding a point: the GSHHG lake (level 2) when it is
+  /// the highest level there; nil on land, at sea, and on a pond on an island in a lake.
+  func lakeFeature(containing coordinate: Coordinate) -> Int?
   /// The country feature containing a point: the first with an ISO alpha-2 code, else the first.
   func countryFeature(containing coordinate: Coordinate) -> Int?
   /// The first region feature of a country (its code as ``PlaceLayer`` stores it) that contains a point.
@@ -95,6 +98,16 @@ enum FeatureChoice {
       if highest.map({ level > $0 }) ?? true { highest = level }
     }
     return highest
+  }
+
+  /// The lake (level 2) among coastline features when it is the highest level; nil otherwise.
+  static func lake<Features: Sequence<Int>>(of features: Features, in coast: CoastlineLayer) -> Int? {
+    var highest: (feature: Int, level: Int)? = nil
+    for feature in features {
+      let level = coast.polygons.level(of: feature)
+      if highest.map({ level > $0.level }) ?? true { highest = (feature, level) }
+    }
+    return highest.flatMap { $0.level == CoastlineLevel.lake.rawValue ? $0.feature : nil }
   }
 
   /// The first of `features` that `accept` takes.

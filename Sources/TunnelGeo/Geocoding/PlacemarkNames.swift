@@ -76,6 +76,7 @@ final class PlacemarkLayers: Sendable {
   let zones: TimeZoneLayer
   let islands: IslandLayer
   let regions: RegionLayer
+  let lakes: LakeLayer
 
   init(data: PlaceData) throws(PlaceDataError) {
     places = try data.places()
@@ -85,5 +86,6 @@ final class PlacemarkLayers: Sendable {
     zones = try data.timeZones()
     islands = try data.islands()
     regions = try data.regions()
+    lakes = try data.lakes()
   }
 }

@@ -146,6 +146,9 @@ public final class ReverseGeocoder: Sendable {
   ///   within ``regionSearchRadiusKm``. ``Placemark/Region/source`` says which.
   /// - Sea (water that is not a lake): the named marine polygon containing the point, else the nearest
   ///   named marine polygon.
+  /// - Lake: the name ``LakeLayer`` gives the GSHHG lake holding the point (where a lake has several, the
+  ///   named polygon holding the point, else the nearest), else the marine polygon's; none for a lake no
+  ///   source names.
   /// - Nearest land (water only): the nearest point of a shoreline (of land or ice at sea; any shore in a
   ///   lake), its country by the rule above with ``landCountryToleranceKm``, and its name by
   ///   ``landNameRadiusKm``.

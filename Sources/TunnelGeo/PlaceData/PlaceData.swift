@@ -29,6 +29,7 @@ public final class PlaceData: Sendable {
     var coastlineLow: CoastlineLayer?
     var timeZones: TimeZoneLayer?
     var islands: IslandLayer?
+    var lakes: LakeLayer?
     var regions: RegionLayer?
     /// The files of the layers above, in the order they were opened.
     var files: [DataFile] = []
@@ -37,7 +38,7 @@ public final class PlaceData: Sendable {
   /// The layer files, in the order ``verify()`` checks them.
   public static let fileNames = [
     "places.tunnel", "countries.tunnel", "marine.tunnel", "coastline-h.tunnel", "coastline-l.tunnel",
-    "timezones.tunnel", "islands.tunnel", "regions.tunnel",
+    "timezones.tunnel", "islands.tunnel", "regions.tunnel", "lakes.tunnel",
   ]
 
   /// Uses the data folder at `directory`, or finds one (``PlaceDataLocation/find(explicit:environment:)``).
@@ -123,6 +124,14 @@ public final class PlaceData: Sendable {
     }
   }
 
+  /// The names of the lakes (`lakes.tunnel`).
+  public func lakes() throws(PlaceDataError) -> LakeLayer {
+    try layer({ $0.lakes }, { $0.lakes = $1 }, "lakes.tunnel", kind: "POLY") {
+      file throws(PlaceDataError) in
+      LakeLayer(polygons: try PolygonLayer(file: file))
+    }
+  }
+
   /// The first-level regions as polygons (`regions.tunnel`).
   public func regions() throws(PlaceDataError) -> RegionLayer {
     try layer({ $0.regions }, { $0.regions = $1 }, "regions.tunnel", kind: "POLY") {
@@ -147,6 +156,7 @@ public final class PlaceData: Sendable {
     _ = try timeZones()
     _ = try islands()
     _ = try regions()
+    _ = try lakes()
   }
 
   /// Opens every layer and checks the CRC-32 of every byte of every file (tens of milliseconds).

@@ -177,6 +177,69 @@ public struct IslandLayer: Sendable {
   }
 }
 
+/// Names for GSHHG's lakes, which the coastline layers draw but do not name: the named lake polygons of
+/// Natural Earth (1:110m and 1:50m) and World Data Bank II, each matched when the data was built to the
+/// high-resolution coastline's lake that holds most of it (see Data/README.md).
+///
+/// Most lakes have one name; a GSHHG lake that joins several (Michigan and Huron at the Straits of
+/// Mackinac, Erie and St. Clair) is told apart by the named polygon holding the point, else the nearest.
+///
+/// ```swift
+/// let data = try PlaceData()
+/// let coast = try data.coastline(.high)
+/// let point = try Coordinate(latitude: 47.7, longitude: -87.5)
+/// try data.lakes().name(at: point, coast: coast)  // "Lake Superior"
+/// ```
+public struct LakeLayer: Sendable {
+  /// The named polygons; the attributes are `name` and `coast`.
+  public let polygons: PolygonLayer
+  /// The named polygons of each high-resolution coastline feature (a GSHHG lake).
+  private let byCoastFeature: [Int: [Int]]
+
+  init(polygons: PolygonLayer) {
+    self.polygons = polygons
+    var byCoastFeature: [Int: [Int]] = [:]
+    for feature in 0..<polygons.featureCount {
+      if let coast = polygons.attribute(1, of: feature).flatMap({ Int($0) }) {
+        byCoastFeature[coast, default: []].append(feature)
+      }
+    }
+    self.byCoastFeature = byCoastFeature
+  }
+
+  /// The name of a feature ("Lake Superior").
+  public func name(_ feature: Int) -> String { polygons.attribute(0, of: feature) ?? "" }
+
+  /// The high-resolution coastline feature (a GSHHG lake) a feature names; nil where the data has none.
+  public func coastFeature(_ feature: Int) -> Int? { polygons.attribute(1, of: feature).flatMap { Int($0) } }
+
+  /// The features naming a high-resolution coastline feature, in feature order (empty for an unnamed lake).
+  public func features(naming coastFeature: Int) -> [Int] { byCoastFeature[coastFeature] ?? [] }
+
+  /// The name of the lake a point is in, given the high-resolution coastline feature (a GSHHG lake, level 2)
+  /// holding it: its one name, or where the lake has several, the name of the named polygon holding the
+  /// point, else of the nearest; nil for a lake no source names.
+  public func name(ofCoastFeature coastFeature: Int, at coordinate: Coordinate) -> String? {
+    let candidates = features(naming: coastFeature)
+    guard candidates.count > 1 else { return candidates.first.map(name) }
+    if let holding = polygons.features(containing: coordinate).first(where: candidates.contains) {
+      return name(holding)
+    }
+    return NearestBoundarySearch(layer: polygons, coordinate: coordinate).nearestAtAnyDistance {
+      candidates.contains($0)
+    }.map { name($0.feature) }
+  }
+
+  /// The name of the lake holding a point by the high-resolution coastline `coast`; nil on land, at sea, on
+  /// a pond on an island in a lake, in a lake no source names, and for a coastline of another resolution.
+  public func name(at coordinate: Coordinate, coast: CoastlineLayer) -> String? {
+    guard coast.resolution == .high,
+      let lake = FeatureChoice.lake(of: coast.polygons.features(containing: coordinate), in: coast)
+    else { return nil }
+    return name(ofCoastFeature: lake, at: coordinate)
+  }
+}
+
 /// First-level regions (states, provinces, oblasts) as polygons: Natural Earth 10m admin-1, each given
 /// the GeoNames admin-1 code that the places inside it carry (see Data/README.md).
 public struct RegionLayer: Sendable {
