@@ -28,6 +28,9 @@ import Testing
   @Test(arguments: [
     (-56.0, -171.5, "South Pacific Ocean"), (56.0, 7.5, "North Sea"), (-40.0, 160.0, "Tasman Sea"),
     (57.0, 11.5, "Kattegat"), (58.0, 20.0, "Baltic Sea"), (-65.0, -100.0, "Southern Ocean"),
+    // The IHO's limits (S-23) part the Pacific at the equator "but including those islands of Kiribati ...
+    // which lie to the northward thereof" in the South Pacific: so Tarawa's lagoon at 1.47° N is in it.
+    (1.47, 173.03, "South Pacific Ocean"), (2.0, 175.0, "North Pacific Ocean"),
   ])
   func seasByName(latitude: Double, longitude: Double, name: String) throws {
     let marine = try Self.data.marine()

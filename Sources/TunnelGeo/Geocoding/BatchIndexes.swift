@@ -467,6 +467,11 @@ extension BatchIndexes: PlacemarkLookups {
     return inLake ? shores.nearest(to: vector) : seaShores.nearest(to: vector)
   }
 
+  func nearestLand(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit? {
+    guard let seaShores else { return unindexed.nearestLand(to: coordinate, vector, within: limit) }
+    return seaShores.nearest(to: vector).flatMap { $0.angle <= limit ? $0 : nil }
+  }
+
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   {
     guard let islandShores else {

@@ -96,6 +96,13 @@ struct LayerLookups: PlacemarkLookups {
     }
   }
 
+  func nearestLand(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit? {
+    let coast = layers.coast.polygons
+    return NearestBoundarySearch(layer: coast, coordinate: coordinate).nearest(within: limit) { feature in
+      coast.level(of: feature) % 2 == 1
+    }
+  }
+
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   {
     NearestBoundarySearch(layer: layers.islands.polygons, coordinate: coordinate).nearest(within: limit) {

@@ -46,7 +46,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     let inLake = usesLevel ? coastLevel().map { $0 % 2 == 0 } ?? false : false
     let countryFeature =
       fields.isDisjoint(with: [.country, .region, .boundaries])
-      ? nil : country(at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm)
+      ? nil : ownCountry(at: coordinate, vector)
     var region: Placemark.Region?
     if !fields.isDisjoint(with: [.region, .boundaries]), let countryFeature {
       region = try self.region(at: coordinate, vector, country: countryFeature) { () throws(PlaceDataError) in
@@ -122,6 +122,26 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
         ?? lookups.countryBorder(nearestTo: coordinate, vector, within: toleranceKm / SphereGeometry.radiusKm)
     else { return nil }
     return zoneCountry(at: coordinate, vector, drawn: drawn) ?? drawn
+  }
+
+  /// The country of the point itself: ``country(at:_:toleranceKm:)`` within
+  /// ``ReverseGeocoder/coastalToleranceKm``; off every outline and that far from them, where the point lies
+  /// in a country's time zone (the zones reach some 22 km out to sea), the country of GSHHG's land within
+  /// the same tolerance, as ``Placemark/nearestLand`` names it, or where no outline is near that land either,
+  /// the zone's country. So the atolls and reefs that Natural Earth draws kilometres off, or not at all,
+  /// have their country (Tarawa, Nukunonu); the open sea has none.
+  func ownCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>) -> Int? {
+    if let drawn = country(at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm) {
+      return drawn
+    }
+    guard let zone = lookups.timeZoneFeature(containing: coordinate),
+      let code = lookups.layers.zones.countryCode(zone),
+      let shore = lookups.nearestLand(
+        to: coordinate, vector, within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm)
+    else { return nil }
+    // Land that no outline is near (Nukunonu: Tokelau's outline has only its other atolls) is the zone's.
+    return shoreDescription(shore.point).country
+      ?? (0..<lookups.layers.countries.polygons.featureCount).first { lookups.country($0).code == code }
   }
 
   /// Where a point's time zone is another country's (the zone's ``TimeZoneLayer/countryCode(_:)``) and
@@ -211,18 +231,20 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
   /// Describes a shoreline point: its country and, where a place is near, its name.
   func nearestLand(_ shore: BoundaryHit) -> Placemark.NearestLand {
     let point = SphereGeometry.coordinate(shore.point)
-    let described: ShoreDescription
-    if let remembered = lookups.shoreDescription(of: shore.point) {
-      described = remembered
-    } else {
-      described = describeShore(shore.point)
-      lookups.remember(described, of: shore.point)
-    }
+    let described = shoreDescription(shore.point)
     let island = described.island.map(lookups.island)
     return Placemark.NearestLand(
       distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
       country: described.country.map(lookups.country),
       name: described.place.map(lookups.layers.places.name) ?? island, island: island)
+  }
+
+  /// What was found for a shoreline point: remembered, or described now and remembered.
+  func shoreDescription(_ point: SIMD3<Double>) -> ShoreDescription {
+    if let remembered = lookups.shoreDescription(of: point) { return remembered }
+    let described = describeShore(point)
+    lookups.remember(described, of: point)
+    return described
   }
 
   /// The country feature, named island and nearby place of a shoreline point.

@@ -139,6 +139,9 @@ public final class ReverseGeocoder: Sendable {
   /// - Country: the Natural Earth polygon containing the point; otherwise the country whose border is
   ///   within ``coastalToleranceKm`` (nearest first); otherwise none. Within ``borderAccuracyKm`` of a
   ///   border, the time zone's country when its border is that near too (the Vatican, Gibraltar).
+  ///   Farther from every outline, in a country's time zone (the zones reach some 22 km out to sea), the
+  ///   country of GSHHG's land within ``coastalToleranceKm``, as the nearest land names it (atolls that
+  ///   Natural Earth draws kilometres off or not at all: Tarawa, Nukunonu).
   /// - Region: the admin-1 region polygon of the point's country containing the point, else the one
   ///   whose border is within ``coastalToleranceKm`` (nearest first); where there is none (farther out at
   ///   sea, a country the polygons do not cover) or it has no admin-1 code (a polygon whose places are in
