@@ -13,14 +13,16 @@ import Darwin
 /// A straight tunnel between two points on the surface: how long it is, how deep it goes, and how
 /// long a fall through it takes.
 ///
-/// The length is the chord between the two points on the WGS84 ellipsoid and the surface distance
-/// the geodesic on it. Depth and falls are worked out on a sphere of the mean radius (6,371 km), as
-/// ``EarthModel`` is: the deepest point lies under the middle of the great circle between the ends,
-/// and for antipodes it is the Earth's centre.
+/// Lengths and depth are on the WGS84 ellipsoid: the length is the chord between the two points, the
+/// surface distance the geodesic, and the depth the greatest distance from a point of the tunnel to the
+/// nearest point of the surface. For antipodes the deepest point is the Earth's centre, 6,356.75 km
+/// below the surface: the polar radius, since the poles are the surface's nearest points to the centre.
+/// Falls are worked out in the ``EarthModel``s, which are spherical (6,371 km) by definition, from the
+/// angle between the ends seen from the centre.
 ///
 /// ```swift
 /// let tunnel = StraightTunnel(from: skjern, to: skjern.antipode)
-/// tunnel.depth                // 6,371,000 m: through the centre
+/// tunnel.depth                // 6,356,752 m: the centre, below both poles
 /// tunnel.fallTime(.uniform)   // 2,530 s: 42 min 10 s
 /// tunnel.fallTime(.prem)      // about 38 min
 /// ```
@@ -56,25 +58,27 @@ public struct StraightTunnel: Sendable, Hashable {
     return atan2((cross * cross).sum().squareRoot(), (a * b).sum())
   }
 
-  /// How close the tunnel comes to the centre, in metres.
-  public var closestApproach: Double { EarthModel.radius * cos(centralAngle / 2) }
-
-  /// How far below the surface the deepest point is, in metres: R·(1 − cos(θ/2)), taken as
-  /// 2R·sin²(θ/4) so that a short tunnel's few millimetres are not lost to rounding.
-  public var depth: Double {
-    let quarter = sin(centralAngle / 4)
-    return 2 * EarthModel.radius * quarter * quarter
+  /// How close the tunnel comes to the centre, in metres (WGS84).
+  public var closestApproach: Double {
+    let a = Self.earthCentred(start)
+    let chord = Self.earthCentred(end) - a
+    let length = (chord * chord).sum()
+    guard length > 0 else { return (a * a).sum().squareRoot() }
+    let nearest = a + chord * max(0, min(1, -(a * chord).sum() / length))
+    return (nearest * nearest).sum().squareRoot()
   }
 
-  /// The point of the surface straight above the deepest point; nil when the tunnel runs through
-  /// the centre, which is under every point.
+  /// How far below the surface the deepest point is, in metres: the greatest distance from a point of the
+  /// tunnel to the nearest point of the WGS84 surface (see ``EllipsoidDepth``). A short tunnel's
+  /// fraction of a millimetre is not lost to rounding.
+  public var depth: Double {
+    EllipsoidDepth.deepest(from: Self.earthCentred(start), to: Self.earthCentred(end)).depth
+  }
+
+  /// The point of the surface nearest to the deepest point; nil when two are as near: through the centre,
+  /// which is as near both poles.
   public var deepestPointBelow: Coordinate? {
-    let sum = Self.unitVector(start) + Self.unitVector(end)
-    let length = (sum * sum).sum().squareRoot()
-    guard length > 1e-9 else { return nil }
-    let middle = sum / length
-    return try? Coordinate(
-      latitude: asin(max(-1, min(1, middle.z))) * 180 / .pi, longitude: atan2(middle.y, middle.x) * 180 / .pi)
+    EllipsoidDepth.deepest(from: Self.earthCentred(start), to: Self.earthCentred(end)).below
   }
 
   /// The seconds a fall from rest takes from one end to the other, without friction or air
@@ -84,6 +88,11 @@ public struct StraightTunnel: Sendable, Hashable {
   /// ever shorter tunnels approach, half the period of an orbit skimming the surface (42 min 10 s).
   public func fallTime(_ model: EarthModel) -> Double {
     model.fallTime(centralAngle: centralAngle)
+  }
+
+  private static func earthCentred(_ point: Coordinate) -> SIMD3<Double> {
+    let xyz = Geodesic.earthCentred(point)
+    return SIMD3(xyz.x, xyz.y, xyz.z)
   }
 
   private static func unitVector(_ point: Coordinate) -> SIMD3<Double> {

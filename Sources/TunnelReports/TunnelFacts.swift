@@ -4,7 +4,7 @@ import TunnelGeo
 public struct TunnelFacts: Sendable, JSONWritable {
   /// The deepest point's depth in kilometres.
   public var depthKm: Double
-  /// The point of the surface above the deepest point; nil for the centre (every point is above it).
+  /// The point of the surface nearest to the deepest point; nil for the centre (as near both poles).
   public var below: Coordinate?
   /// Seconds of a fall from one end to the other on an Earth of one density.
   public var uniformFallSeconds: Double
@@ -58,7 +58,7 @@ public struct TunnelFacts: Sendable, JSONWritable {
     ]
   }
 
-  /// "Deepest point       the Earth's centre, 6,371 km down" and "Fall through it     42 min 10 s …"; the
+  /// "Deepest point       the Earth's centre, 6,357 km down" and "Fall through it     42 min 10 s …"; the
   /// point above the deepest rounded to `precision`.
   public func lines(precision: Precision = .text) -> [String] {
     // The fall to a tenth of a second first, as the JSON has it, so that both say the same whole seconds.

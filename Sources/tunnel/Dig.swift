@@ -21,7 +21,8 @@ extension Tunnel {
       discussion: """
         Give the two ends as two arguments (quote a coordinate that has a space), or separate them \
         with 'to'. It prints the distance along the surface and straight through the Earth, the \
-        deepest point of the tunnel (its depth, and the place above it), and how long a fall from one \
+        deepest point of the tunnel (its depth below the nearest point of the WGS84 surface, and that \
+        point), and how long a fall from one \
         end to the other takes with no air and no friction: on a uniform Earth every straight tunnel \
         takes 42 min 10 s; with the densities of the Preliminary Reference Earth Model (PREM) a \
         tunnel through the centre takes about 38 minutes and a short one a little over 42.

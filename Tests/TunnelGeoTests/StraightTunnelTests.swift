@@ -80,24 +80,76 @@ import Testing
     #expect(abs(through / Self.premReference[0].seconds - 1) < 1e-10, "\(through) s")
   }
 
-  @Test("Depth and the point above the deepest point")
+  @Test("Depth below the WGS84 surface, and the surface point nearest the deepest point")
   func depth() throws {
     let skjern = try Coordinate(latitude: 55.95, longitude: 8.5)
     let antipodal = StraightTunnel(from: skjern, to: skjern.antipode)
-    #expect(abs(antipodal.depth - EarthModel.radius) < 1e-3)
-    // A short tunnel's sag, h²/2R for a half chord h, not lost to rounding.
-    let short = try Self.equatorial(chord: 0.2)
-    #expect(abs(short.depth / (0.1 * 0.1 / (2 * EarthModel.radius)) - 1) < 1e-6)
+    // The centre is nearest the poles: the polar radius below them.
+    #expect(abs(antipodal.depth - WGS84.semiMinorAxis) < 1e-3)
     #expect(antipodal.deepestPointBelow == nil)
     #expect(abs(antipodal.length / 1000 - 12_726.99) < 0.01)
+    // A short tunnel's sag, h²/2N for a half chord h and the equator's radius of curvature N = a, not lost
+    // to rounding.
+    let short = try Self.equatorial(chord: 0.2)
+    let half = short.length / 2
+    #expect(abs(short.depth / (half * half / (2 * WGS84.semiMajorAxis)) - 1) < 1e-6)
+    // In the equatorial plane the surface is a circle of radius a.
     let quarter = StraightTunnel(
       from: try Coordinate(latitude: 0, longitude: 0), to: try Coordinate(latitude: 0, longitude: 90))
-    #expect(abs(quarter.depth - EarthModel.radius * (1 - 0.5.squareRoot())) < 1e-3)
+    #expect(abs(quarter.depth - WGS84.semiMajorAxis * (1 - 0.5.squareRoot())) < 1e-3)
     let below = try #require(quarter.deepestPointBelow)
     #expect(abs(below.latitude) < 1e-9 && abs(below.longitude - 45) < 1e-9)
-    let meridian = StraightTunnel(
-      from: try Coordinate(latitude: 10, longitude: 30), to: try Coordinate(latitude: 50, longitude: 30))
-    let above = try #require(meridian.deepestPointBelow)
-    #expect(abs(above.latitude - 30) < 1e-9 && abs(above.longitude - 30) < 1e-9)
+    // Elsewhere, against a search of the surface: along the tunnel, the nearest of surface points every 0.1°
+    // of latitude in each point's meridian, refined to 10⁻⁷°. The depth is flat at its deepest, so the
+    // search places that point to a few hundred metres.
+    for (from, to) in [
+      ((10.0, 30.0), (50.0, 30.0)), ((51.5, -0.13), (40.71, -74.0)), ((-33.9, 18.4), (35.7, 139.7)),
+    ] {
+      let tunnel = StraightTunnel(
+        from: try Coordinate(latitude: from.0, longitude: from.1),
+        to: try Coordinate(latitude: to.0, longitude: to.1))
+      let searched = Self.searchedDeepest(tunnel)
+      #expect(
+        abs(tunnel.depth - searched.depth) < 1,
+        "\(from) to \(to): \(tunnel.depth) m, searched \(searched.depth) m")
+      let point = try #require(tunnel.deepestPointBelow)
+      #expect(
+        abs(point.latitude - searched.latitude) < 5e-3 && abs(point.longitude - searched.longitude) < 5e-3,
+        "\(point) against \(searched)")
+    }
+  }
+
+  /// The deepest point of a tunnel found by searching: the surface point nearest each of 201 points along
+  /// the chord, in that point's meridian, then of 401 points between the deepest one's neighbours.
+  static func searchedDeepest(
+    _ tunnel: StraightTunnel
+  ) -> (depth: Double, latitude: Double, longitude: Double) {
+    func cartesian(_ latitude: Double, _ longitude: Double) -> SIMD3<Double> {
+      let xyz = Geodesic.earthCentred(try! Coordinate(latitude: latitude, longitude: longitude))
+      return SIMD3(xyz.x, xyz.y, xyz.z)
+    }
+    let start = cartesian(tunnel.start.latitude, tunnel.start.longitude)
+    let end = cartesian(tunnel.end.latitude, tunnel.end.longitude)
+    func nearest(_ fraction: Double) -> (depth: Double, latitude: Double, longitude: Double) {
+      let point = start + (end - start) * fraction
+      let longitude = atan2(point.y, point.x) * 180 / .pi
+      func distance(_ latitude: Double) -> Double {
+        let offset = cartesian(latitude, longitude) - point
+        return (offset * offset).sum().squareRoot()
+      }
+      var latitude = stride(from: -90.0, through: 90, by: 0.1).min { distance($0) < distance($1) }!
+      var width = 0.1
+      while width > 1e-7 {
+        latitude = stride(
+          from: max(-90, latitude - width), through: min(90, latitude + width), by: width / 10
+        )
+        .min { distance($0) < distance($1) }!
+        width /= 10
+      }
+      return (distance(latitude), latitude, longitude)
+    }
+    let coarse = (0...200).map { Double($0) / 200 }.max { nearest($0).depth < nearest($1).depth }!
+    let fine = (0...400).map { coarse - 0.005 + Double($0) / 40_000 }.filter { (0...1).contains($0) }
+    return nearest(fine.max { nearest($0).depth < nearest($1).depth }!)
   }
 }
