@@ -96,6 +96,8 @@ final class BatchIndexes: Sendable {
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
   let countryClearance: [SIMD2<Float>]
+  /// Where an island may be near, for the country of the sea round islands (built with ``countries``).
+  let islandCells: IslandCells?
   /// The layers the indexes were built from.
   let layers: PlacemarkLayers
   /// The lookups of the parts not built.
@@ -249,6 +251,7 @@ final class BatchIndexes: Sendable {
         second.islands, second.islandShores
       )
     (self.places, countryPlaces) = (second.placeGrid, second.countryPlaces)
+    islandCells = parts.contains(.countries) ? old?.islandCells ?? IslandCells(coast: coastLayer) : nil
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
   }
@@ -467,9 +470,10 @@ extension BatchIndexes: PlacemarkLookups {
     return inLake ? shores.nearest(to: vector) : seaShores.nearest(to: vector)
   }
 
-  func nearestLand(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit? {
-    guard let seaShores else { return unindexed.nearestLand(to: coordinate, vector, within: limit) }
-    return seaShores.nearest(to: vector).flatMap { $0.angle <= limit ? $0 : nil }
+  func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
+  {
+    if let islandCells, !islandCells.mayHaveIsland(near: coordinate) { return nil }
+    return unindexed.nearestIsland(to: coordinate, vector, within: limit)
   }
 
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?

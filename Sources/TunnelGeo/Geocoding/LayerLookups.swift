@@ -96,10 +96,15 @@ struct LayerLookups: PlacemarkLookups {
     }
   }
 
-  func nearestLand(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit? {
+  func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
+  {
     let coast = layers.coast.polygons
+    let span = Int32(ReverseGeocoder.islandSpanDegrees * Double(coast.unitsPerDegree))
     return NearestBoundarySearch(layer: coast, coordinate: coordinate).nearest(within: limit) { feature in
-      coast.level(of: feature) % 2 == 1
+      guard coast.level(of: feature) % 2 == 1 else { return false }
+      // One ring a feature: its box is the island's.
+      let box = coast.ringBox(coast.rings(of: feature).lowerBound)
+      return box.maxLatitude - box.minLatitude < span && box.maxLongitude - box.minLongitude < span
     }
   }
 

@@ -126,8 +126,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
 
   /// The country of the point itself: ``country(at:_:toleranceKm:)`` within
   /// ``ReverseGeocoder/coastalToleranceKm``; off every outline and that far from them, where the point lies
-  /// in a country's time zone (the zones reach some 22 km out to sea), the country of GSHHG's land within
-  /// the same tolerance, as ``Placemark/nearestLand`` names it, or where no outline is near that land either,
+  /// in a country's time zone (the zones reach some 22 km out to sea), the country of a GSHHG island
+  /// (``ReverseGeocoder/islandSpanDegrees``) within the same tolerance, as ``Placemark/nearestLand`` names
+  /// it, or where no outline is near that island either,
   /// the zone's country. So the atolls and reefs that Natural Earth draws kilometres off, or not at all,
   /// have their country (Tarawa, Nukunonu); the open sea has none.
   func ownCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>) -> Int? {
@@ -136,7 +137,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     }
     guard let zone = lookups.timeZoneFeature(containing: coordinate),
       let code = lookups.layers.zones.countryCode(zone),
-      let shore = lookups.nearestLand(
+      let shore = lookups.nearestIsland(
         to: coordinate, vector, within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm)
     else { return nil }
     // Land that no outline is near (Nukunonu: Tokelau's outline has only its other atolls) is the zone's.

@@ -53,9 +53,9 @@ protocol PlacemarkLookups {
   func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String?
   /// The nearest point of a shoreline: any shore from a lake, land or ice from the sea.
   func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit?
-  /// The nearest point of a shoreline of land or ice (what ``nearestShore(to:_:inLake:)`` finds from the sea)
-  /// within `limit` radians; nil when there is none that near.
-  func nearestLand(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
+  /// The nearest point of the shore of an island of the high-resolution coastline (land or ice less than
+  /// ``ReverseGeocoder/islandSpanDegrees`` across) within `limit` radians; nil when there is none that near.
+  func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
   /// The island feature whose outline is nearest within `limit` radians.
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   /// The angle in radians to the nearest edge of a layer's features (for regions, those of a country);

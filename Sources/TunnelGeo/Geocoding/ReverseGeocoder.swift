@@ -110,6 +110,14 @@ public final class ReverseGeocoder: Sendable {
   /// if that border is at most this many kilometres away: Natural Earth's polygons miss harbours and
   /// beaches by a few hundred metres (Copenhagen City Hall lies 0.2–0.3 km outside Denmark).
   public static let coastalToleranceKm = 5.0
+
+  /// The islands whose shores give a country to the sea round them where Natural Earth's outlines are
+  /// farther than ``coastalToleranceKm`` (atolls, reefs) are GSHHG's land polygons less than this many
+  /// degrees of latitude and of longitude across: Natural Earth draws the continents and large islands within
+  /// its tolerance, and searching their long shores from every point of the sea near them would cost more than
+  /// all the rest of a country.
+  public static let islandSpanDegrees = 1.0
+
   /// Natural Earth draws borders at 1:10 million, where the Vatican is a blot of 150 m that misses the
   /// point GeoNames gives its city, Gibraltar ends 400 m short of its town, and Büsingen and Baarle-Hertog
   /// are not drawn: within this many kilometres of a border, a point whose time zone is another
@@ -140,8 +148,9 @@ public final class ReverseGeocoder: Sendable {
   ///   within ``coastalToleranceKm`` (nearest first); otherwise none. Within ``borderAccuracyKm`` of a
   ///   border, the time zone's country when its border is that near too (the Vatican, Gibraltar).
   ///   Farther from every outline, in a country's time zone (the zones reach some 22 km out to sea), the
-  ///   country of GSHHG's land within ``coastalToleranceKm``, as the nearest land names it (atolls that
-  ///   Natural Earth draws kilometres off or not at all: Tarawa, Nukunonu).
+  ///   country of a GSHHG island (less than ``islandSpanDegrees`` across) within ``coastalToleranceKm``,
+  ///   as the nearest land names it (atolls that Natural Earth draws kilometres off or not at all: Tarawa,
+  ///   Nukunonu).
   /// - Region: the admin-1 region polygon of the point's country containing the point, else the one
   ///   whose border is within ``coastalToleranceKm`` (nearest first); where there is none (farther out at
   ///   sea, a country the polygons do not cover) or it has no admin-1 code (a polygon whose places are in
