@@ -306,7 +306,7 @@ def build_regions(wheels, debs, out):
     log(
         f"regions: {len(features):,} of {len(records):,} polygons kept, {counts['vertices']:,} of "
         f"{counts['vertices in']:,} vertices; admin-1 code from the places inside {counts['places']:,}, from the "
-        f"name {counts['name']:,}; places inside in several regions {counts['split']:,}; none {counts['unmatched']:,}; "
+        f"places inside and the name {counts['places and name']:,}, from the name {counts['name']:,}; places inside in several regions {counts['split']:,}; none {counts['unmatched']:,}; "
         f"country from the places inside {counts['country from places']}; "
         f"{len(crossings)} rings cut where they touched or crossed themselves"
     )
@@ -318,6 +318,7 @@ def build_regions(wheels, debs, out):
         ("license", "public domain (Natural Earth)"),
         ("simplified_deg", f"{regions.TOLERANCE_DEG:g}"),
         ("admin1_from_places", str(counts["places"])),
+        ("admin1_from_places_and_name", str(counts["places and name"])),
         ("admin1_from_name", str(counts["name"])),
         ("admin1_split", str(counts["split"])),
         ("admin1_none", str(counts["unmatched"])),

@@ -2,8 +2,9 @@
 
 Each polygon's rings are simplified with Douglas–Peucker at `TOLERANCE_DEG` (in plain degrees), rings that
 cross themselves are cut at the crossing into loops (so that the even-odd rule gives the interior the outline
-means), and each polygon is given the GeoNames admin-1 code that most of the GeoNames places inside it carry;
-where it holds none, the admin-1 code whose name folds to the polygon's name.
+means), and each polygon is given the GeoNames admin-1 code that most of the GeoNames places inside it carry,
+or where some of them carry the code whose name folds to the polygon's name, that code; where it holds none,
+the admin-1 code whose name folds to the polygon's name.
 """
 
 import collections
@@ -213,12 +214,17 @@ def read_regions(records, shapes, cities, subdivisions):
             counts["country from places"] += 1
         codes = collections.Counter(place[3] for place in inside if place[2] == country and place[3])
         admin1, match = None, None
+        named = admin1_names[country].get(names.search_key(record["name"])) if country is not None else None
         if codes:
             admin1 = min(codes, key=lambda code: (-codes[code], code))
             places_in = sum(codes.values())
             if places_in >= SPLIT_MINIMUM_PLACES and codes[admin1] < MAJORITY_SHARE * places_in:
                 admin1, match = None, "split"
                 counts["split examples"].append(f'{country} {record["name"]}')
+            elif named in codes and named != admin1:
+                # The polygon's name is that of a region some places inside carry: Natural Earth's Vaduz holds
+                # more hamlets GeoNames puts in Schaan than places of Vaduz, but it is Vaduz.
+                admin1, match = named, "places and name"
             else:
                 match = "places"
         elif country is not None:

@@ -21,7 +21,7 @@ import Testing
     #expect(
       lines.suffix(5) == [
         "Along the surface   20,003.93 km", "Through the Earth   12,726.58 km",
-        "Deepest point       the Earth's centre, 6,371 km down",
+        "Deepest point       the Earth's centre, 6,357 km down",
         "Fall through it     42 min 10 s on a uniform Earth, 38 min 11 s with PREM's densities", "",
       ])
   }

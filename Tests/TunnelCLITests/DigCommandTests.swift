@@ -9,7 +9,7 @@ import Testing
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.first == "From  Skjern, Midtjylland, Denmark (population 7,145)")
     #expect(lines.contains { $0.hasPrefix("To    Wellington, ") && $0.contains("New Zealand") })
-    #expect(lines.contains("Deepest point       5,420 km down, below 34.404671, 142.146774"))
+    #expect(lines.contains("Deepest point       5,419 km down, below 34.721698, 142.529647"))
     #expect(
       lines.last == "Fall through it     42 min 10 s on a uniform Earth, 38 min 17 s with PREM's densities")
   }

@@ -22,6 +22,11 @@ import Testing
       (-25.76374, 132.7851, "AU-NT", "Northern Territory"),
       (54.25931, 133.35901, "RU-KHA", "Khabarovsk"),
       (70.65296, 79.01114, "RU-YAN", "Yamalo-Nenets"),
+      // Polygons named as a region that places inside carry, though more carry another (GeoNames' Vaduz,
+      // Basel and Asunción; OpenStreetMap puts each city in its own region).
+      (47.14151, 9.52154, "LI-11", "Vaduz"),
+      (47.55839, 7.57327, "CH-BS", "Basel-Stadt"),
+      (-25.28646, -57.647, "PY-ASU", "Asunción"),
     ])
   func polygonRegions(latitude: Double, longitude: Double, code: String, name: String) throws {
     let coordinate = try Coordinate(latitude: latitude, longitude: longitude)

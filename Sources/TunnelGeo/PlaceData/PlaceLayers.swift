@@ -255,7 +255,8 @@ public struct RegionLayer: Sendable {
   /// Natural Earth's name of a feature ("Midtjylland").
   public func name(_ feature: Int) -> String { polygons.attribute(2, of: feature) ?? "" }
 
-  /// How the admin-1 code was found: "places" (most places inside carry it) or "name".
+  /// How the admin-1 code was found: "places and name" (places inside carry it, and it is the polygon's
+  /// name), "places" (most places inside carry it) or "name".
   public func match(_ feature: Int) -> String? { polygons.attribute(3, of: feature) }
 
   /// The index of a feature's region in `places` (``PlaceLayer/region(_:)``), nil where the feature has
