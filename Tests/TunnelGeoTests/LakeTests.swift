@@ -45,6 +45,23 @@ import Testing
     #expect(whole.lake == name && whole.inlandWater == name && whole.sea == nil)
   }
 
+  /// Every lake's name, as Tunnel prints it, finds a point of that lake; so do an island's and a sea's.
+  @Test func namesAreFoundAgain() throws {
+    let lakes = try Self.data.lakes()
+    let gazetteer = try Gazetteer(data: Self.data)
+    for name in Set((0..<lakes.polygons.featureCount).map(lakes.name)) {
+      let query = try LocationQuery(name) { () throws(PlaceDataError) in gazetteer }
+      #expect(try Self.oneOff.placemark(for: query.coordinate).lake == name, "\(name)")
+    }
+    let island = try LocationQuery("Antipodes Island") { () throws(PlaceDataError) in gazetteer }
+    let placemark = try Self.oneOff.placemark(for: island.coordinate)
+    #expect(placemark.land && placemark.country?.code == "NZ")
+    let easter = try LocationQuery("Easter Island") { () throws(PlaceDataError) in gazetteer }
+    #expect(try Self.oneOff.placemark(for: easter.coordinate).country?.code == "CL")
+    let sea = try LocationQuery("Tasman Sea") { () throws(PlaceDataError) in gazetteer }
+    #expect(try Self.oneOff.placemark(for: sea.coordinate).sea == "Tasman Sea")
+  }
+
   /// A lake none of the sources names is a lake without a name, not a neighbour's name: Lake Turkana
   /// (GSHHG draws it; Natural Earth's 1:110m and 1:50m lakes and World Data Bank II do not name it).
   @Test func unnamedLake() throws {

@@ -35,10 +35,27 @@ public struct Gazetteer: Sendable {
   private let countries: CountryNames
   private let countryLayer: CountryLayer
   private let timeZones: TimeZoneLayer?
+  /// The data the layers came from, for the names of lakes, islands and seas (``feature(named:)``).
+  private var data: PlaceData?
 
   /// A gazetteer over the places of `data`, with country names from its countries layer.
   public init(data: PlaceData) throws(PlaceDataError) {
     self.init(places: try data.places(), countries: try data.countries(), timeZones: try data.timeZones())
+    self.data = data
+  }
+
+  /// A point of the lake, island or sea called `text` (by the names Tunnel prints: "Lake Superior",
+  /// "Antipodes Island", "Tasman Sea"); nil when none is called so, for text with a qualifier after a
+  /// comma, and for a gazetteer made without its ``PlaceData``.
+  public func feature(named text: String) -> Coordinate? {
+    guard let data, !text.contains(",") else { return nil }
+    return FeatureNames.point(named: text, in: data)
+  }
+
+  /// A point of the lake called `text` ("Lake Superior"), inside the lake; nil as for ``feature(named:)``.
+  public func lake(named text: String) -> Coordinate? {
+    guard let data, !text.contains(",") else { return nil }
+    return FeatureNames.lakePoint(named: text, in: data)
   }
 
   /// A gazetteer over `places`; `countries` supplies the country names qualifiers may use, and

@@ -10,8 +10,12 @@
 /// 3. a name that several countries share ("Congo", "Korea" when both are spelled so): an error naming
 ///    them, not a village called so; and two capital letters that are no country's code ("AK"): an
 ///    error, not a town that happens to be called so;
-/// 4. anything else, and any name with a qualifier after a comma: places by that name
-///    (``Gazetteer/search(_:limit:)``), so "Denmark, US" and "North Pole, Alaska" find those towns.
+/// 4. a lake's name, unless a place of that name has ``lakeOutranksPopulation`` inhabitants: a point of the
+///    lake (``Gazetteer/lake(named:)``), so "Lake Albert" is the lake, not a village in New South Wales;
+/// 5. anything else, and any name with a qualifier after a comma: places by that name
+///    (``Gazetteer/search(_:limit:)``), so "Denmark, US" and "North Pole, Alaska" find those towns;
+/// 6. a name no place has: a region's, at its most populous place (``Gazetteer/region(named:)``), else an
+///    island's or a sea's, at a point of it (``Gazetteer/feature(named:)``).
 ///
 /// ```swift
 /// let data = try PlaceData()
@@ -123,10 +127,25 @@ public struct LocationQuery: Sendable, Hashable, Codable {
       let retried = gazetteer.search(qualified, limit: Self.namesakeLimit)
       if !retried.matches.isEmpty { search = retried }
     }
+    // A lake's name, as Tunnel prints it, stands for the lake before a smaller town of that name: every lake
+    // named is one the world's small-scale maps show ("Lake Albert", not Lake Albert, New South Wales).
+    if unqualified, search.matches.first.map({ $0.place.population < Self.lakeOutranksPopulation }) ?? true,
+      let lake = gazetteer.lake(named: text)
+    {
+      coordinate = lake
+      place = nil
+      return
+    }
     // No place is called so: a region's name stands for its most populous place ("Svalbard": Longyearbyen).
     if search.matches.isEmpty, unqualified, let region = gazetteer.region(named: text) {
       coordinate = region.place.coordinate
       place = region
+      return
+    }
+    // Nor any region: a lake's, an island's or a sea's name, as Tunnel prints them, stands for a point of it.
+    if search.matches.isEmpty, unqualified, let point = gazetteer.feature(named: text) {
+      coordinate = point
+      place = nil
       return
     }
     guard let first = search.matches.first else { throw .place(search) }
@@ -134,6 +153,9 @@ public struct LocationQuery: Sendable, Hashable, Codable {
     place = first
     namesakes = search.matches.count
   }
+
+  /// A lake's name stands for the lake unless a place of that name has at least this many inhabitants.
+  public static let lakeOutranksPopulation = 100_000
 
   /// Places of one name counted, at most.
   public static let namesakeLimit = 100
