@@ -69,8 +69,9 @@ public struct StraightTunnel: Sendable, Hashable {
   }
 
   /// How far below the surface the deepest point is, in metres: the greatest distance from a point of the
-  /// tunnel to the nearest point of the WGS84 surface (see ``EllipsoidDepth``). A short tunnel's
-  /// fraction of a millimetre is not lost to rounding.
+  /// tunnel to the nearest point of the WGS84 surface. Inside the ellipsoid that distance is concave along
+  /// the tunnel, so the deepest point is where it stops growing; a short tunnel's sag is worked out from the
+  /// ellipsoid's equation along the chord, so its fraction of a millimetre is not lost to rounding.
   public var depth: Double {
     EllipsoidDepth.deepest(from: Self.earthCentred(start), to: Self.earthCentred(end)).depth
   }

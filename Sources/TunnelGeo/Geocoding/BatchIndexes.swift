@@ -470,10 +470,13 @@ extension BatchIndexes: PlacemarkLookups {
     return inLake ? shores.nearest(to: vector) : seaShores.nearest(to: vector)
   }
 
+  func mayHaveIsland(near coordinate: Coordinate) -> Bool {
+    islandCells?.mayHaveIsland(near: coordinate) ?? true
+  }
+
   func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
   {
-    if let islandCells, !islandCells.mayHaveIsland(near: coordinate) { return nil }
-    return unindexed.nearestIsland(to: coordinate, vector, within: limit)
+    unindexed.nearestIsland(to: coordinate, vector, within: limit)
   }
 
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?

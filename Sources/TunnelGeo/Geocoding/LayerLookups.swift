@@ -96,6 +96,8 @@ struct LayerLookups: PlacemarkLookups {
     }
   }
 
+  func mayHaveIsland(near coordinate: Coordinate) -> Bool { true }
+
   func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
   {
     let coast = layers.coast.polygons

@@ -135,7 +135,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     if let drawn = country(at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm) {
       return drawn
     }
-    guard let zone = lookups.timeZoneFeature(containing: coordinate),
+    guard lookups.mayHaveIsland(near: coordinate), let zone = lookups.timeZoneFeature(containing: coordinate),
       let code = lookups.layers.zones.countryCode(zone),
       let shore = lookups.nearestIsland(
         to: coordinate, vector, within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm)

@@ -56,6 +56,9 @@ protocol PlacemarkLookups {
   /// The nearest point of the shore of an island of the high-resolution coastline (land or ice less than
   /// ``ReverseGeocoder/islandSpanDegrees`` across) within `limit` radians; nil when there is none that near.
   func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
+  /// False where no island can be within ``ReverseGeocoder/coastalToleranceKm`` (a cheap test before the
+  /// search; true where it is not known).
+  func mayHaveIsland(near coordinate: Coordinate) -> Bool
   /// The island feature whose outline is nearest within `limit` radians.
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   /// The angle in radians to the nearest edge of a layer's features (for regions, those of a country);
