@@ -235,10 +235,13 @@ def build_lakes(wheels, debs, out):
             if name is not None:
                 candidates.append((rank, label, lakes.renamed(name), [ring]))
     found, report = lakes.match_lakes(candidates, coastline_polygons(wheels, "h"))
-    log(f"lakes: {len(found)} named GSHHG lakes from {len(candidates)} named polygons")
+    log(
+        f"lakes: {sum(coast is not None for _, coast, _ in found)} named GSHHG lakes and "
+        f"{sum(coast is None for _, coast, _ in found)} named waters outside them, from {len(candidates)} named polygons"
+    )
     for line in report:
         log("lakes: " + line)
-    features = [([name, str(coast)], 0, rings) for name, coast, rings in found]
+    features = [([name, None if coast is None else str(coast)], 0, rings) for name, coast, rings in found]
     meta = [
         ("layer", "lakes"),
         (
@@ -248,7 +251,11 @@ def build_lakes(wheels, debs, out):
             "r-cran-mapdata 2.3.1-1)",
         ),
         ("license", "public domain (Natural Earth, World Data Bank II); GPL-2 as packaged by the R maps packages"),
-        ("coast", "the feature of coastline-h.tunnel (a GSHHG lake, level 2) that the named polygon lies in"),
+        (
+            "coast",
+            "the feature of coastline-h.tunnel (a GSHHG lake, level 2) that the named polygon lies in; absent for named "
+            "water GSHHG draws as sea or land, which names the sea where it holds a point at sea",
+        ),
     ]
     return write_polygon_layer(os.path.join(out, "lakes.tunnel"), features, ["name", "coast"], meta, FINE_UNITS_PER_DEGREE)
 

@@ -39,7 +39,10 @@ RENAMED = {
     "Onezhskoy Ozero": "Lake Onega",
     "Ozero Balkhash": "Lake Balkhash",
     "Lake Titicaca": "Lago Titicaca",
+    "Vislinskiy Zaliv": "Vistula Lagoon",
 }
+# A generic word alone is no name ("Black Sea:Ozeros", "USSR:Zaliv": lakes, a bay).
+GENERIC = re.compile(r"^(Ozero|Ozeros|Zaliv|Lakes?|Lago|Laguna)$")
 # Pieces of a lake in the R databases: numbered parts, unnamed ones, and the islands drawn inside a lake.
 PIECE = re.compile(r"^(\d+|\?|)$")
 # Grid of sample points over a polygon's box, and the share of its inside points one GSHHG lake must hold.
@@ -70,7 +73,7 @@ def source_name(full_name):
     if len(parts) > 1 and not islands.is_water(parts[-1]) and islands.is_water(":".join(parts[:-1])):
         return None  # a piece of a lake: "Lake Victoria:3", "IJsselmeer:Zuid-Flevoland"
     name = parts[-1]
-    if PIECE.match(name) or "?" in name:
+    if PIECE.match(name) or "?" in name or GENERIC.match(name):
         return None
     return name
 
@@ -127,11 +130,13 @@ def match_lakes(candidates, polygons):
     candidates: (source rank, source label, name, rings) in order of preference (lower rank first).
     polygons: GSHHG polygons as written to coastline-h.tunnel, (level, area, source id, ring), in feature order.
 
-    Returns (lakes, report): lakes as (name, coast feature index, rings) sorted by GSHHG feature and name;
-    report: lines saying what was left out and why.
+    Returns (lakes, report): lakes as (name, coast feature index, rings) sorted by GSHHG feature and name, then
+    the named water none of which lies in a GSHHG lake (GSHHG draws the IJsselmeer as sea) with coast None, by
+    name; report: lines saying what was left out and why.
     """
     index = CoastIndex(polygons)
     report = []
+    waters = []  # (name, rings) of named water that no GSHHG lake holds
     matched = []  # (rank, label, name, rings, coast, samples)
     for rank, label, name, rings in candidates:
         samples = sample_points(rings)
@@ -143,7 +148,11 @@ def match_lakes(candidates, polygons):
         best = max(votes, key=lambda lake: (votes[lake], -lake)) if votes else None
         if best is None or votes[best] < MINIMUM_SHARE * max(1, len(samples)):
             share = votes[best] / len(samples) if best is not None and samples else 0.0
-            report.append(f"{label} {name}: {share:.0%} of it in one GSHHG lake, left out")
+            if share == 0 and not any(water[0] == name for water in waters):
+                report.append(f"{label} {name}: none of it in a GSHHG lake, kept to name the sea there")
+                waters.append((name, rings))
+            else:
+                report.append(f"{label} {name}: {share:.0%} of it in one GSHHG lake, left out")
             continue
         matched.append((rank, label, name, rings, best, samples))
     # Polygons in one GSHHG lake that overlap are one lake.
@@ -192,7 +201,9 @@ def match_lakes(candidates, polygons):
         for other in found[1:]:
             report.append(f"{name} at GSHHG polygon {other[1]}: the name is another lake's, left out")
     kept.sort(key=lambda lake: (lake[1], lake[0]))
-    return [(name, coast, rings) for name, coast, rings, _count in kept], report
+    return [(name, coast, rings) for name, coast, rings, _count in kept] + [
+        (name, None, rings) for name, rings in sorted(waters)
+    ], report
 
 
 def renamed(name):

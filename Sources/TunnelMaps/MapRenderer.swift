@@ -72,6 +72,7 @@ public final class MapRenderer {
       seaName: centreIsLand
         ? nil
         : data.lakes.names.name(at: viewport.centre, coast: data.lakes.coast)
+          ?? data.lakes.names.seaName(containing: viewport.centre)
           ?? data.marine.names(containing: viewport.centre).first,
       nearestOutside: places.isEmpty ? nearestPlace(to: frame) : nil)
   }

@@ -186,6 +186,7 @@ import Testing
       ("places.tunnel", "Skjern", 56.0, 8.5),  // a place's name
       ("countries.tunnel", "Denmark", 56.0, 8.5),  // a country's name
       ("timezones.tunnel", "Europe/Copenhagen", 56.0, 8.5),  // a time zone
+      ("lakes.tunnel", "Lake Superior", 47.7, -87.5),  // a lake's name
     ])
   func misspeltName(fileName: String, name: String, latitude: Double, longitude: Double) throws {
     let data = try data(damaging: fileName) { try Self.misspell(name, in: &$0) }

@@ -50,9 +50,11 @@ enum FeatureNames {
     let features = named(lakes.polygons.featureCount, key, lakes.name)
     guard !features.isEmpty, let coast = try? data.coastline(.high) else { return nil }
     for feature in features {
-      guard let lake = lakes.coastFeature(feature) else { continue }
+      // A lake in its GSHHG lake; named water GSHHG draws as sea, at sea.
+      let lake = lakes.coastFeature(feature)
       let point = interiorPoint(of: feature, in: lakes.polygons) {
-        FeatureChoice.lake(of: coast.polygons.features(containing: $0), in: coast) == lake
+        let features = coast.polygons.features(containing: $0)
+        return lake.map { FeatureChoice.lake(of: features, in: coast) == $0 } ?? features.isEmpty
       }
       if let point { return point }
     }

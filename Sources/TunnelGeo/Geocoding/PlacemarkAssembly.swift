@@ -128,9 +128,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
   /// ``ReverseGeocoder/coastalToleranceKm``; off every outline and that far from them, where the point lies
   /// in a country's time zone (the zones reach some 22 km out to sea), the country of a GSHHG island
   /// (``ReverseGeocoder/islandSpanDegrees``) within the same tolerance, as ``Placemark/nearestLand`` names
-  /// it, or where no outline is near that island either,
-  /// the zone's country. So the atolls and reefs that Natural Earth draws kilometres off, or not at all,
-  /// have their country (Tarawa, Nukunonu); the open sea has none.
+  /// it, or where no outline is near that island either, the zone's country. So the atolls and reefs that
+  /// Natural Earth draws kilometres off, or not at all, have their country (Tarawa, Nukunonu); the open sea
+  /// has none.
   func ownCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>) -> Int? {
     if let drawn = country(at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm) {
       return drawn
@@ -203,7 +203,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
   ) -> (sea: String?, lake: String?) {
     let containing = lookups.seaName(containing: coordinate)
     guard inLake else {
-      return (sea: containing ?? lookups.nearestSeaName(to: coordinate, vector), lake: nil)
+      let sea = lookups.layers.lakes.seaName(containing: coordinate) ?? containing
+      return (sea: sea ?? lookups.nearestSeaName(to: coordinate, vector), lake: nil)
     }
     let named = lookups.lakeFeature(containing: coordinate).flatMap {
       lookups.layers.lakes.name(ofCoastFeature: $0, at: coordinate)

@@ -156,8 +156,9 @@ public final class ReverseGeocoder: Sendable {
   ///   sea, a country the polygons do not cover) or it has no admin-1 code (a polygon whose places are in
   ///   several regions, or none), the admin-1 region of the nearest populated place in the same country,
   ///   within ``regionSearchRadiusKm``. ``Placemark/Region/source`` says which.
-  /// - Sea (water that is not a lake): the named marine polygon containing the point, else the nearest
-  ///   named marine polygon.
+  /// - Sea (water that is not a lake): the named water GSHHG draws as sea containing the point (the
+  ///   IJsselmeer, ``LakeLayer/seaName(containing:)``), else the named marine polygon containing it, else
+  ///   the nearest named marine polygon.
   /// - Lake: the name ``LakeLayer`` gives the GSHHG lake holding the point (where a lake has several, the
   ///   named polygon holding the point, else the nearest), else the marine polygon's; none for a lake no
   ///   source names.

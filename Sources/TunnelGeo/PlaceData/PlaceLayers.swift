@@ -210,7 +210,8 @@ public struct LakeLayer: Sendable {
   /// The name of a feature ("Lake Superior").
   public func name(_ feature: Int) -> String { polygons.attribute(0, of: feature) ?? "" }
 
-  /// The high-resolution coastline feature (a GSHHG lake) a feature names; nil where the data has none.
+  /// The high-resolution coastline feature (a GSHHG lake) a feature names; nil for named water that no
+  /// GSHHG lake holds (``seaName(containing:)``).
   public func coastFeature(_ feature: Int) -> Int? { polygons.attribute(1, of: feature).flatMap { Int($0) } }
 
   /// The features naming a high-resolution coastline feature, in feature order (empty for an unnamed lake).
@@ -228,6 +229,12 @@ public struct LakeLayer: Sendable {
     return NearestBoundarySearch(layer: polygons, coordinate: coordinate).nearestAtAnyDistance {
       candidates.contains($0)
     }.map { name($0.feature) }
+  }
+
+  /// The name of the named water holding a point that no GSHHG lake holds (GSHHG draws the IJsselmeer, the
+  /// Vistula Lagoon and the Syvash as sea): the sea's name there, more precise than the marine layer's.
+  public func seaName(containing coordinate: Coordinate) -> String? {
+    polygons.features(containing: coordinate).first { coastFeature($0) == nil }.map(name)
   }
 
   /// The name of the lake holding a point by the high-resolution coastline `coast`; nil on land, at sea, on
