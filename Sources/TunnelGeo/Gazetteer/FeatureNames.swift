@@ -2,8 +2,9 @@
 /// Sea"): a point of the named feature, for a name that no place and no region has.
 ///
 /// The point is the one of a 16 × 16 grid over the feature's box nearest the box's middle that lies inside
-/// the feature (for a lake, inside the GSHHG lake it names as well; for an island, on GSHHG's land). Of several features of one name, the
-/// lake comes first, then the island, then the sea, and of several islands or seas the one with the largest box.
+/// the feature: for a lake, inside the GSHHG lake it names as well (for named water GSHHG draws as sea, at
+/// sea); for an island, on GSHHG's land. Of several features of one name, the lake comes first, then the
+/// island, then the sea, and of several islands or seas the one with the largest box.
 enum FeatureNames {
   static func point(named text: String, in data: PlaceData) -> Coordinate? {
     if let lake = lakePoint(named: text, in: data) { return lake }
