@@ -63,8 +63,8 @@ def add_placemarks(df, fields=None, antipode=False, *, columns=None, precision=9
 
     Args:
         df: a DataFrame holding a coordinate in each row.
-        fields: the placemark's parts, comma-separated or a list (default: all): land, country, region, sea,
-            nearestPlace, nearestLand, timeZone, boundaryKm. "nearestPlace" alone is the fastest.
+        fields: the placemark's parts, comma-separated or a list (default: all): land, country, region,
+            subregion, sea, nearestPlace, nearestLand, timeZone, boundaryKm. "nearestPlace" alone is the fastest.
         antipode: also add each point's antipode and the same fields for it.
         columns: the coordinate's column(s): (latitude, longitude), or one column holding a whole coordinate such
             as "56.55 8.32" (default: found by name, as `tunnel batch` finds them: lat/latitude/… and

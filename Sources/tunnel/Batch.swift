@@ -63,9 +63,10 @@ extension Tunnel {
         Lines end in LF or CRLF, and outside quotes a CR alone ends a row too; a file whose first line \
         ends in a CR alone, or a JSON array, is refused with what to do.
 
-        Fields (--fields, comma-separated; all of them by default): land, country, region, sea (with \
-        lake and inLake), nearestPlace, nearestLand, timeZone, boundaryKm (how far the nearest \
-        country, region and time zone boundaries are). nearestPlace alone is the fast path.
+        Fields (--fields, comma-separated; all of them by default): land, country, region, \
+        subregion (a US county, a French département), sea (with lake and inLake), nearestPlace, \
+        nearestLand, timeZone, boundaryKm (how far each of those layers' nearest boundary is). \
+        nearestPlace alone is the fast path.
 
         Examples:
           tunnel batch points.csv > placemarks.csv

@@ -187,6 +187,7 @@ import Testing
       ("countries.tunnel", "Denmark", 56.0, 8.5),  // a country's name
       ("timezones.tunnel", "Europe/Copenhagen", 56.0, 8.5),  // a time zone
       ("lakes.tunnel", "Lake Superior", 47.7, -87.5),  // a lake's name
+      ("subregions.tunnel", "Denver County", 39.74, -104.99),  // a county's name
     ])
   func misspeltName(fileName: String, name: String, latitude: Double, longitude: Double) throws {
     let data = try data(damaging: fileName) { try Self.misspell(name, in: &$0) }

@@ -31,7 +31,13 @@ extension TunnelService {
     if placemark.land {
       if detail == .settlement, placemark.locality != nil {
         let place = places.place(at: placemark.nearestPlace.index)
-        return settlement(place, countryName: countryName)
+        var found = settlement(place, countryName: countryName)
+        // The county of the settlement itself, not of the point asked about (which may lie over a line).
+        if placemark.subregion != nil, let subregion = try subregion(at: place.coordinate) {
+          found.subregionName = subregion.name
+          found.subregionCode = subregion.code
+        }
+        return found
       }
       if detail >= .region, let regionName {
         return GeocodedPlace(
@@ -68,6 +74,15 @@ extension TunnelService {
       kind: kind, name: sea, latitude: latitude, longitude: longitude,
       boundingBox: seaBox(name: sea) ?? Self.box(around: coordinate, km: 500),
       seaName: sea, id: Self.areaID(kind: kind, text: sea), importance: 0.7)
+  }
+
+  /// The second-level region at a point (``Placemark/subregion``).
+  func subregion(at coordinate: Coordinate) throws(AnswerError) -> Placemark.Region? {
+    do {
+      return try geocoder.placemark(for: coordinate, fields: .region).subregion
+    } catch {
+      throw .data(error)
+    }
   }
 
   /// A gazetteer place as the dialects name it.

@@ -103,6 +103,10 @@ public struct GeocodedPlace: Sendable, Equatable {
   /// The first-level region: its name and ISO 3166-2 code (`Midtjylland`, `DK-82`).
   public var regionName: String?
   public var regionCode: String?
+  /// The second-level region where the data has one: a US county, a French département (`Yvelines`,
+  /// `FR-78`; the counties have no ISO code).
+  public var subregionName: String?
+  public var subregionCode: String?
   /// The country: its name and ISO 3166-1 alpha-2 code in upper case.
   public var countryName: String?
   public var countryCode: String?
@@ -118,8 +122,8 @@ public struct GeocodedPlace: Sendable, Equatable {
   public init(
     kind: Kind, name: String, latitude: Double, longitude: Double, boundingBox: Box,
     settlement: String? = nil,
-    regionName: String? = nil, regionCode: String? = nil, countryName: String? = nil,
-    countryCode: String? = nil,
+    regionName: String? = nil, regionCode: String? = nil, subregionName: String? = nil,
+    subregionCode: String? = nil, countryName: String? = nil, countryCode: String? = nil,
     seaName: String? = nil, id: Int, population: Int? = nil, importance: Double
   ) {
     self.kind = kind
@@ -130,6 +134,8 @@ public struct GeocodedPlace: Sendable, Equatable {
     self.settlement = settlement
     self.regionName = regionName
     self.regionCode = regionCode
+    self.subregionName = subregionName
+    self.subregionCode = subregionCode
     self.countryName = countryName
     self.countryCode = countryCode
     self.seaName = seaName

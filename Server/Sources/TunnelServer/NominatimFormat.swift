@@ -412,6 +412,12 @@ public enum Nominatim {
     if let settlement = nonEmpty(place.settlement), !kind.isSettlement {
       lines.append(AddressLine(label: "city", name: settlement, rank: 16, isPlaceItself: false))
     }
+    if kind != .state, kind != .country, let county = nonEmpty(place.subregionName) {
+      lines.append(
+        AddressLine(
+          label: "county", name: county, rank: 12, isPlaceItself: false, adminLevel: 6,
+          isoCode: place.subregionCode))
+    }
     if kind != .state, kind != .country, nonEmpty(place.regionName) != nil || place.regionCode != nil {
       lines.append(
         AddressLine(

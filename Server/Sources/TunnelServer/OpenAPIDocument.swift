@@ -131,7 +131,7 @@ enum OpenAPIDocument {
             "parameters": [
               {"name": "input", "in": "query", "description": "The body's format; by default from Content-Type, else from its first bytes", "schema": {"type": "string", "enum": ["csv", "tsv", "jsonl", "geojson"]}},
               {"name": "format", "in": "query", "description": "The output's format; by default the input's", "schema": {"type": "string", "enum": ["csv", "tsv", "jsonl", "geojson"]}},
-              {"name": "fields", "in": "query", "description": "Comma-separated fields to add (as tunnel batch --fields): land, country, region, sea, nearestPlace, nearestLand, timeZone, boundaryKm", "schema": {"type": "string", "pattern": "^(land|country|region|sea|nearestPlace|nearestLand|timeZone|boundaryKm)(,(land|country|region|sea|nearestPlace|nearestLand|timeZone|boundaryKm))*$"}},
+              {"name": "fields", "in": "query", "description": "Comma-separated fields to add (as tunnel batch --fields): land, country, region, subregion, sea, nearestPlace, nearestLand, timeZone, boundaryKm", "schema": {"type": "string", "pattern": "^(land|country|region|subregion|sea|nearestPlace|nearestLand|timeZone|boundaryKm)(,(land|country|region|subregion|sea|nearestPlace|nearestLand|timeZone|boundaryKm))*$"}},
               {"name": "antipode", "in": "query", "schema": {"type": "boolean", "default": false}},
               {"name": "skip_invalid", "in": "query", "schema": {"type": "boolean", "default": false}},
               {"name": "precision", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 15, "default": 9}},
@@ -218,11 +218,13 @@ enum OpenAPIDocument {
           "Placemark": {"type": "object", "required": ["latitude", "longitude", "land", "nearestPlace", "timeZone"], "properties": {
             "latitude": {"type": "number"}, "longitude": {"type": "number"}, "land": {"type": "boolean"},
             "country": {"type": "object", "nullable": true}, "region": {"type": "object", "nullable": true},
+            "subregion": {"type": "object", "nullable": true, "description": "A US county or a French departement, where the data has one"},
             "sea": {"type": "string", "nullable": true}, "nearestPlace": {"type": "object"},
             "nearestLand": {"type": "object", "nullable": true}, "timeZone": {"type": "object", "required": ["identifier", "others"], "properties": {
               "identifier": {"type": "string"}, "others": {"type": "array", "description": "Other zones that claim the point where the source's zones overlap", "items": {"type": "string"}}}},
-            "boundaryKm": {"type": "object", "nullable": true, "description": "How far the nearest country, region and time zone boundaries are, in kilometres", "properties": {
+            "boundaryKm": {"type": "object", "nullable": true, "description": "How far the nearest country, region, subregion and time zone boundaries are, in kilometres", "properties": {
               "country": {"type": "number", "nullable": true}, "region": {"type": "number", "nullable": true},
+              "subregion": {"type": "number", "nullable": true},
               "timeZone": {"type": "number", "nullable": true}}}}},
           "FoundPlace": {"type": "object", "required": ["name", "countryCode", "region", "latitude", "longitude", "population"], "properties": {
             "name": {"type": "string"}, "countryCode": {"type": "string"}, "region": {"type": "string", "nullable": true},

@@ -233,6 +233,28 @@ final class ServeTests: XCTestCase {
     XCTAssertTrue(try server.get("/reverse?lat=56&lon=8.5").text.hasPrefix("<?xml"))
   }
 
+  /// A US county and a French département are the address's `county`, as Nominatim names them; a
+  /// département's ISO 3166-2 code is `ISO3166-2-lvl6`.
+  func testCountiesAndDepartementsInTheAddress() throws {
+    let server = try server
+    let denver = try XCTUnwrap(
+      try server.get("/reverse?lat=39.74&lon=-104.99&format=jsonv2").json as? [String: Any])
+    let address = try XCTUnwrap(denver["address"] as? [String: String])
+    XCTAssertEqual(address["county"], "Denver County")
+    XCTAssertEqual(address["state"], "Colorado")
+    XCTAssertNil(address["ISO3166-2-lvl6"])
+    let versailles = try XCTUnwrap(
+      try server.get("/reverse?lat=48.80&lon=2.13&format=jsonv2").json as? [String: Any])
+    let french = try XCTUnwrap(versailles["address"] as? [String: String])
+    XCTAssertEqual(french["county"], "Yvelines")
+    XCTAssertEqual(french["ISO3166-2-lvl6"], "FR-78")
+    XCTAssertEqual(french["ISO3166-2-lvl4"], "FR-IDF")
+    let photon = try XCTUnwrap(try server.get("/photon/reverse?lat=39.74&lon=-104.99").json as? [String: Any])
+    let features = try XCTUnwrap(photon["features"] as? [[String: Any]])
+    let properties = try XCTUnwrap(features.first?["properties"] as? [String: Any])
+    XCTAssertEqual(properties["county"] as? String, "Denver County")
+  }
+
   func testNominatimAtSeaNamesTheSea() throws {
     let server = try server
     let answer = try XCTUnwrap(

@@ -76,6 +76,24 @@ final class DialectFormatTests: XCTestCase {
       ])
   }
 
+  func testACountyComesBetweenTheTownAndTheState() throws {
+    var place = Self.skjern
+    place.countryName = "France"
+    place.countryCode = "FR"
+    place.regionName = "Île-de-France"
+    place.regionCode = "FR-IDF"
+    place.subregionName = "Yvelines"
+    place.subregionCode = "FR-78"
+    let text = Nominatim.reverse(place, format: .json, addressDetails: true, queryString: "")
+    try assertOrder(
+      text,
+      ["address", "town", "county", "ISO3166-2-lvl6", "state", "ISO3166-2-lvl4", "country", "country_code"])
+    let address = try XCTUnwrap(try jsonObject(text)["address"] as? [String: String])
+    XCTAssertEqual(address["county"], "Yvelines")
+    XCTAssertEqual(address["ISO3166-2-lvl6"], "FR-78")
+    XCTAssertEqual(Photon.areas(place, ownType: "city").map(\.type), ["county", "state", "country"])
+  }
+
   func testJSONv2DiffersFromJSONOnlyInCategory() throws {
     let json = Nominatim.reverse(Self.skjern, format: .json, addressDetails: true, queryString: "")
     let jsonv2 = Nominatim.reverse(Self.skjern, format: .jsonv2, addressDetails: true, queryString: "")

@@ -1,15 +1,26 @@
-/// Lakes, islands and seas by the names Tunnel prints for them ("Lake Superior", "Antipodes Island", "Tasman
-/// Sea"): a point of the named feature, for a name that no place and no region has.
+/// Lakes, second-level regions, islands and seas by the names Tunnel prints for them ("Lake Superior", "Cook
+/// County", "Antipodes Island", "Tasman Sea"): a point of the named feature, for a name that no place and no
+/// region has.
 ///
 /// The point is the one of a 16 × 16 grid over the feature's box nearest the box's middle that lies inside
 /// the feature: for a lake, inside the GSHHG lake it names as well (for named water GSHHG draws as sea, at
 /// sea); for an island, on GSHHG's land. Of several features of one name, the lake comes first, then the
-/// island, then the sea, and of several islands or seas the one with the largest box.
+/// second-level region, the island, the sea; of several second-level regions the one with the most people
+/// in its places ("Cook County" is Illinois'; "Washington County, Oregon" is not read), and of several
+/// islands or seas the one with the largest box.
 enum FeatureNames {
   static func point(named text: String, in data: PlaceData) -> Coordinate? {
     if let lake = lakePoint(named: text, in: data) { return lake }
     let key = PlaceNameKey.fold(text)
     guard !key.isEmpty else { return nil }
+    if let subregions = try? data.subregions() {
+      let features = named(subregions.polygons.featureCount, key, subregions.name)
+      if let point = features.max(by: { subregions.population($0) < subregions.population($1) }).flatMap({
+        interiorPoint(of: $0, in: subregions.polygons) { _ in true }
+      }) {
+        return point
+      }
+    }
     let coast = try? data.coastline(.high)
     if let islands = try? data.islands() {
       let features = named(islands.polygons.featureCount, key, islands.name)

@@ -44,8 +44,8 @@ public struct Gazetteer: Sendable {
     self.data = data
   }
 
-  /// A point of the lake, island or sea called `text` (by the names Tunnel prints: "Lake Superior",
-  /// "Antipodes Island", "Tasman Sea"); nil when none is called so, for text with a qualifier after a
+  /// A point of the lake, second-level region, island or sea called `text` (by the names Tunnel prints:
+  /// "Lake Superior", "Cook County", "Antipodes Island", "Tasman Sea"); nil when none is called so, for text with a qualifier after a
   /// comma, and for a gazetteer made without its ``PlaceData``.
   public func feature(named text: String) -> Coordinate? {
     guard let data, !text.contains(",") else { return nil }

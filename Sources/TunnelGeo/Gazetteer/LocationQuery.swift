@@ -14,8 +14,8 @@
 ///    lake (``Gazetteer/lake(named:)``), so "Lake Albert" is the lake, not a village in New South Wales;
 /// 5. anything else, and any name with a qualifier after a comma: places by that name
 ///    (``Gazetteer/search(_:limit:)``), so "Denmark, US" and "North Pole, Alaska" find those towns;
-/// 6. a name no place has: a region's, at its most populous place (``Gazetteer/region(named:)``), else an
-///    island's or a sea's, at a point of it (``Gazetteer/feature(named:)``).
+/// 6. a name no place has: a region's, at its most populous place (``Gazetteer/region(named:)``), else a
+///    second-level region's, an island's or a sea's, at a point of it (``Gazetteer/feature(named:)``).
 ///
 /// ```swift
 /// let data = try PlaceData()
@@ -142,7 +142,8 @@ public struct LocationQuery: Sendable, Hashable, Codable {
       place = region
       return
     }
-    // Nor any region: a lake's, an island's or a sea's name, as Tunnel prints them, stands for a point of it.
+    // Nor any region: a county's, a département's, an island's or a sea's name, as Tunnel prints them,
+    // stands for a point of it.
     if search.matches.isEmpty, unqualified, let point = gazetteer.feature(named: text) {
       coordinate = point
       place = nil

@@ -129,25 +129,31 @@ public struct Placemark: Sendable, Hashable, Codable {
     /// To the nearest edge of the regions layer; nil where the point has no region, or its region comes
     /// from the nearest place (``Placemark/Region/Source/nearestPlace``) rather than a polygon.
     public var region: Double?
+    /// To the nearest edge of the second-level regions layer; nil where the point has no
+    /// ``Placemark/subregion``. Those polygons are coarser than the others: within 2 km of their edges
+    /// more than one answer in ten is a neighbour's, beyond it about one in 500 (see Data/README.md).
+    public var subregion: Double?
     /// To the nearest edge of the time zones layer, or at sea outside every zone to the meridian where
     /// the nautical zone changes, whichever is nearer.
     public var timeZone: Double?
 
     /// Creates the distances.
-    public init(country: Double?, region: Double?, timeZone: Double?) {
+    public init(country: Double?, region: Double?, subregion: Double? = nil, timeZone: Double?) {
       self.country = country
       self.region = region
+      self.subregion = subregion
       self.timeZone = timeZone
     }
 
     private enum CodingKeys: String, CodingKey {
-      case country, region, timeZone
+      case country, region, subregion, timeZone
     }
 
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(country, forKey: .country)
       try container.encode(region, forKey: .region)
+      try container.encode(subregion, forKey: .subregion)
       try container.encode(timeZone, forKey: .timeZone)
     }
   }
@@ -189,6 +195,10 @@ public struct Placemark: Sendable, Hashable, Codable {
   /// The first-level region: the region polygon of the point's country containing it (or within the
   /// coastal tolerance), else that of the nearest populated place in the same country.
   public var region: Region?
+  /// The second-level region (a county of the United States, a département of France) where the data
+  /// divides the country (``SubregionLayer``): its ISO 3166-2 code where it has one, and its name; nil
+  /// elsewhere. It is always a division of ``region``.
+  public var subregion: Region?
   /// The ocean or sea by name when the point is at sea; nil on land and in lakes.
   public var sea: String?
   /// The lake's name when the point is in a lake that a source names ("Lake Superior", "Caspian Sea"; see
@@ -207,15 +217,16 @@ public struct Placemark: Sendable, Hashable, Codable {
 
   /// Creates a placemark.
   public init(
-    latitude: Double, longitude: Double, land: Bool, country: Country?, region: Region?, sea: String?,
-    lake: String?, inLake: Bool, nearestPlace: NearestPlace, nearestLand: NearestLand?, timeZone: TimeZone,
-    boundaryKm: Boundaries? = nil
+    latitude: Double, longitude: Double, land: Bool, country: Country?, region: Region?,
+    subregion: Region? = nil, sea: String?, lake: String?, inLake: Bool, nearestPlace: NearestPlace,
+    nearestLand: NearestLand?, timeZone: TimeZone, boundaryKm: Boundaries? = nil
   ) {
     self.latitude = latitude
     self.longitude = longitude
     self.land = land
     self.country = country
     self.region = region
+    self.subregion = subregion
     self.sea = sea
     self.lake = lake
     self.inLake = inLake
@@ -226,8 +237,8 @@ public struct Placemark: Sendable, Hashable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case latitude, longitude, land, country, region, sea, lake, inLake, nearestPlace, nearestLand, timeZone,
-      boundaryKm
+    case latitude, longitude, land, country, region, subregion, sea, lake, inLake, nearestPlace, nearestLand,
+      timeZone, boundaryKm
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -237,6 +248,7 @@ public struct Placemark: Sendable, Hashable, Codable {
     try container.encode(land, forKey: .land)
     try container.encode(country, forKey: .country)
     try container.encode(region, forKey: .region)
+    try container.encode(subregion, forKey: .subregion)
     try container.encode(sea, forKey: .sea)
     try container.encode(lake, forKey: .lake)
     try container.encode(inLake, forKey: .inLake)
@@ -263,6 +275,9 @@ public struct Placemark: Sendable, Hashable, Codable {
 
   /// The first-level region's name, as CLPlacemark's `administrativeArea`.
   public var administrativeArea: String? { region?.name }
+
+  /// The second-level region's name, as CLPlacemark's `subAdministrativeArea` ("Denver County").
+  public var subAdministrativeArea: String? { subregion?.name }
 
   /// ISO 3166-1 alpha-2 code, as CLPlacemark's `isoCountryCode`.
   public var isoCountryCode: String? { country?.code }

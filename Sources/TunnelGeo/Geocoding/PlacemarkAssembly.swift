@@ -48,10 +48,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
       fields.isDisjoint(with: [.country, .region, .boundaries])
       ? nil : ownCountry(at: coordinate, vector)
     var region: Placemark.Region?
+    var subregion: Placemark.Region?
     if !fields.isDisjoint(with: [.region, .boundaries]), let countryFeature {
-      region = try self.region(at: coordinate, vector, country: countryFeature) { () throws(PlaceDataError) in
-        try nearest().index
+      let found = try self.region(at: coordinate, vector, country: countryFeature) {
+        () throws(PlaceDataError) in try nearest().index
       }
+      region = found?.region
+      if let found { subregion = self.subregion(at: coordinate, region: found.index) }
     }
     let seaAndLake = fields.contains(.sea) && !land ? water(at: coordinate, vector, inLake: inLake) : nil
     let shore =
@@ -71,23 +74,26 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     let boundaries =
       fields.contains(.boundaries)
       ? self.boundaries(
-        at: coordinate, vector, regionByPolygon: region?.source == .polygon, inZone: !zones.isEmpty,
-        land: onLand) : nil
+        at: coordinate, vector, regionByPolygon: region?.source == .polygon, hasSubregion: subregion != nil,
+        inZone: !zones.isEmpty, land: onLand) : nil
     return Placemark(
       latitude: coordinate.latitude, longitude: coordinate.longitude, land: fields.contains(.land) && land,
       country: fields.contains(.country) ? countryFeature.map(lookups.country) : nil,
-      region: fields.contains(.region) ? region : nil, sea: seaAndLake?.sea, lake: seaAndLake?.lake,
+      region: fields.contains(.region) ? region : nil, subregion: fields.contains(.region) ? subregion : nil,
+      sea: seaAndLake?.sea, lake: seaAndLake?.lake,
       inLake: fields.contains(.sea) && inLake, nearestPlace: nearestPlace,
       nearestLand: shore.map(nearestLand),
       timeZone: timeZone, boundaryKm: boundaries)
   }
 
   /// How far the nearest boundary of each layer is (``Placemark/Boundaries``): the region's only when a
-  /// polygon gave it, and the time zone's, at sea outside every zone, the nearer of the zones' edges and
+  /// polygon gave it, the second-level region's only where there is one (`hasSubregion`), and the time zone's, at sea outside every zone, the nearer of the zones' edges and
   /// the nautical zone's meridian (``nauticalBoundaryAngle(_:)``). `inZone` says whether a zone polygon
   /// holds the point.
   func boundaries(
-    at coordinate: Coordinate, _ vector: SIMD3<Double>, regionByPolygon: Bool, inZone: Bool, land: () -> Bool
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, regionByPolygon: Bool, hasSubregion: Bool,
+    inZone: Bool,
+    land: () -> Bool
   ) -> Placemark.Boundaries {
     func kilometres(_ angle: Double?) -> Double? { angle.map { $0 * SphereGeometry.radiusKm } }
     var zone = lookups.boundaryAngle(.timeZones, to: coordinate, vector)
@@ -98,6 +104,10 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     return Placemark.Boundaries(
       country: kilometres(lookups.boundaryAngle(.countries, to: coordinate, vector)),
       region: regionByPolygon ? kilometres(lookups.boundaryAngle(.regions, to: coordinate, vector)) : nil,
+      subregion: hasSubregion
+        ? kilometres(
+          NearestBoundarySearch(layer: lookups.layers.subregions.polygons, coordinate: coordinate)
+            .nearest { _ in true }?.angle) : nil,
       timeZone: kilometres(zone))
   }
 
@@ -171,7 +181,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     at coordinate: Coordinate, _ vector: SIMD3<Double>, country feature: Int,
     nearestPlace: () throws(PlaceDataError) -> Int
   ) throws(PlaceDataError)
-    -> Placemark.Region?
+    -> (region: Placemark.Region, index: Int)?
   {
     guard let value = lookups.countryCodeValue(feature) else { return nil }
     let polygon =
@@ -181,7 +191,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
         within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm, country: value)
     if let index = polygon.flatMap(lookups.regionIndex), var region = lookups.region(index) {
       region.source = .polygon
-      return region
+      return (region, index)
     }
     let places = lookups.layers.places
     let nearestPlace = try nearestPlace()
@@ -192,9 +202,27 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
         ofCountry: value, to: vector,
         within: SphereGeometry.chordSquared(
           angle: ReverseGeocoder.regionSearchRadiusKm / SphereGeometry.radiusKm))
-    guard var region = regionPlace.flatMap(places.regionIndex).flatMap(lookups.region) else { return nil }
+    guard let index = regionPlace.flatMap(places.regionIndex), var region = lookups.region(index) else {
+      return nil
+    }
     region.source = .nearestPlace
-    return region
+    return (region, index)
+  }
+
+  /// The second-level region of a point in a region (its index in the place layer): the division of that
+  /// region holding the point, or whose border is within ``ReverseGeocoder/coastalToleranceKm``; nil where
+  /// the data does not divide the country.
+  func subregion(at coordinate: Coordinate, region index: Int) -> Placemark.Region? {
+    let subregions = lookups.layers.subregions
+    let places = lookups.layers.places
+    guard subregions.countryCodeValues.contains(places.regionCountryCodeValue(index)) else { return nil }
+    let region = places.region(index)
+    guard
+      let feature = subregions.feature(
+        at: coordinate, country: region.countryCode, admin1: region.code,
+        toleranceKm: ReverseGeocoder.coastalToleranceKm)
+    else { return nil }
+    return Placemark.Region(code: subregions.isoCode(feature), name: subregions.name(feature))
   }
 
   /// What a point off land is in: a lake or a sea.

@@ -20,7 +20,7 @@ extension Placemark {
     public static let land = Fields(rawValue: 1 << 0)
     /// ``Placemark/country``.
     public static let country = Fields(rawValue: 1 << 1)
-    /// ``Placemark/region``.
+    /// ``Placemark/region`` and ``Placemark/subregion``.
     public static let region = Fields(rawValue: 1 << 2)
     /// ``Placemark/sea``, ``Placemark/lake`` and ``Placemark/inLake``.
     public static let sea = Fields(rawValue: 1 << 3)

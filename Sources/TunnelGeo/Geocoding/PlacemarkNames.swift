@@ -77,6 +77,7 @@ final class PlacemarkLayers: Sendable {
   let islands: IslandLayer
   let regions: RegionLayer
   let lakes: LakeLayer
+  let subregions: SubregionLayer
 
   init(data: PlaceData) throws(PlaceDataError) {
     places = try data.places()
@@ -87,5 +88,6 @@ final class PlacemarkLayers: Sendable {
     islands = try data.islands()
     regions = try data.regions()
     lakes = try data.lakes()
+    subregions = try data.subregions()
   }
 }

@@ -31,6 +31,7 @@ public final class PlaceData: Sendable {
     var islands: IslandLayer?
     var lakes: LakeLayer?
     var regions: RegionLayer?
+    var subregions: SubregionLayer?
     /// The files of the layers above, in the order they were opened.
     var files: [DataFile] = []
   }
@@ -39,6 +40,7 @@ public final class PlaceData: Sendable {
   public static let fileNames = [
     "places.tunnel", "countries.tunnel", "marine.tunnel", "coastline-h.tunnel", "coastline-l.tunnel",
     "timezones.tunnel", "islands.tunnel", "regions.tunnel", "lakes.tunnel",
+    "subregions.tunnel",
   ]
 
   /// Uses the data folder at `directory`, or finds one (``PlaceDataLocation/find(explicit:environment:)``).
@@ -140,6 +142,14 @@ public final class PlaceData: Sendable {
     }
   }
 
+  /// The second-level regions as polygons (`subregions.tunnel`).
+  public func subregions() throws(PlaceDataError) -> SubregionLayer {
+    try layer({ $0.subregions }, { $0.subregions = $1 }, "subregions.tunnel", kind: "POLY") {
+      file throws(PlaceDataError) in
+      SubregionLayer(polygons: try PolygonLayer(file: file))
+    }
+  }
+
   /// Throws if a layer opened so far has shown damage: a block read since it was opened did not match its
   /// checksum, so an answer that used it may be wrong. Call it after answering and before giving the
   /// answer out (``ReverseGeocoder`` does, for everything it returns).
@@ -157,6 +167,7 @@ public final class PlaceData: Sendable {
     _ = try islands()
     _ = try regions()
     _ = try lakes()
+    _ = try subregions()
   }
 
   /// Opens every layer and checks the CRC-32 of every byte of every file (tens of milliseconds).

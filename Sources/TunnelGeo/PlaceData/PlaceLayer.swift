@@ -221,6 +221,13 @@ public final class PlaceLayer: Sendable {
       name: strings.string(Int(file.u32(offset + 8))), isoCode: iso.isEmpty ? nil : iso)
   }
 
+  /// The country code of a region as a place's is stored (``countryCodeValue(at:)``), without the rest of
+  /// ``region(_:)``.
+  public func regionCountryCodeValue(_ index: Int) -> UInt16 {
+    precondition(index >= 0 && index < regionCount, "region \(index) out of range")
+    return file.u16(regionRecords.offset + 16 * index)
+  }
+
   /// The name of a region ("Midtjylland"), without the rest of ``region(_:)``.
   public func regionName(_ index: Int) -> String {
     precondition(index >= 0 && index < regionCount, "region \(index) out of range")

@@ -287,3 +287,67 @@ public struct RegionLayer: Sendable {
     }
   }
 }
+
+/// Second-level regions as polygons, where a source that may be bundled draws them: the counties of the
+/// 48 contiguous United States but Connecticut and Virginia, and the départements of metropolitan France
+/// (the R maps databases `county` and `france`), each with the GeoNames admin-1 and admin-2 codes of the
+/// division it is and, for the départements, its ISO 3166-2 code (Data/README.md says what is left out and
+/// why).
+///
+/// ```swift
+/// let data = try PlaceData()
+/// let point = try Coordinate(latitude: 39.74, longitude: -104.99)
+/// let counties = try data.subregions()
+/// let county = counties.feature(at: point, country: "US", admin1: "CO", toleranceKm: 5)
+/// county.map(counties.name)  // "Denver County"
+/// ```
+public struct SubregionLayer: Sendable {
+  /// The polygons; feature attributes are `iso_a2, admin1, admin2, name, iso, population`.
+  public let polygons: PolygonLayer
+  /// The countries the layer divides.
+  public let countries: Set<String>
+  /// The same, as ``PlaceLayer`` stores country codes (a test without a `String`).
+  let countryCodeValues: Set<UInt16>
+
+  init(polygons: PolygonLayer) {
+    self.polygons = polygons
+    countries = Set((0..<polygons.featureCount).compactMap { polygons.attribute(0, of: $0) })
+    countryCodeValues = Set(countries.compactMap(PlacemarkNames.countryCodeValue))
+  }
+
+  /// The ISO 3166-1 alpha-2 code of a feature's country ("US").
+  public func countryCode(_ feature: Int) -> String? { polygons.attribute(0, of: feature) }
+
+  /// The GeoNames admin-1 code of the region a feature lies in ("CO" of US.CO, "11" of FR.11).
+  public func admin1Code(_ feature: Int) -> String? { polygons.attribute(1, of: feature) }
+
+  /// The GeoNames admin-2 code of a feature ("031" of US.CO.031).
+  public func admin2Code(_ feature: Int) -> String? { polygons.attribute(2, of: feature) }
+
+  /// The name as GeoNames gives it ("Denver County", "Val-d'Oise").
+  public func name(_ feature: Int) -> String { polygons.attribute(3, of: feature) ?? "" }
+
+  /// The ISO 3166-2 code ("FR-95"); nil where the division has none (the counties of the United States).
+  public func isoCode(_ feature: Int) -> String? { polygons.attribute(4, of: feature) }
+
+  /// The people of the GeoNames places inside a feature (cities500: places of 500 or more), which tells
+  /// namesakes apart: Cook County, Illinois, has 5.6 million, Cook County, Minnesota, a few thousand.
+  public func population(_ feature: Int) -> Int {
+    polygons.attribute(5, of: feature).flatMap { Int($0) } ?? 0
+  }
+
+  /// The feature of a first-level region (a country's ISO code and the region's GeoNames admin-1 code)
+  /// that contains a point, or else whose border is nearest within `toleranceKm`: only the divisions of
+  /// that region count, so a point the region layer puts in Colorado is never in a Kansas county where the
+  /// two sources draw the state line apart. Nil where the layer does not divide the country.
+  public func feature(at coordinate: Coordinate, country: String, admin1: String, toleranceKm: Double) -> Int?
+  {
+    guard countries.contains(country) else { return nil }
+    func isOfRegion(_ feature: Int) -> Bool {
+      admin1Code(feature) == admin1 && countryCode(feature) == country
+    }
+    if let holding = polygons.features(containing: coordinate).first(where: isOfRegion) { return holding }
+    return NearestBoundarySearch(layer: polygons, coordinate: coordinate)
+      .nearest(within: toleranceKm / SphereGeometry.radiusKm, accept: isOfRegion)?.feature
+  }
+}
