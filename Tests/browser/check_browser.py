@@ -317,6 +317,18 @@ def check_radar(page):
     check(states == [True, 2, "true"], "3. a second press while the maps turn is refused", repr(states))
 
 
+def check_county(page):
+    # Denver and Versailles: the geocode view names the county and the département.
+    for view, expected in (("#39.74,-104.99/6", "County\nDenver County"), ("#48.80,2.13/6", "Département\nYvelines (FR-78)")):
+        page.open(view)
+        page.js(RECORD_FLIPS)
+        ActionChains(page.driver).move_to_element(page.element("#radar")).click().perform()
+        wait_flipped(page, True)
+        text = page.element("#top-geo").text
+        check(expected in text, "3. the geocode view names the second-level region: " + expected.replace("\n", ": "),
+              repr(text))
+
+
 # 4. Search
 
 
@@ -589,6 +601,7 @@ def run_all(arguments, base):
         attempt("1. no answer", check_failing_answer, page)
         attempt("2. drag", check_drag, page)
         attempt("3. radar", check_radar, page)
+        attempt("3. county", check_county, page)
         attempt("4. search", check_search, page)
         attempt("4. where am I", check_locate, page)
         attempt("5. permalink", check_permalink, page)

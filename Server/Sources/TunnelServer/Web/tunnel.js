@@ -166,6 +166,11 @@
         row("Nearest place", placeText(placemark.nearestPlace));
       }
     }
+    if (placemark.subregion) {
+      // The second level where the data has one: a US county, a French département.
+      const label = placemark.country && placemark.country.code === "FR" ? "Département" : "County";
+      row(label, placemark.subregion.name + (placemark.subregion.code ? " (" + placemark.subregion.code + ")" : ""));
+    }
     if (placemark.region) {
       row("Region", placemark.region.name + (placemark.region.code ? " (" + placemark.region.code + ")" : ""));
     }
