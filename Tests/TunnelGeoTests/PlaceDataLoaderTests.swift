@@ -35,7 +35,7 @@ import Testing
 
   @Test func intactCopyOpensAndVerifies() throws {
     let data = try damagedCopy { _ in }
-    #expect(try data.marine().polygons.featureCount == 306)
+    #expect(try data.marine().polygons.featureCount == 307)
   }
 
   @Test func truncated() throws {

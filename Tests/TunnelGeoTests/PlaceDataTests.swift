@@ -31,6 +31,10 @@ import Testing
     // The IHO's limits (S-23) part the Pacific at the equator "but including those islands of Kiribati ...
     // which lie to the northward thereof" in the South Pacific: so Tarawa's lagoon at 1.47° N is in it.
     (1.47, 173.03, "South Pacific Ocean"), (2.0, 175.0, "North Pacific Ocean"),
+    // Geographe Bay lies between Cape Naturaliste and Bunbury (33.3° S); Natural Earth's polygon of that name
+    // runs on 370 km up the coast, and north of Bunbury it is the Indian Ocean (off Perth, off Lancelin).
+    (-33.5, 115.3, "Geographe Bay"), (-33.4, 115.4, "Geographe Bay"), (-31.95, 115.6, "Indian Ocean"),
+    (-31.0, 115.2, "Indian Ocean"),
   ])
   func seasByName(latitude: Double, longitude: Double, name: String) throws {
     let marine = try Self.data.marine()
