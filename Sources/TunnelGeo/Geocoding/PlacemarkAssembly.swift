@@ -107,7 +107,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
       subregion: hasSubregion
         ? kilometres(
           NearestBoundarySearch(layer: lookups.layers.subregions.polygons, coordinate: coordinate)
-            .nearest { _ in true }?.angle) : nil,
+            .nearestAtAnyDistance { _ in true }?.angle) : nil,
       timeZone: kilometres(zone))
   }
 
