@@ -42,7 +42,7 @@ COORDINATE_NAMES = {"coordinate", "coordinates", "coord", "coords", "location", 
 # A latitude and a longitude only when a header has both.
 PAIR_ONLY_NAMES = ("y", "x")
 UNIT_SUFFIXES = ("degrees", "degree", "deg", "dd", "°")
-FIELDS = ("land", "country", "region", "sea", "nearestPlace", "nearestLand", "timeZone", "boundaryKm")
+FIELDS = ("land", "country", "region", "subregion", "sea", "nearestPlace", "nearestLand", "timeZone", "boundaryKm")
 WAYS = ("transform", "arrow")
 
 # The shipped data folder's name on the executors: SparkContext.addArchive unpacks it into a folder of this name.
