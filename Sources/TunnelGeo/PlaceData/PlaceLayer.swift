@@ -221,8 +221,8 @@ public final class PlaceLayer: Sendable {
       name: strings.string(Int(file.u32(offset + 8))), isoCode: iso.isEmpty ? nil : iso)
   }
 
-  /// The country code of a region as a place's is stored (``countryCodeValue(at:)``), without the rest of
-  /// ``region(_:)``.
+  /// The country code of a region as the layer stores a place's (two ASCII letters in 16 bits), without the
+  /// rest of ``region(_:)``.
   public func regionCountryCodeValue(_ index: Int) -> UInt16 {
     precondition(index >= 0 && index < regionCount, "region \(index) out of range")
     return file.u16(regionRecords.offset + 16 * index)
