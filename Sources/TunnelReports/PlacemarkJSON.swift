@@ -17,6 +17,8 @@ extension Placemark: JSONWritable {
         }
       }
       json.member("country") { $0.country(country) }
+      // The text's headline, so that a page or a script names the point by the same rule.
+      json.member("headline") { $0.string(PlacemarkText.headline(self)) }
       json.member("inLake") { $0.bool(inLake) }
       json.member("lake") { $0.string(lake) }
       json.member("land") { $0.bool(land) }

@@ -27,6 +27,8 @@ It needs selenium (Scripts/test --browser makes a venv with it), /usr/bin/chromi
 import argparse
 import json
 import os
+import random
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -329,6 +331,28 @@ def check_county(page):
               repr(text))
 
 
+def check_headlines(page, tunnel, data):
+    """Both readouts name their end as `tunnel where` names it (its first line), on random points and on one
+    the old page paired with another country's town ("Puerto Williams, Antarctica" off the Antarctic Peninsula)."""
+    generator = random.Random(42)
+    points = [(-64.5, -60.0)] + [(round(generator.uniform(-80, 80), 4), round(generator.uniform(-180, 180), 4))
+                                 for _ in range(6)]
+    for lat, lon in points:
+        page.open("#%s,%s/5" % (lat, lon))
+        page.wait(lambda: page.js("var w = document.querySelector('#bottom-readout .where');"
+                                  " return !!w && w.textContent !== 'Thinking\u2026';"), 20, "no answer shown")
+        shown = page.js("return ['top', 'bottom'].map(function (r) {"
+                        " return document.querySelector('#' + r + '-readout .where').textContent; });")
+        far = antipode({"lat": lat, "lon": lon})
+        expected = [
+            subprocess.run([tunnel, "where", "--data", data, "%r" % point["lat"], "%r" % point["lon"]],
+                           capture_output=True, text=True, check=True).stdout.splitlines()[0].strip()
+            for point in ({"lat": lat, "lon": lon}, far)
+        ]
+        check(shown == expected, "3. the readouts at %s, %s say what tunnel where says" % (lat, lon),
+              repr((shown, expected)))
+
+
 # 4. Search
 
 
@@ -602,6 +626,8 @@ def run_all(arguments, base):
         attempt("2. drag", check_drag, page)
         attempt("3. radar", check_radar, page)
         attempt("3. county", check_county, page)
+        if arguments.tunnel:
+            attempt("3. headlines", check_headlines, page, arguments.tunnel, arguments.data)
         attempt("4. search", check_search, page)
         attempt("4. where am I", check_locate, page)
         attempt("5. permalink", check_permalink, page)

@@ -217,6 +217,7 @@ enum OpenAPIDocument {
           "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": {"type": "string"}, "suggestions": {"type": "array", "description": "Names a misspelt one may have meant (/v1/find)", "items": {"type": "string"}}}}}},
           "Placemark": {"type": "object", "required": ["latitude", "longitude", "land", "nearestPlace", "timeZone"], "properties": {
             "latitude": {"type": "number"}, "longitude": {"type": "number"}, "land": {"type": "boolean"},
+            "headline": {"type": "string", "description": "The point in words, as the first line of tunnel where: a town only with its own country and near enough to name the point"},
             "country": {"type": "object", "nullable": true}, "region": {"type": "object", "nullable": true},
             "subregion": {"type": "object", "nullable": true, "description": "A US county or a French departement, where the data has one"},
             "sea": {"type": "string", "nullable": true}, "nearestPlace": {"type": "object"},

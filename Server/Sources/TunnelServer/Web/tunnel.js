@@ -97,22 +97,13 @@
     }
   }
 
-  /** The name for an end in a few words: the sea, the lake or the nearest place and its country. */
+  /**
+   * What a placemark is called: the server's headline, by the rule `tunnel where` prints its first line with
+   * (a town only with its own country and only near enough to name the point; at sea the water and the way to
+   * the nearest land).
+   */
   function headline(placemark) {
-    if (!placemark.land && placemark.sea) {
-      return placemark.sea;
-    }
-    if (placemark.inLake && placemark.lake) {
-      return typeof placemark.lake === "string" ? placemark.lake : (placemark.lake.name || "a lake");
-    }
-    const parts = [];
-    if (placemark.nearestPlace && placemark.nearestPlace.name) {
-      parts.push(placemark.nearestPlace.name);
-    }
-    if (placemark.country && placemark.country.name) {
-      parts.push(placemark.country.name);
-    }
-    return parts.length ? parts.join(", ") : (placemark.land ? "Land" : "Open water");
+    return placemark.headline || (placemark.land ? "Land" : "Open water");
   }
 
   function element(tag, className, text) {
