@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelReports
 
 /// Countries and regions found by name, so that the dialects' searches find what the commands find:
 /// `/search?q=Denmark` is the country, as `tunnel where Denmark` is, not Denmark, South Carolina.
@@ -28,10 +29,11 @@ extension TunnelService {
       let seat = places.place(at: seatIndex).coordinate
       // Keyed as a placemark names a region: its ISO 3166-2 code, else country and admin-1 code.
       let code = region.isoCode ?? "\(region.countryCode).\(region.code)"
+      let name = PlaceText.regionName(region.name)
       found.append(
         GeocodedPlace(
-          kind: .state, name: region.name, latitude: seat.latitude, longitude: seat.longitude,
-          boundingBox: regionBox(code: code) ?? Self.box(around: seat, km: 100), regionName: region.name,
+          kind: .state, name: name, latitude: seat.latitude, longitude: seat.longitude,
+          boundingBox: regionBox(code: code) ?? Self.box(around: seat, km: 100), regionName: name,
           regionCode: code, countryName: gazetteer.countryName(forCode: region.countryCode),
           countryCode: region.countryCode, id: Self.areaID(kind: .state, text: region.countryCode + code),
           importance: 0.6))

@@ -1,5 +1,6 @@
 import Foundation
 import TunnelGeo
+import TunnelReports
 
 extension TunnelService {
   /// How much of an address a reverse query asks for (Nominatim's `zoom`): the country, the region, or the
@@ -22,7 +23,8 @@ extension TunnelService {
     at coordinate: Coordinate, detail: Detail = .settlement
   ) throws(AnswerError) -> GeocodedPlace? {
     let placemark = try placemark(coordinate)
-    let regionName = placemark.region.flatMap { $0.name.isEmpty ? nil : $0.name }
+    // As a sentence reads it (and the text): "Comunidad de Madrid", not the ISO list's "Madrid, Comunidad de".
+    let regionName = placemark.region.flatMap { $0.name.isEmpty ? nil : PlaceText.regionName($0.name) }
     let regionCode = placemark.region?.code
     let countryName = placemark.country?.name
     let countryCode = placemark.country?.code
@@ -100,7 +102,7 @@ extension TunnelService {
       kind: kind, name: place.name, latitude: place.coordinate.latitude,
       longitude: place.coordinate.longitude,
       boundingBox: Self.box(around: place.coordinate, km: radiusKm), settlement: place.name,
-      regionName: region?.name, regionCode: region?.isoCode,
+      regionName: region.map { PlaceText.regionName($0.name) }, regionCode: region?.isoCode,
       countryName: countryName ?? gazetteer.countryName(forCode: place.countryCode),
       countryCode: place.countryCode.isEmpty ? nil : place.countryCode, id: place.geonameID,
       population: place.population,

@@ -255,6 +255,20 @@ final class ServeTests: XCTestCase {
     XCTAssertEqual(properties["county"] as? String, "Denver County")
   }
 
+  /// A region the ISO lists write inverted ("Madrid, Comunidad de") reads as the text says it, in the address,
+  /// the display name and a search for it.
+  func testInvertedRegionNamesReadTheRightWayRound() throws {
+    let server = try server
+    let madrid = try XCTUnwrap(
+      try server.get("/reverse?lat=40.42&lon=-3.70&format=jsonv2").json as? [String: Any])
+    let address = try XCTUnwrap(madrid["address"] as? [String: String])
+    XCTAssertEqual(address["state"], "Comunidad de Madrid")
+    XCTAssertEqual(madrid["display_name"] as? String, "Madrid Centro, Comunidad de Madrid, Spain")
+    let region = try XCTUnwrap(
+      try server.get("/reverse?lat=40.42&lon=-3.70&format=jsonv2&zoom=5").json as? [String: Any])
+    XCTAssertEqual(region["name"] as? String, "Comunidad de Madrid")
+  }
+
   func testNominatimAtSeaNamesTheSea() throws {
     let server = try server
     let answer = try XCTUnwrap(
