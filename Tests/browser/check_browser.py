@@ -177,6 +177,11 @@ def check_load(page):
           "1. the digger starts at #56.55,8.32 and the X at its antipode", repr((digger, target)))
     readout = page.text("#bottom-readout")
     check("South Pacific Ocean" in readout, "1. the bottom readout names the South Pacific Ocean", repr(readout))
+    label = page.js("var t = document.querySelector('#bottom-map .leaflet-tooltip.place-label');"
+                    " return t ? t.textContent : null;")
+    words = page.js("return document.querySelector('#bottom-readout .where').textContent;")
+    check(label == words and "South Pacific Ocean" in (label or ""),
+          "1. the place under the X is labelled on the map with the readout's words", repr((label, words)))
     notice = page.element("#notice")
     check(not notice.is_displayed(), "1. no notice is shown", repr(notice.text))
     page.collect_logs()

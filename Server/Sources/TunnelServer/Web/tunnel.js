@@ -476,6 +476,7 @@
         }
         end.readout.appendChild(element("span", "where", words));
       }
+      labelTarget(fresh && !state.error ? headline(state.answer.to) : null);
       const facts = $("tunnel-facts");
       if (fresh) {
         const answer = state.answer;
@@ -485,6 +486,23 @@
       } else {
         facts.textContent = "";
       }
+    }
+
+    /** Labels the place under the X on the bottom map with its words; none while the answer is on its way. */
+    function labelTarget(words) {
+      const marker = bottom.marker;
+      if (!words) {
+        if (marker.getTooltip()) {
+          marker.unbindTooltip();
+        }
+        return;
+      }
+      if (marker.getTooltip()) {
+        marker.setTooltipContent(words);
+      } else {
+        marker.bindTooltip(words, { permanent: true, direction: "right", offset: [14, 0], className: "place-label" });
+      }
+      marker.openTooltip();
     }
 
     function updateLabels() {
