@@ -107,15 +107,18 @@ def read_subregions(database, tsv_text, country, region_of):
             unmatched.append(base)
             continue
         admin2, name, iso = found[0]
-        rings = []
-        for polygon in polygons:
-            ring = database.ring(polygon)
-            if len(ring) > 1 and ring[0] == ring[-1]:
-                ring = ring[:-1]
-            rings.append(ring)
-        features.append(([country, admin1, admin2, name, iso or None], rings))
+        features.append(([country, admin1, admin2, name, iso or None], rings_of(database, polygons)))
     features.sort(key=lambda feature: (feature[0][1], feature[0][2]))
     return features, unmatched
+
+
+def rings_of(database, polygons):
+    """The polygons' rings of (lat, lon), each without a repeated closing point."""
+    rings = []
+    for polygon in polygons:
+        ring = database.ring(polygon)
+        rings.append(ring[:-1] if len(ring) > 1 and ring[0] == ring[-1] else ring)
+    return rings
 
 
 def us_region(base, first_level):
@@ -138,13 +141,7 @@ def read_france(database, tsv_text):
             unmatched.append(base)
             continue
         admin1, (admin2, name, iso) = found[0]
-        rings = []
-        for polygon in polygons:
-            ring = database.ring(polygon)
-            if len(ring) > 1 and ring[0] == ring[-1]:
-                ring = ring[:-1]
-            rings.append(ring)
-        features.append((["FR", admin1, admin2, name, iso or None], rings))
+        features.append((["FR", admin1, admin2, name, iso or None], rings_of(database, polygons)))
     features.sort(key=lambda feature: (feature[0][1], feature[0][2]))
     return features, unmatched
 
