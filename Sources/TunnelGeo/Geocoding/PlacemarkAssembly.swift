@@ -87,13 +87,12 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
   }
 
   /// How far the nearest boundary of each layer is (``Placemark/Boundaries``): the region's only when a
-  /// polygon gave it, the second-level region's only where there is one (`hasSubregion`), and the time zone's, at sea outside every zone, the nearer of the zones' edges and
-  /// the nautical zone's meridian (``nauticalBoundaryAngle(_:)``). `inZone` says whether a zone polygon
-  /// holds the point.
+  /// polygon gave it, the second-level region's only where there is one (`hasSubregion`), and the time
+  /// zone's, at sea outside every zone, the nearer of the zones' edges and the nautical zone's meridian
+  /// (``nauticalBoundaryAngle(_:)``). `inZone` says whether a zone polygon holds the point.
   func boundaries(
     at coordinate: Coordinate, _ vector: SIMD3<Double>, regionByPolygon: Bool, hasSubregion: Bool,
-    inZone: Bool,
-    land: () -> Bool
+    inZone: Bool, land: () -> Bool
   ) -> Placemark.Boundaries {
     func kilometres(_ angle: Double?) -> Double? { angle.map { $0 * SphereGeometry.radiusKm } }
     var zone = lookups.boundaryAngle(.timeZones, to: coordinate, vector)

@@ -331,7 +331,7 @@ public struct SubregionLayer: Sendable {
   public func isoCode(_ feature: Int) -> String? { polygons.attribute(4, of: feature) }
 
   /// The people of the GeoNames places inside a feature (cities500: places of 500 or more), which tells
-  /// namesakes apart: Cook County, Illinois, has 5.6 million, Cook County, Minnesota, a few thousand.
+  /// namesakes apart: Cook County, Illinois, holds 7.0 million by that count, Cook County, Minnesota, 1,327.
   public func population(_ feature: Int) -> Int {
     polygons.attribute(5, of: feature).flatMap { Int($0) } ?? 0
   }
