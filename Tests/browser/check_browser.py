@@ -358,6 +358,35 @@ def check_headlines(page, tunnel, data):
               repr((shown, expected)))
 
 
+def check_way_to_land(page):
+    """Never an empty sea: dug from Madrid, Paris, Chicago and Tokyo, the bottom map shows land under the X, or a
+    line to the nearest land with its name and distance, on the map or on an arrow at its edge."""
+    for city, lat, lon in (("Madrid", 40.4168, -3.7038), ("Paris", 48.8566, 2.3522), ("Chicago", 41.8781, -87.6298),
+                           ("Tokyo", 35.6762, 139.6503)):
+        page.open("#%s,%s/5" % (lat, lon))
+        page.wait(lambda: page.js("var w = document.querySelector('#bottom-readout .where');"
+                                  " return !!w && w.textContent !== 'Thinking\u2026';"), 20, "no answer shown")
+        end = server_json(page.base, "/v1/antipode?lat=%s&lon=%s&precision=6" % (lat, lon))["to"]
+        if end["land"]:
+            line = page.js("return document.querySelectorAll('#bottom-map path.way-to-land').length;")
+            check(line == 0, "3. from %s the X is on land, and no way to land is drawn" % city, repr(line))
+            continue
+        land = end["nearestLand"]
+        name = land.get("name") or land.get("island") or (land.get("country") or {}).get("name")
+        shown = page.js(
+            "var map = document.getElementById('bottom-map').getBoundingClientRect();"
+            "var line = document.querySelector('#bottom-map path.way-to-land');"
+            "var words = document.querySelector('#bottom-map .way-words');"
+            "function inside(e) { if (!e) return false; var r = e.getBoundingClientRect();"
+            " return r.width > 0 && r.left >= map.left - 1 && r.right <= map.right + 1 && r.top >= map.top - 1"
+            " && r.bottom <= map.bottom + 1; }"
+            "function meets(e) { if (!e) return false; var r = e.getBoundingClientRect();"
+            " return r.left < map.right && r.right > map.left && r.top < map.bottom && r.bottom > map.top; }"
+            "return [meets(line), words && !words.hidden && inside(words) ? words.textContent : null];")
+        check(shown[0] and shown[1] and name in shown[1] and "km" in shown[1],
+              "3. from %s the bottom map draws the way to %s and says how far" % (city, name), repr((shown, name)))
+
+
 # 4. Search
 
 
@@ -631,6 +660,7 @@ def run_all(arguments, base):
         attempt("2. drag", check_drag, page)
         attempt("3. radar", check_radar, page)
         attempt("3. county", check_county, page)
+        attempt("3. way to land", check_way_to_land, page)
         if arguments.tunnel:
             attempt("3. headlines", check_headlines, page, arguments.tunnel, arguments.data)
         attempt("4. search", check_search, page)

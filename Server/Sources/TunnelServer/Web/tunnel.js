@@ -293,7 +293,15 @@
       const markerElement = marker.getElement();
       markerElement.setAttribute("role", "button");
       markerElement.id = isTop ? "digger" : "target";
+      // At sea: the line to the nearest land and its mark, and the words for it (beside the land, or with an arrow
+      // on the map's edge when the land is out of view).
+      const way = L.layerGroup().addTo(map);
+      const wayWords = element("div", "way-words");
+      wayWords.hidden = true;
+      map.getContainer().appendChild(wayWords);
       return {
+        way: way,
+        wayWords: wayWords,
         role: role,
         size: size,
         anchor: anchor,
@@ -398,6 +406,8 @@
       });
 
       end.markerElement.addEventListener("keydown", (event) => onMarkerKey(end, event));
+      // A view that changed (a zoom, a pan, the layout) may bring the land into view or take it out.
+      end.map.on("moveend", () => updateWay(end));
     }
 
     // A map whose box changes size (the layout reflowing) keeps its centre, where its marker is.
@@ -477,6 +487,9 @@
         end.readout.appendChild(element("span", "where", words));
       }
       labelTarget(fresh && !state.error ? headline(state.answer.to) : null);
+      for (const end of ends) {
+        updateWay(end);
+      }
       const facts = $("tunnel-facts");
       if (fresh) {
         const answer = state.answer;
@@ -486,6 +499,65 @@
       } else {
         facts.textContent = "";
       }
+    }
+
+    /** The way to land of an end for the answer in hand (none while one is on its way), for the map's view now. */
+    function updateWay(end) {
+      const fresh = state.answer && state.answerFor && samePoint(state.answerFor, state.digger) && !state.error;
+      showWayToLand(end, fresh ? (end === top ? state.answer.from : state.answer.to) : null);
+    }
+
+    /** The name of the nearest land as the text gives it: the place on it, its island, or its country. */
+    function landName(land) {
+      return land.name || land.island || (land.country && land.country.name) || "land";
+    }
+
+    /**
+     * Never an empty sea: at sea, an end's map draws a line from the point to the nearest land, marks the land
+     * with its name and distance (the words of the text's headline), and when the land is outside the view an
+     * arrow on the map's edge points to it with the same words. Nothing on land, or while the answer is on its way.
+     */
+    function showWayToLand(end, placemark) {
+      end.way.clearLayers();
+      end.wayWords.hidden = true;
+      const land = placemark && !placemark.land ? placemark.nearestLand : null;
+      if (!land) {
+        return;
+      }
+      const here = end.marker.getLatLng();
+      const there = L.latLng(land.latitude, lonNear(land.longitude, here.lng));
+      const words = landName(land) + ", " + km(land.distanceKm);
+      L.polyline([here, there], { className: "way-to-land", interactive: false, dashArray: "6 6" }).addTo(end.way);
+      L.circleMarker(there, { className: "nearest-land", radius: 5, interactive: false }).addTo(end.way);
+      const size = end.map.getSize();
+      const centre = L.point(size.x / 2, size.y / 2);
+      const landPoint = end.map.latLngToContainerPoint(there);
+      const inView = landPoint.x >= 0 && landPoint.y >= 0 && landPoint.x <= size.x && landPoint.y <= size.y;
+      let at = landPoint;
+      let text = words;
+      if (!inView) {
+        // The edge point on the way from the centre towards the land, a little inside the map, with an arrow.
+        const toward = landPoint.subtract(centre);
+        const scale = Math.min(
+          (size.x / 2 - 24) / Math.max(Math.abs(toward.x), 1e-9),
+          (size.y / 2 - 16) / Math.max(Math.abs(toward.y), 1e-9));
+        at = centre.add(toward.multiplyBy(scale));
+        const arrows = ["→", "↘", "↓", "↙", "←", "↖", "↑", "↗"];
+        text = arrows[(Math.round(Math.atan2(toward.y, toward.x) / (Math.PI / 4)) + 8) % 8] + " " + words;
+      }
+      end.wayWords.textContent = text;
+      end.wayWords.classList.toggle("at-edge", !inView);
+      end.wayWords.hidden = false;
+      // Beside the land on the side away from the X (whose own label is on its right), or centred on the edge
+      // point; always inside the map.
+      const width = end.wayWords.offsetWidth;
+      const height = end.wayWords.offsetHeight;
+      let left = !inView ? at.x - width / 2 : at.x < centre.x ? at.x - 10 - width : at.x + 10;
+      let top = at.y - height / 2;
+      left = Math.max(4, Math.min(size.x - width - 4, left));
+      top = Math.max(4, Math.min(size.y - height - 4, top));
+      end.wayWords.style.left = left + "px";
+      end.wayWords.style.top = top + "px";
     }
 
     /** Labels the place under the X on the bottom map with its words; none while the answer is on its way. */
