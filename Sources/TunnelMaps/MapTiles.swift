@@ -112,6 +112,46 @@ public final class MapTiles: Sendable {
     return out.bytes
   }
 
+  /// The tile `z/x/y` of the antipodal overlay: the land of the other side of the Earth turned through it
+  /// onto this one, on a transparent ground, so that laid over ``svg(zoom:x:y:)`` it shows where land lies
+  /// opposite land (Spain over New Zealand, Argentina over China).
+  ///
+  /// A point's antipode is its latitude negated and its longitude turned half round, and Web Mercator is
+  /// symmetric about the equator: the overlay tile is the land of tile `((x + 2^z/2) mod 2^z, 2^z − 1 − y)`
+  /// mirrored top to bottom (at zoom 0, the one tile mirrored and shifted half its width).
+  ///
+  /// - Precondition: ``isTile(zoom:x:y:)``.
+  public func antipodalSvg(zoom: Int, x: Int, y: Int) -> [UInt8] {
+    precondition(Self.isTile(zoom: zoom, x: x, y: y), "no tile \(zoom)/\(x)/\(y)")
+    let count = 1 << zoom
+    let frame = TileFrame(zoom: zoom, x: (x + count / 2) % count, y: count - 1 - y)
+    var out = SVGBytes()
+    out.append(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"256\" height=\"256\" viewBox=\"0 0 256 256\">")
+    let (land, shore) = draw(coasts[zoom], in: frame, filled: true)
+    if !land.isEmpty {
+      // x stays, y mirrors (256 − y); the one tile of zoom 0 also moves half round, drawn once on each side.
+      for shiftX in zoom == 0 ? [128, -128] : [0] {
+        out.append("<g transform=\"matrix(1 0 0 -1 \(shiftX) 256)\">")
+        out.append(
+          "<path fill=\"\(Self.antipodalLand)\" fill-opacity=\"0.45\" fill-rule=\"evenodd\" d=\"")
+        out.append(land)
+        out.append("\"/>")
+        if !shore.isEmpty {
+          out.append("<path fill=\"none\" stroke=\"\(Self.antipodalShore)\" stroke-width=\"0.8\" d=\"")
+          out.append(shore)
+          out.append("\"/>")
+        }
+        out.append("</g>")
+      }
+    }
+    out.append("</svg>\n")
+    return out.bytes
+  }
+
+  static let antipodalLand = "#d2691e"
+  static let antipodalShore = "#9a3f0c"
+
   static let sea = "#aacbe3"
   static let land = "#f3efe3"
   static let shoreColour = "#4f7696"

@@ -9,7 +9,8 @@ enum CommandLineRewriting {
   /// as the parser would need its reflection over every command to list them (half of a single query's
   /// start-up); a test holds this list and ``flags`` against `tunnel --experimental-dump-help`.
   static let valueOptions: Set<String> = [
-    "--data", "--format", "--limit", "--view", "--svg", "--width", "--height", "--zoom", "--trace-lifecycle",
+    "--data", "--format", "--limit", "--view", "--svg", "--overlay", "--width", "--height", "--zoom",
+    "--trace-lifecycle",
     "--within", "--min-population",
     "--input-format", "--fields", "--lat-column", "--lon-column", "--coordinate-column", "--precision",
     "--threads",

@@ -24,8 +24,11 @@ extension Tunnel {
         come out). Each map shows 1,000 km across its shorter side; --zoom 2 shows 500 km, --zoom 0.5 \
         2,000 km. '--view geocode' prints the other side of the maps, as the radar shows it: each end \
         in words. '--svg FILE' also writes both maps as an SVG picture with a caption naming both ends; \
-        '--svg -' writes the picture alone to standard output. The file is written as a shell's '>' \
-        writes it: through links, into FIFOs and devices, emptied first.
+        '--svg -' writes the picture alone to standard output. '--overlay FILE' writes the whole world \
+        as an SVG picture with the land of the other side of the Earth turned through it onto this one: \
+        where the colours overlap, a tunnel runs from land to land; the pairs 'tunnel pairs' lists are \
+        labelled, and the tunnel's ends marked. A file is written as a shell's '>' writes it: through \
+        links, into FIFOs and devices, emptied first.
 
         Colours are used on a terminal that shows them unless NO_COLOR is set (and not empty); --ascii \
         (or TERM=dumb) draws with plain ASCII characters.
@@ -36,6 +39,7 @@ extension Tunnel {
           tunnel map 90 0 --zoom 0.25
           tunnel map Wellington --view geocode
           tunnel map "Hamilton, NZ" --svg tunnel.svg
+          tunnel map Madrid --overlay antipodes.svg
         """
     )
 
@@ -54,6 +58,12 @@ extension Tunnel {
         "Write both maps as an SVG picture to this file ('-': standard output).", valueName: "file"),
       completion: .file(extensions: ["svg"]))
     var svg: String?
+    @Option(
+      help: ArgumentHelp(
+        "Write the world with the other side's land turned onto it, as an SVG picture, to this file ('-': standard output).",
+        valueName: "file"),
+      completion: .file(extensions: ["svg"]))
+    var overlay: String?
     @Option(help: "Columns of the picture (default: the terminal's width, or 100).")
     var width: Int?
     @Option(help: "Rows of the picture: both maps and the gap between them.")
@@ -71,6 +81,9 @@ extension Tunnel {
 
     func check() throws {
       try output.check()
+      if svg == "-", overlay == "-" {
+        throw ValidationError("--svg - and --overlay - would both write to standard output: give one a file")
+      }
       if let width, !(20...1000).contains(width) {
         throw ValidationError("--width must be between 20 and 1000")
       }
@@ -91,6 +104,8 @@ extension Tunnel {
       let inWords = output.format == .text ? nil : output
       // Opened before anything is drawn, so that a path that cannot be written is said first.
       let picture = try svg.map { path throws(OutputError) in try OutputFile.open(path, for: "the SVG") }
+      let world = try overlay.map { path throws(OutputError) in try OutputFile.open(path, for: "the overlay")
+      }
       let terminal = TerminalOutput(asciiRequested: ascii)
       // A terminal narrower than the narrowest picture gets the narrowest picture.
       let size = Size(width: width ?? max(20, terminal.columns ?? 100), height: height)
@@ -102,20 +117,40 @@ extension Tunnel {
       } catch {
         throw CommandFailure(error)
       }
-      // `--svg -` puts the SVG on standard output, alone.
-      if let inWords, picture?.isStandardOutput != true {
+      let overlayDocument = try world.map { _ in try Self.overlay(start: start, data: placeData) }
+      // `--svg -` (or `--overlay -`) puts the SVG on standard output, alone.
+      let pictureOnly = picture?.isStandardOutput == true || world?.isStandardOutput == true
+      if let inWords, !pictureOnly {
         let precision = try inWords.precision
         var rows: [OutputRow] = []
         try Antipode.write(
           try Antipode.report(location, placeData: placeData), format: inWords.format, precision: precision,
           rows: &rows)
         try OutputOptions.printRows(rows, format: inWords.format, precision: precision)
-      } else if picture?.isStandardOutput != true {
+      } else if !pictureOnly {
         try OutputFile.print(text + "\n")
       }
       if let picture, let document {
         try picture.write(document)
         try picture.close()
+      }
+      if let world, let overlayDocument {
+        try world.write(overlayDocument)
+        try world.close()
+      }
+    }
+
+    /// The pairs the overlay labels: places of at least 100,000 people within 100 km of each other's antipode.
+    static let overlayPairs = (withinKm: 100.0, minimumPopulation: 100_000)
+
+    /// The world with the other side's land turned onto it, the pairs labelled and the tunnel's ends marked.
+    static func overlay(start: Coordinate, data: PlaceData) throws -> String {
+      do {
+        let pairs = try ReverseGeocoder(data: data, cache: CacheLocation.cache()).antipodalPairs(
+          withinKm: overlayPairs.withinKm, minimumPopulation: overlayPairs.minimumPopulation)
+        return AntipodalWorld(data: try MapData(data: data), pairs: pairs, tunnel: start).document()
+      } catch {
+        throw CommandFailure(error)
       }
     }
 

@@ -71,6 +71,29 @@ import FoundationXML
     #expect(text.contains("Wellington"))
   }
 
+  @Test("--overlay writes the world with the other side's land turned onto it; '-' writes it alone")
+  func overlay() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("tunnel-overlay-\(getpid()).svg")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try TunnelProcess.run([
+      "map", "Madrid", "--overlay", file.path, "--width", "40", "--height", "12",
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("Where you come out: Manawatū-Whanganui, New Zealand"))
+    let data = try Data(contentsOf: file)
+    #expect(XMLParser(data: data).parse())
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains("class=\"antipodal-land\"") && text.contains(" ↔ "))
+    let alone = try TunnelProcess.run(["map", "Madrid", "--overlay", "-"])
+    #expect(alone.status == 0, "\(alone.standardError)")
+    #expect(alone.standardOutput.hasPrefix("<?xml") && alone.standardOutput.hasSuffix("</svg>\n"))
+    let both = try TunnelProcess.run(["map", "--svg", "-", "--overlay", "-"])
+    #expect(both.status == 64)
+    #expect(
+      both.standardError
+        == "tunnel: --svg - and --overlay - would both write to standard output: give one a file\n")
+  }
+
   @Test(
     "Bad options, places and data are one plain line with the documented exit status",
     arguments: [

@@ -15,8 +15,10 @@ import FoundationXML
   static let tiles = try! MapTiles(data: Shared.mapData)
 
   /// A tile's elements, parsed back as XML.
-  func elements(_ zoom: Int, _ x: Int, _ y: Int) throws -> [ElementCollector.Element] {
-    let svg = Self.tiles.svg(zoom: zoom, x: x, y: y)
+  func elements(_ zoom: Int, _ x: Int, _ y: Int, antipodal: Bool = false) throws -> [ElementCollector.Element]
+  {
+    let svg =
+      antipodal ? Self.tiles.antipodalSvg(zoom: zoom, x: x, y: y) : Self.tiles.svg(zoom: zoom, x: x, y: y)
     let parser = XMLParser(data: Data(svg))
     let collector = ElementCollector()
     parser.delegate = collector
@@ -193,5 +195,64 @@ import FoundationXML
       #expect(first == Self.tiles.svg(zoom: zoom, x: x, y: y))
       #expect(first.count < 400_000)
     }
+  }
+
+  /// Whether the antipodal overlay at zoom `zoom` covers a point: its flipped land, as the tile's transforms
+  /// place it, holds the point by the even-odd rule.
+  func overlayCovers(zoom: Int, latitude: Double, longitude: Double) throws -> Bool {
+    let frame = TileFrame(zoom: zoom, x: 0, y: 0)
+    let world = frame.point(longitude: longitude, latitude: latitude)
+    let (x, y) = (Int(world.x / 256), Int(world.y / 256))
+    let point = (world.x - Double(x * 256), world.y - Double(y * 256))
+    var shift: Double?
+    var crossings = 0
+    for element in try elements(zoom, x, y, antipodal: true) {
+      if element.name == "g" {
+        // matrix(1 0 0 -1 shift 256)
+        let numbers = (element.attributes["transform"] ?? "").split(whereSeparator: {
+          !"-0123456789.".contains($0)
+        })
+        #expect(numbers.count == 6 && numbers[3] == "-1" && numbers[5] == "256")
+        shift = Double(numbers[4])
+      }
+      guard element.name == "path", element.attributes["fill"] == MapTiles.antipodalLand, let shift else {
+        continue
+      }
+      for ring in Self.parsePath(element.attributes["d"] ?? "") {
+        let placed = ring.map { ($0.0 + shift, 256 - $0.1) }
+        for (a, b) in zip(placed, placed.dropFirst() + placed.prefix(1))
+        where (a.1 > point.1) != (b.1 > point.1)
+          && point.0 < a.0 + (point.1 - a.1) / (b.1 - a.1) * (b.0 - a.0)
+        {
+          crossings += 1
+        }
+      }
+    }
+    return crossings % 2 == 1
+  }
+
+  /// The antipodal overlay draws the other side's land turned through the Earth: New Zealand over Madrid,
+  /// Argentina over China, Kenya over the Pacific at 2° S 138.5° W, and nothing over the sea off Hawaii whose antipode is the
+  /// Mozambique Channel; at zoom 0 as well as closer, with no ground of its own.
+  @Test func antipodalOverlay() throws {
+    for zoom in [0, 3, 5, 6] {
+      // New Zealand is under a pixel wide at zoom 0.
+      if zoom > 0 {
+        #expect(
+          try overlayCovers(zoom: zoom, latitude: 40.42, longitude: -3.70),
+          "no New Zealand over Madrid at \(zoom)")
+      }
+      #expect(
+        try overlayCovers(zoom: zoom, latitude: 30, longitude: 115), "no Argentina over China at \(zoom)")
+      #expect(
+        try overlayCovers(zoom: zoom, latitude: -2, longitude: -138.5), "no Kenya over the Pacific at \(zoom)"
+      )
+      #expect(
+        try !overlayCovers(zoom: zoom, latitude: 20, longitude: -140), "land over 20° N 140° W at \(zoom)")
+    }
+    let tile = try elements(5, 15, 12, antipodal: true)
+    #expect(!tile.contains { $0.name == "rect" }, "the overlay has a ground of its own")
+    #expect(!tile.contains { $0.name == "text" }, "the overlay has labels, which would read upside down")
+    #expect(Self.tiles.antipodalSvg(zoom: 5, x: 15, y: 12) == Self.tiles.antipodalSvg(zoom: 5, x: 15, y: 12))
   }
 }
