@@ -61,6 +61,23 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/v1/pairs": {
+          "get": {
+            "summary": "Pairs of places at opposite ends of the Earth, the closest first",
+            "operationId": "pairs",
+            "parameters": [
+              {"name": "within", "in": "query", "description": "How far a place may be from the other's antipode, in kilometres", "schema": {"type": "number", "minimum": 0, "maximum": 20000, "default": 25}},
+              {"name": "minPopulation", "in": "query", "description": "The fewest inhabitants a place of a pair may have", "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647, "default": 10000}},
+              {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 1000}},
+              {"$ref": "#/components/parameters/precision"}
+            ],
+            "responses": {
+              "200": {"description": "As `tunnel pairs --format json` prints it", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object", "required": ["distanceKm", "first", "second"], "properties": {"distanceKm": {"type": "number"}, "first": {"$ref": "#/components/schemas/FoundPlace"}, "second": {"$ref": "#/components/schemas/FoundPlace"}}}}}}},
+              "400": {"$ref": "#/components/responses/Error"},
+              "500": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
         "/v1/dig": {
           "get": {
             "summary": "A straight tunnel between two places",
@@ -98,6 +115,22 @@ enum OpenAPIDocument {
           "get": {
             "summary": "A 256-pixel Web Mercator map tile drawn from the bundled data: sea, land, shores, borders, places",
             "operationId": "tile",
+            "parameters": [
+              {"name": "z", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 0, "maximum": 12}},
+              {"name": "x", "in": "path", "required": true, "description": "From 0 to 2^z − 1", "schema": {"type": "integer", "minimum": 0}},
+              {"name": "y", "in": "path", "required": true, "description": "From 0 (north) to 2^z − 1", "schema": {"type": "integer", "minimum": 0}}
+            ],
+            "responses": {
+              "200": {"description": "An SVG tile, with an ETag (If-None-Match gets a 304) and Cache-Control", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/Error"}
+            }
+          }
+        },
+        "/tiles/antipodal/{z}/{x}/{y}.svg": {
+          "get": {
+            "summary": "A tile of the antipodal overlay: the land of the other side of the Earth turned through it onto this one, on a transparent ground",
+            "operationId": "antipodalTile",
             "parameters": [
               {"name": "z", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 0, "maximum": 12}},
               {"name": "x", "in": "path", "required": true, "description": "From 0 to 2^z − 1", "schema": {"type": "integer", "minimum": 0}},

@@ -26,14 +26,16 @@ struct PageController: Sendable {
         try web.leafletFile("images/" + (context.parameters.get("name") ?? ""))
       }
     }
-    page.get("/tiles/:z/:x/:file") { request, context in
-      try Self.conditional(request) {
-        let tile = try service.tile(
-          zoom: context.parameters.get("z") ?? "", x: context.parameters.get("x") ?? "",
-          file: context.parameters.get("file") ?? "")
-        return Reply(
-          contentType: "image/svg+xml", body: tile.body,
-          fields: [.eTag: tile.tag, .cacheControl: "public, max-age=86400"])
+    for antipodal in [false, true] {
+      page.get(antipodal ? "/tiles/antipodal/:z/:x/:file" : "/tiles/:z/:x/:file") { request, context in
+        try Self.conditional(request) {
+          let tile = try service.tile(
+            zoom: context.parameters.get("z") ?? "", x: context.parameters.get("x") ?? "",
+            file: context.parameters.get("file") ?? "", antipodal: antipodal)
+          return Reply(
+            contentType: "image/svg+xml", body: tile.body,
+            fields: [.eTag: tile.tag, .cacheControl: "public, max-age=86400"])
+        }
       }
     }
     return page.routes

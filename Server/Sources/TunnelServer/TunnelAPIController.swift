@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// Tunnel's own API: `/v1/where`, `/v1/antipode`, `/v1/find`, `/v1/dig` (as the commands answer with
+/// Tunnel's own API: `/v1/where`, `/v1/antipode`, `/v1/find`, `/v1/dig`, `/v1/pairs` (as the commands answer with
 /// `--format json`), `/v1/map.svg`, `POST /v1/batch`, and `/openapi.json`, which describes every route.
 /// Its errors are ``TunnelAPIError``s.
 struct TunnelAPIController: Sendable {
@@ -15,6 +15,7 @@ struct TunnelAPIController: Sendable {
     api.get("/antipode") { request, _ in try Self.json(request, service.antipodeJSON) }
     api.get("/find") { request, _ in try Self.json(request, service.findJSON) }
     api.get("/dig") { request, _ in try Self.json(request, service.digJSON) }
+    api.get("/pairs") { request, _ in try Self.json(request, service.pairsJSON) }
     api.get("/map.svg") { request, _ in
       try Self.answer(request) {
         Reply(contentType: "image/svg+xml", body: Array(try service.mapPicture($0).utf8))

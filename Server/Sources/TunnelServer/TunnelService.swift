@@ -192,6 +192,35 @@ public final class TunnelService: Sendable {
     return FindReport(search.matches).json(precision: precision)
   }
 
+  /// `GET /v1/pairs`: what `tunnel pairs … --format json` prints, the closest pairs first, at most `limit`.
+  func pairsJSON(_ query: QueryParameters) throws -> String {
+    let precision = try Self.precision(query)
+    let within = try Self.number(query, "within", default: 25, range: 0...20_000)
+    let minimumPopulation = try Self.size(
+      query, "minPopulation", default: 10_000, range: 0...Int(Int32.max))
+    let limit = try Self.limit(query, default: 1000, maximum: 100_000)
+    let pairs: [AntipodalPair]
+    do {
+      pairs = try geocoder.antipodalPairs(withinKm: within, minimumPopulation: minimumPopulation)
+    } catch {
+      throw AnswerError.data(error)
+    }
+    return PairsReport(Array(pairs.prefix(limit))).json(precision: precision)
+  }
+
+  /// A number parameter in `range`, or `value` when absent.
+  static func number(
+    _ query: QueryParameters, _ name: String, default value: Double, range: ClosedRange<Double>
+  ) throws(AnswerError) -> Double {
+    guard let text = query[name] else { return value }
+    guard let number = Double(text), number.isFinite, range.contains(number) else {
+      throw AnswerError.badRequest(
+        "'\(name)' must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not "
+          + EchoedText.quoted(text))
+    }
+    return number
+  }
+
   /// `limit`: a whole number from 1 to `maximum`.
   static func limit(_ query: QueryParameters, default value: Int, maximum: Int) throws(AnswerError) -> Int {
     guard let text = query["limit"] else { return value }

@@ -136,13 +136,17 @@ public struct WebApp: Sendable {
 }
 
 extension TunnelService {
-  /// `GET /tiles/{z}/{x}/{y}.svg`: a map tile, with an ETag from its bytes.
-  func tile(zoom: String, x: String, file: String) throws(AnswerError) -> (body: [UInt8], tag: String) {
+  /// `GET /tiles/{z}/{x}/{y}.svg`: a map tile, with an ETag from its bytes; `antipodal`, the overlay's
+  /// tile at `/tiles/antipodal/{z}/{x}/{y}.svg` (the other side's land turned onto this one).
+  func tile(
+    zoom: String, x: String, file: String, antipodal: Bool = false
+  ) throws(AnswerError) -> (body: [UInt8], tag: String) {
+    let path = antipodal ? "/tiles/antipodal" : "/tiles"
     guard file.hasSuffix(".svg"), let z = Int(zoom), let x = Int(x), let y = Int(file.dropLast(4)),
       MapTiles.isTile(zoom: z, x: x, y: y)
     else {
       throw .notFound(
-        "no tile '\(zoom)/\(x)/\(file)': tiles are /tiles/{z}/{x}/{y}.svg with z from 0 to \(MapTiles.maximumZoom) "
+        "no tile '\(zoom)/\(x)/\(file)': tiles are \(path)/{z}/{x}/{y}.svg with z from 0 to \(MapTiles.maximumZoom) "
           + "and x, y from 0 to 2^z − 1")
     }
     let tiles: MapTiles
@@ -152,14 +156,15 @@ extension TunnelService {
       throw .data(error)
     }
     tiles.prepareLabelsInBackground()
-    let key = (z << 48) | (x << 24) | y
+    let key = (antipodal ? 1 << 60 : 0) | (z << 48) | (x << 24) | y
     let drawn: (body: [UInt8], tag: String)
     if let kept = tileCache.withLockedValue({ $0[key] }) {
       drawn = kept
     } else {
-      let body = tiles.svg(zoom: z, x: x, y: y)
+      let body = antipodal ? tiles.antipodalSvg(zoom: z, x: x, y: y) : tiles.svg(zoom: z, x: x, y: y)
       drawn = (body, Self.entityTag(body))
-      // Every visitor starts at the lowest zooms: their 341 tiles (about 12 MB) are kept once drawn.
+      // Every visitor starts at the lowest zooms: their 341 tiles (about 12 MB, and the overlay's fewer bytes) are
+      // kept once drawn.
       if z <= Self.keptZoom { tileCache.withLockedValue { $0[key] = drawn } }
     }
     return drawn

@@ -118,6 +118,51 @@ final class RouteTests: XCTestCase {
     XCTAssertTrue(again.body.isEmpty)
   }
 
+  /// The antipodal overlay's tiles: transparent, the other side's land turned onto this one (so not the
+  /// ground tile's bytes), cached with their own ETags, and a plain 404 naming their own path.
+  func testAntipodalTiles() async throws {
+    let routes = try RouteHarness()
+    let overlay = try await routes.get("/tiles/antipodal/2/1/1.svg")
+    XCTAssertEqual(overlay.status, 200, overlay.text)
+    XCTAssertEqual(overlay.headers[.contentType], "image/svg+xml")
+    XCTAssertTrue(overlay.text.contains("matrix(1 0 0 -1 0 256)") && !overlay.text.contains("<rect"), overlay.text)
+    let ground = try await routes.get("/tiles/2/1/1.svg")
+    XCTAssertNotEqual(overlay.headers[.eTag], ground.headers[.eTag])
+    let tag = try XCTUnwrap(overlay.headers[.eTag])
+    let again = try await routes.get("/tiles/antipodal/2/1/1.svg", headers: [.ifNoneMatch: tag])
+    XCTAssertEqual(again.status, 304)
+    let missing = try await routes.get("/tiles/antipodal/2/4/1.svg")
+    XCTAssertEqual(missing.status, 404)
+    XCTAssertTrue(missing.text.contains("tiles are /tiles/antipodal/{z}/{x}/{y}.svg"), missing.text)
+  }
+
+  /// `/v1/pairs` answers as `tunnel pairs --format json`: the closest first, within the distance, of places as
+  /// large as asked, at most `limit`; bad parameters are 400s that name them.
+  func testPairs() async throws {
+    let routes = try RouteHarness()
+    let answer = try await routes.get("/v1/pairs?within=100&minPopulation=1000000&limit=5")
+    XCTAssertEqual(answer.status, 200, answer.text)
+    let pairs = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [[String: Any]])
+    XCTAssertEqual(pairs.count, 5)
+    let distances = pairs.compactMap { $0["distanceKm"] as? Double }
+    XCTAssertEqual(distances, distances.sorted())
+    XCTAssertTrue(distances.allSatisfy { $0 <= 100 })
+    let first = try XCTUnwrap(pairs.first?["first"] as? [String: Any])
+    XCTAssertEqual(first["name"] as? String, "Quito")
+    for place in pairs.flatMap({ [$0["first"], $0["second"]] }) {
+      XCTAssertGreaterThanOrEqual((place as? [String: Any])?["population"] as? Int ?? 0, 1_000_000)
+    }
+    for (query, words) in [
+      ("within=-1", "'within' must be a number from 0 to 20000, not '-1'"),
+      ("within=nan", "'within' must be a number"), ("minPopulation=many", "'minPopulation' must be"),
+      ("limit=0", "'limit' must be a whole number from 1 to 100000"),
+    ] {
+      let refused = try await routes.get("/v1/pairs?" + query)
+      XCTAssertEqual(refused.status, 400, query)
+      XCTAssertTrue(refused.text.contains(words), refused.text)
+    }
+  }
+
   /// Every request is counted under its route's path, refused ones too.
   func testMetricsCountRoutesByPath() async throws {
     let routes = try RouteHarness()
