@@ -125,7 +125,8 @@ final class RouteTests: XCTestCase {
     let overlay = try await routes.get("/tiles/antipodal/2/1/1.svg")
     XCTAssertEqual(overlay.status, 200, overlay.text)
     XCTAssertEqual(overlay.headers[.contentType], "image/svg+xml")
-    XCTAssertTrue(overlay.text.contains("matrix(1 0 0 -1 0 256)") && !overlay.text.contains("<rect"), overlay.text)
+    XCTAssertTrue(
+      overlay.text.contains("matrix(1 0 0 -1 0 256)") && !overlay.text.contains("<rect"), overlay.text)
     let ground = try await routes.get("/tiles/2/1/1.svg")
     XCTAssertNotEqual(overlay.headers[.eTag], ground.headers[.eTag])
     let tag = try XCTUnwrap(overlay.headers[.eTag])

@@ -39,7 +39,11 @@ final class OpenAPIDocumentTests: XCTestCase {
     // it; the page's files and Leaflet's are not part of the API.
     let served = Set(
       try RouteHarness().routes.map(\.path).filter { !$0.hasPrefix("/app/") && !$0.hasPrefix("/leaflet/") })
-    XCTAssertEqual(paths, served.subtracting(["/tiles/:z/:x/:file"]).union(["/tiles/{z}/{x}/{y}.svg"]))
+    XCTAssertEqual(
+      paths,
+      served.subtracting(["/tiles/:z/:x/:file", "/tiles/antipodal/:z/:x/:file"]).union([
+        "/tiles/{z}/{x}/{y}.svg", "/tiles/antipodal/{z}/{x}/{y}.svg",
+      ]))
     // Every reference points at a component that exists.
     let text = OpenAPIDocument.text
     let components = try XCTUnwrap(document["components"] as? [String: [String: Any]])
