@@ -12,6 +12,9 @@ clicks, key presses and typing. It reads the page's state back through its read-
    moves the other end the same way, and a panned map keeps its marker at its centre.
 3. The radar button flips the top map to its geocode view (Denmark) and the bottom one (South Pacific Ocean)
    0.2 s later; pressing it again flips them back in the same order; a press while they turn is refused.
+   The readouts say what `tunnel where` says; at sea a line leads to the nearest land. The antipodal land
+   (New Zealand over Spain, in the screenshot's pixels) and the pairs come and go with the toggle, the a key and
+   the permalink; Save picture downloads an SVG and a PNG of both ends.
 4. A search for Wellington lists it; choosing it moves the digger there and updates the permalink; Копенгаген
    finds Copenhagen, coordinate text moves the digger, a typo ("Skjren") gets "did you mean" suggestions.
    "Where am I?" moves the digger to the browser's location, or says plainly that it was refused.
@@ -33,6 +36,8 @@ import sys
 import time
 import urllib.parse
 import urllib.request
+import zlib
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve"))
 from tunnel_server import ServerError, TunnelServer  # noqa: E402
@@ -387,6 +392,143 @@ def check_way_to_land(page):
               "3. from %s the bottom map draws the way to %s and says how far" % (city, name), repr((shown, name)))
 
 
+# 3b. The antipodal overlay, its permalink, and the picture to save
+
+
+def png_pixels(data):
+    """Width, height and a pixel getter of an 8-bit RGB or RGBA PNG (what Chromium's screenshots are)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    position, chunks, header = 8, [], None
+    while position < len(data):
+        length = int.from_bytes(data[position:position + 4], "big")
+        kind = data[position + 4:position + 8]
+        body = data[position + 8:position + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            chunks.append(body)
+        position += 12 + length
+    width, height = int.from_bytes(header[0:4], "big"), int.from_bytes(header[4:8], "big")
+    depth, colour, interlace = header[8], header[9], header[12]
+    assert depth == 8 and colour in (2, 6) and interlace == 0, "an unusual PNG: %r" % header
+    size = 4 if colour == 6 else 3
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * size
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = row[i - size] if i >= size else 0
+            up = previous[i]
+            corner = previous[i - size] if i >= size else 0
+            if kind == 1:
+                row[i] = (row[i] + left) & 255
+            elif kind == 2:
+                row[i] = (row[i] + up) & 255
+            elif kind == 3:
+                row[i] = (row[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                estimate = left + up - corner
+                pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - corner)
+                row[i] = (row[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(row)
+        previous = row
+    return width, height, lambda x, y: tuple(rows[y][x * size:x * size + 3])
+
+
+def colour_at(page, role, lat, lon):
+    """The median colour of a 7-pixel square of the page's screenshot round where a coordinate is drawn."""
+    point = page.js("return window.tunnel.pointOn(arguments[0], arguments[1], arguments[2])", role, lat, lon)
+    scale = page.js("return window.devicePixelRatio") or 1
+    _, _, pixel = png_pixels(page.driver.get_screenshot_as_png())
+    x, y = int(point["x"] * scale), int(point["y"] * scale)
+    samples = sorted(pixel(x + dx, y + dy) for dx in range(-3, 4) for dy in range(-3, 4))
+    return samples[len(samples) // 2]
+
+
+def overlay_tiles_loaded(page, role):
+    return page.js("return document.querySelectorAll('#' + arguments[0] + '-map .antipodal-tiles img.leaflet-tile-loaded')"
+                   ".length", role)
+
+
+def check_overlay(page):
+    """The antipodal land: from Madrid, New Zealand turned through the Earth lies over Spain (the land's colour
+    turns orange where they overlap), the pairs are named on both maps, and the toggle, the a key and the
+    permalink (/overlay, /flipped) show, hide and restore it."""
+    page.open("#40.4168,-3.7038/5/overlay")
+    page.wait(lambda: overlay_tiles_loaded(page, "top") > 0 and overlay_tiles_loaded(page, "bottom") > 0, 30,
+              "no overlay tiles loaded")
+    page.wait(lambda: page.js("return Array.from(document.querySelectorAll('img.leaflet-tile'))"
+                              ".every(function (i) { return i.complete; })"), 30, "tiles still loading")
+    check(page.js("return window.tunnel.overlay()") and page.element("#overlay").get_attribute("aria-pressed") == "true",
+          "3. #…/5/overlay opens with the antipodal land shown")
+    # 39.6° N 4.0° W, in La Mancha: its antipode, 39.6° S 176.0° E, is in New Zealand's North Island.
+    on = colour_at(page, "top", 39.6, -4.0)
+    check(on[0] - on[2] > 60, "3. New Zealand's land, turned through the Earth, lies over Spain (orange on the land)",
+          repr(on))
+    pairs = server_json(page.base, "/v1/pairs?within=100&minPopulation=100000")
+    names = {(pair["first"]["name"], pair["second"]["name"]) for pair in pairs}
+    names |= {(b, a) for a, b in names}
+    for role in ("top", "bottom"):
+        page.wait(lambda: page.js("return document.querySelectorAll('#' + arguments[0] + '-map .pair-label').length",
+                                  role) > 0, 10, "no pair named on the %s map" % role)
+        labels = page.js("return Array.from(document.querySelectorAll('#' + arguments[0] + '-map .pair-label'))"
+                         ".map(function (l) { return l.textContent; })", role)
+        check(labels and all(tuple(label.split(" ↔ ")) in names for label in labels),
+              "3. the %s map names pairs of places at opposite ends, as /v1/pairs lists them" % role, repr(labels))
+    labels = page.js("return Array.from(document.querySelectorAll('#top-map .pair-label'))"
+                     ".map(function (l) { return l.textContent; })")
+    check(any(label.startswith("Córdoba ↔") for label in labels), "3. Córdoba and Hamilton are named over Spain",
+          repr(labels))
+    # Off with the toggle: the plain land again, no overlay, the permalink without /overlay.
+    ActionChains(page.driver).move_to_element(page.element("#overlay")).click().perform()
+    page.wait(lambda: page.js("return location.hash") == "#40.4168,-3.7038/5", 5, "the permalink kept /overlay")
+    check(page.js("return document.querySelectorAll('.antipodal-tiles, .pair-place').length") == 0,
+          "3. the toggle takes the overlay away, and /overlay from the permalink")
+    off = colour_at(page, "top", 39.6, -4.0)
+    check(off[0] - off[2] < 30, "3. without it Spain has the land's own colour", repr(off))
+    # The a key shows it again.
+    page.element("body").send_keys("a")
+    page.wait(lambda: page.js("return location.hash") == "#40.4168,-3.7038/5/overlay", 5, "the a key did nothing")
+    check(page.js("return window.tunnel.overlay()"), "3. the a key shows it again")
+    # A permalink with both: the overlay on and the maps turned over.
+    page.open("#-41.29,174.78/6/overlay/flipped")
+    page.wait(lambda: page.js("return window.tunnel.flipped() && !window.tunnel.flipping()"), 10, "not flipped")
+    check(page.js("return window.tunnel.overlay()") and "flipped" in page.element("#top-card").get_attribute("class"),
+          "3. #…/overlay/flipped restores the overlay and the flipped maps")
+    ActionChains(page.driver).move_to_element(page.element("#radar")).click().perform()
+    page.wait(lambda: page.js("return location.hash") == "#-41.29,174.78/6/overlay", 5, "the permalink kept /flipped")
+    check(True, "3. turning the maps back takes /flipped from the permalink")
+
+
+def check_save_picture(page, folder):
+    """Save picture: the SVG and the PNG of both ends arrive as downloads; the SVG names both ends as the
+    readouts do, the PNG is a picture of twice its size."""
+    page.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+    page.open("#43.53,-7.37/6")
+    readouts = [page.text("#%s-readout .where" % role) for role in ("top", "bottom")]
+    for kind in ("svg", "png"):
+        path = os.path.join(folder, "tunnel-43.53_-7.37." + kind)
+        ActionChains(page.driver).move_to_element(page.element("#save-" + kind)).click().perform()
+        page.wait(lambda: os.path.exists(path) and os.path.getsize(path) > 0, 30, "no %s saved" % kind)
+        time.sleep(0.3)
+        with open(path, "rb") as file:
+            data = file.read()
+        if kind == "svg":
+            text = data.decode("utf-8")
+            check(text.startswith("<?xml") and all(words in text for words in readouts),
+                  "3. Save picture: the SVG names both ends as the readouts do", repr(readouts))
+        else:
+            width, height, pixel = png_pixels(data)
+            check(width == 1920 and height > 1000, "3. Save picture: the PNG is the picture at twice its size",
+                  repr((width, height)))
+            colours = {pixel(x, y) for x in range(0, width, 97) for y in range(0, height, 89)}
+            check(len(colours) > 3, "3. and it is drawn, not blank", repr(len(colours)))
+    check(page.text("#save-status").startswith("Saved tunnel-43.53_-7.37.png"), "3. the page says what it saved",
+          page.text("#save-status"))
+
+
 # 4. Search
 
 
@@ -661,6 +803,9 @@ def run_all(arguments, base):
         attempt("3. radar", check_radar, page)
         attempt("3. county", check_county, page)
         attempt("3. way to land", check_way_to_land, page)
+        attempt("3. overlay", check_overlay, page)
+        with tempfile.TemporaryDirectory() as folder:
+            attempt("3. save picture", check_save_picture, page, folder)
         if arguments.tunnel:
             attempt("3. headlines", check_headlines, page, arguments.tunnel, arguments.data)
         attempt("4. search", check_search, page)

@@ -102,7 +102,8 @@ enum OpenAPIDocument {
               {"$ref": "#/components/parameters/q"}, {"$ref": "#/components/parameters/lat"},
               {"$ref": "#/components/parameters/lon"},
               {"name": "width", "in": "query", "description": "The picture's width", "schema": {"type": "integer", "minimum": 200, "maximum": 2000, "default": 720}},
-              {"name": "height", "in": "query", "description": "Each map's height", "schema": {"type": "integer", "minimum": 100, "maximum": 2000, "default": 300}}
+              {"name": "height", "in": "query", "description": "Each map's height", "schema": {"type": "integer", "minimum": 100, "maximum": 2000, "default": 300}},
+              {"name": "span", "in": "query", "description": "Kilometres across each map's shorter side", "schema": {"type": "integer", "minimum": 10, "maximum": 20000, "default": 1000}}
             ],
             "responses": {
               "200": {"description": "An SVG picture", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},

@@ -25,9 +25,10 @@ public struct WebApp: Sendable {
     self.pageDirectory = pageDirectory
   }
 
-  /// The policy sent with every page file: nothing from another host, no inline script or style.
+  /// The policy sent with every page file: nothing from another host, no inline script or style (`blob:`
+  /// images are the page's own, the picture it saves drawn onto a canvas).
   public static let contentSecurityPolicy =
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; "
     + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
   /// The page's files, as built into the binary.
@@ -181,9 +182,11 @@ extension TunnelService {
     let placemarks = (try placemark(start), try placemark(start.antipode))
     let width = try Self.size(query, "width", default: 720, range: 200...2000)
     let height = try Self.size(query, "height", default: 300, range: 100...2000)
+    let span = try Self.size(query, "span", default: 1000, range: 10...20_000)
     let renderer = try MapRenderer(data: try tiles.data)
     return try SVGMap(
-      renderer: renderer, start: start, placemarks: placemarks, width: width, mapHeight: height
+      renderer: renderer, start: start, regionSpan: Double(span) * 1000, placemarks: placemarks, width: width,
+      mapHeight: height
     ).document()
   }
 

@@ -16,6 +16,10 @@
   const FLIP_STAGGER_MS = 200;
   const FETCH_DELAY_MS = 250;
   const ATTRIBUTION = "Natural Earth, GSHHG, GeoNames";
+  // The pairs the antipodal overlay marks: places of 100,000 people or more within 100 km of each other's
+  // antipode (as `tunnel map --overlay` labels them); at most this many named at once on a map.
+  const PAIRS_PATH = "/v1/pairs?within=100&minPopulation=100000&precision=5";
+  const MAX_PAIR_LABELS = 8;
 
   const $ = (id) => document.getElementById(id);
 
@@ -59,7 +63,9 @@
     } catch (error) {
       return null;
     }
-    const match = /^#?\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?))?\s*$/.exec(text);
+    // #lat,lon, then /zoom, then the overlay and the flipped maps as /overlay and /flipped, in either order.
+    const match = /^#?\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?)((?:\/(?:overlay|flipped))*))?\s*$/
+      .exec(text);
     if (!match) {
       return null;
     }
@@ -69,7 +75,8 @@
       return null;
     }
     const zoom = match[3] === undefined ? null : Math.max(0, Math.min(MAX_ZOOM, Math.round(Number(match[3]))));
-    return { lat: lat, lon: wrapLon(lon), zoom: zoom };
+    const flags = (match[4] || "").split("/");
+    return { lat: lat, lon: wrapLon(lon), zoom: zoom, overlay: flags.includes("overlay"), flipped: flags.includes("flipped") };
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -239,6 +246,9 @@
       digger: { lat: clampLat(initial.lat), lon: wrapLon(initial.lon) },
       zoom: initial.zoom === null ? DEFAULT.zoom : initial.zoom,
       flipped: false,
+      overlay: false,
+      // The pairs of places at opposite ends, the most populous first: null until asked for, then a promise.
+      pairs: null,
       flipping: false,
       answer: null,
       answerFor: null,
@@ -296,10 +306,20 @@
       // At sea: the line to the nearest land and its mark, and the words for it (beside the land, or with an arrow
       // on the map's edge when the land is out of view).
       const way = L.layerGroup().addTo(map);
+      // The antipodal overlay (shown by the toggle): the other side's land turned onto this one, and the pairs.
+      const overlay = L.tileLayer("/tiles/antipodal/{z}/{x}/{y}.svg", {
+        maxZoom: MAX_ZOOM,
+        tileSize: 256,
+        className: "antipodal-tiles",
+        zIndex: 2
+      });
+      const pairs = L.layerGroup();
       const wayWords = element("div", "way-words");
       wayWords.hidden = true;
       map.getContainer().appendChild(wayWords);
       return {
+        overlay: overlay,
+        pairs: pairs,
         way: way,
         wayWords: wayWords,
         role: role,
@@ -407,7 +427,10 @@
 
       end.markerElement.addEventListener("keydown", (event) => onMarkerKey(end, event));
       // A view that changed (a zoom, a pan, the layout) may bring the land into view or take it out.
-      end.map.on("moveend", () => updateWay(end));
+      end.map.on("moveend", () => {
+        updateWay(end);
+        updatePairs(end);
+      });
     }
 
     // A map whose box changes size (the layout reflowing) keeps its centre, where its marker is.
@@ -454,7 +477,7 @@
     }
 
     document.addEventListener("keydown", (event) => {
-      if (event.key !== "r" && event.key !== "R") {
+      if (!["r", "R", "a", "A"].includes(event.key)) {
         return;
       }
       if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) {
@@ -465,7 +488,11 @@
         return;
       }
       event.preventDefault();
-      toggleRadar();
+      if (event.key === "a" || event.key === "A") {
+        setOverlay(!state.overlay);
+      } else {
+        toggleRadar();
+      }
     });
 
     // -- Readouts, labels, permalink, poles -------------------------------------------------------------------
@@ -585,7 +612,8 @@
     }
 
     function hashText() {
-      return "#" + short(state.digger.lat) + "," + short(state.digger.lon) + "/" + state.zoom;
+      return "#" + short(state.digger.lat) + "," + short(state.digger.lon) + "/" + state.zoom
+        + (state.overlay ? "/overlay" : "") + (state.flipped ? "/flipped" : "");
     }
 
     function updatePermalink() {
@@ -728,6 +756,7 @@
       }
       state.flipping = true;
       state.flipped = !state.flipped;
+      updatePermalink();
       radar.setAttribute("aria-pressed", String(state.flipped));
       radar.setAttribute("aria-disabled", "true");
       const flip = (end) => {
@@ -908,6 +937,10 @@
         state.zoom = parsed.zoom;
       }
       moveTo(parsed, null);
+      setOverlay(parsed.overlay);
+      if (parsed.flipped !== state.flipped) {
+        toggleRadar();
+      }
       return true;
     }
 
@@ -916,6 +949,154 @@
         applyHash();
       }
     });
+
+    // -- The antipodal overlay: the other side's land turned onto this one, and the pairs -------------------------
+
+    const overlayButton = $("overlay");
+
+    /** Shows or hides the overlay on both maps; the permalink keeps the choice. */
+    function setOverlay(on) {
+      state.overlay = on;
+      overlayButton.setAttribute("aria-pressed", String(on));
+      for (const end of ends) {
+        if (on) {
+          end.overlay.addTo(end.map);
+          end.pairs.addTo(end.map);
+        } else {
+          end.overlay.remove();
+          end.pairs.remove();
+        }
+      }
+      if (on && state.pairs === null) {
+        state.pairs = getJSON(PAIRS_PATH).then((pairs) => {
+          const size = (pair) => Math.min(pair.first.population, pair.second.population);
+          return pairs.slice().sort((a, b) => size(b) - size(a) || a.distanceKm - b.distanceKm);
+        }).catch(() => []);
+        state.pairs.then(() => ends.forEach(updatePairs));
+      }
+      ends.forEach(updatePairs);
+      updatePermalink();
+    }
+
+    overlayButton.addEventListener("click", () => setOverlay(!state.overlay));
+
+    /**
+     * The pairs with a place in an end's view: a dot on each such place (its pair in a tooltip), and the most
+     * populous named beside their dot, each where its words clear those already placed.
+     */
+    async function updatePairs(end) {
+      end.pairs.clearLayers();
+      if (!state.overlay || state.pairs === null) {
+        return;
+      }
+      const pairs = await state.pairs;
+      end.pairs.clearLayers();
+      if (!state.overlay) {
+        return;
+      }
+      const bounds = end.map.getBounds();
+      const centre = end.map.getCenter().lng;
+      // Names stay clear of the end's own marker, and of the words beside the X.
+      const here = end.map.latLngToContainerPoint(end.marker.getLatLng());
+      const taken = [{ left: here.x - 24, top: here.y - 44, right: here.x + (end === bottom ? 260 : 24), bottom: here.y + 30 }];
+      for (const pair of pairs) {
+        let named = false;
+        for (const [place, other] of [[pair.first, pair.second], [pair.second, pair.first]]) {
+          const at = L.latLng(place.latitude, lonNear(place.longitude, centre));
+          if (!bounds.contains(at)) {
+            continue;
+          }
+          const words = place.name + " ↔ " + other.name;
+          const point = end.map.latLngToContainerPoint(at);
+          const box = { left: point.x + 4, top: point.y - 10, right: point.x + 16 + 6.5 * words.length, bottom: point.y + 10 };
+          const clear = !named && taken.length <= MAX_PAIR_LABELS && box.right <= end.map.getSize().x
+            && taken.every((other) => box.left > other.right || box.right < other.left || box.top > other.bottom
+              || box.bottom < other.top);
+          const mark = L.circleMarker(at, { className: "pair-place", radius: 4 });
+          mark.bindTooltip(clear ? words : words + ", " + km(pair.distanceKm) + " from each other's antipode", {
+            permanent: clear, direction: "right", offset: [6, 0], className: "pair-label"
+          });
+          mark.addTo(end.pairs);
+          if (clear) {
+            taken.push(box);
+            named = true;
+          }
+        }
+      }
+    }
+
+    // -- Save picture: both ends on Tunnel's own maps, with the words under them -----------------------------------
+
+    /** Kilometres across the shorter side of an end's map, at its centre. */
+    function spanKm(end) {
+      const size = end.map.getSize();
+      const half = Math.min(size.x, size.y) / 2;
+      const centre = end.map.latLngToContainerPoint(end.map.getCenter());
+      const west = end.map.containerPointToLatLng([centre.x - half, centre.y]);
+      const east = end.map.containerPointToLatLng([centre.x + half, centre.y]);
+      return Math.max(10, Math.min(20000, Math.round(west.distanceTo(east) / 1000)));
+    }
+
+    /** The picture of both ends as the server draws it (SVG), or that drawn onto a canvas (PNG), as a Blob. */
+    async function picture(kind) {
+      const path = "/v1/map.svg?lat=" + encodeURIComponent(short(state.digger.lat))
+        + "&lon=" + encodeURIComponent(short(state.digger.lon)) + "&span=" + spanKm(top) + "&width=960&height=400";
+      let response;
+      try {
+        response = await fetch(path);
+      } catch (error) {
+        throw new Error("the server did not answer (" + error.message + ")");
+      }
+      if (!response.ok) {
+        throw new Error("the server answered " + response.status);
+      }
+      const svg = new Blob([await response.text()], { type: "image/svg+xml" });
+      if (kind === "svg") {
+        return svg;
+      }
+      const url = URL.createObjectURL(svg);
+      try {
+        const image = new Image();
+        image.src = url;
+        await image.decode();
+        const canvas = document.createElement("canvas");
+        canvas.width = image.naturalWidth * 2;
+        canvas.height = image.naturalHeight * 2;
+        const context = canvas.getContext("2d");
+        context.scale(2, 2);
+        context.drawImage(image, 0, 0);
+        return await new Promise((resolve, reject) => canvas.toBlob(
+          (blob) => (blob ? resolve(blob) : reject(new Error("the browser could not make a PNG"))), "image/png"));
+      } finally {
+        URL.revokeObjectURL(url);
+      }
+    }
+
+    async function savePicture(kind, button) {
+      const status = $("save-status");
+      button.setAttribute("aria-busy", "true");
+      status.textContent = "Drawing the picture…";
+      try {
+        const blob = await picture(kind);
+        const link = element("a");
+        link.href = URL.createObjectURL(blob);
+        link.download = "tunnel-" + short(state.digger.lat) + "_" + short(state.digger.lon) + "." + kind;
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+        status.textContent = "Saved " + link.download + ".";
+      } catch (error) {
+        status.textContent = "Could not save the picture: " + error.message + ".";
+      } finally {
+        button.removeAttribute("aria-busy");
+      }
+    }
+
+    for (const kind of ["svg", "png"]) {
+      const button = $("save-" + kind);
+      button.addEventListener("click", () => savePicture(kind, button));
+    }
 
     // -- A read-only view for tests and the curious -------------------------------------------------------------
 
@@ -930,11 +1111,23 @@
       mapZooms: () => ({ top: top.map.getZoom(), bottom: bottom.map.getZoom() }),
       flipped: () => state.flipped,
       flipping: () => state.flipping,
+      overlay: () => state.overlay,
+      /** Where a coordinate is drawn on an end's map ("top" or "bottom"), in the window's pixels. */
+      pointOn: (role, lat, lon) => {
+        const end = role === "top" ? top : bottom;
+        const point = end.map.latLngToContainerPoint([lat, lonNear(lon, end.map.getCenter().lng)]);
+        const box = end.map.getContainer().getBoundingClientRect();
+        return { x: box.left + point.x, y: box.top + point.y };
+      },
       ready: () => !state.loading && !state.flipping && state.answerFor !== null
         && samePoint(state.answerFor, state.digger)
     });
 
     moveTo(state.digger, null);
+    setOverlay(initial.overlay === true);
+    if (initial.flipped) {
+      toggleRadar();
+    }
   }
 
   start();
