@@ -98,6 +98,25 @@ public struct SVGMap {
     return svg
   }
 
+  /// One end's map alone, ``width`` × ``mapHeight``, with its marker at the middle and no caption: what a
+  /// page shows in place of its tiles beyond Web Mercator's edge, where these maps still reach.
+  ///
+  /// - Throws: `ProjectionError` if PROJ refuses a projection.
+  public func document(of end: MapAnnotation) throws(ProjectionError) -> String {
+    let (coordinate, placemark) = end == .digger ? (start, placemarks.start) : (start.antipode, placemarks.end)
+    let viewport = MapViewport(centre: coordinate, regionSpan: regionSpan, width: width, height: mapHeight)
+    let picture = try renderer.picture(of: viewport)
+    return """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(width)" height="\(mapHeight)" \
+      viewBox="0 0 \(width) \(mapHeight)" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" \
+      class="map \(end.rawValue)">
+      <title>\(Self.escaped(end.heading)): \(Self.escaped(PlacemarkText.headline(placemark)))</title>
+      \(map(picture, annotation: end, placemark: placemark))</svg>
+
+      """
+  }
+
   private var title: String {
     "Tunnel: \(PlacemarkText.headline(placemarks.start)) to \(PlacemarkText.headline(placemarks.end))"
   }

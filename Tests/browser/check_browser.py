@@ -21,7 +21,8 @@ clicks, key presses and typing. It reads the page's state back through its read-
 5. A permalink (#-41.29,174.78/7) puts the digger there, the X at its antipode, both maps at zoom 7; zooming
    one map zooms both; a new hash moves the digger.
 6. Tab reaches the digger; an arrow key moves him and the X follows; the r key flips the maps.
-7. Near the pole (#89.5,0/3) the page says the point is beyond the map's edge and shows the polar map.
+7. Near the pole (#89.5,0/3) each map is Tunnel's own azimuthal map of its end, filling its box; dragging it moves
+   the digger by the map's scale, and the X follows.
 8. Across the whole run no request goes to any host but the server; / carries the Content-Security-Policy header.
 9. In a narrow window the maps are stacked, the top one above the bottom one.
 It needs selenium (Scripts/test --browser makes a venv with it), /usr/bin/chromium and /usr/bin/chromedriver.
@@ -713,27 +714,60 @@ def check_keyboard(page):
 # 7. Near the pole
 
 
+def great_circle_km(a, b):
+    import math
+    p1, p2 = math.radians(a["lat"]), math.radians(b["lat"])
+    dl = math.radians(b["lon"] - a["lon"])
+    cosine = math.sin(p1) * math.sin(p2) + math.cos(p1) * math.cos(p2) * math.cos(dl)
+    return 6371.0088 * math.acos(max(-1.0, min(1.0, cosine)))
+
+
+def polar_views(page):
+    return page.js("return ['top', 'bottom'].map(function (r) {"
+                   " var map = document.getElementById(r + '-map'), v = map.querySelector('.polar-view');"
+                   " var a = map.getBoundingClientRect(), b = v.getBoundingClientRect();"
+                   " return {shown: !v.hidden && b.width > 0, loaded: v.complete && v.naturalWidth > 0,"
+                   " src: v.getAttribute('src') || '', natural: [v.naturalWidth, v.naturalHeight],"
+                   " map: [a.left, a.top, a.width, a.height], view: [b.left, b.top, b.width, b.height]}; });")
+
+
 def check_polar(page):
+    """Beyond Web Mercator's edge each map is Tunnel's own azimuthal map of its end at full size; dragging it
+    digs elsewhere as dragging the tiles does; the readouts keep the true coordinate."""
     page.open("#89.5,0/3")
-    panel = page.element("#polar")
-    page.wait(panel.is_displayed, 10, "no polar panel")
-    check("beyond this map's edge" in panel.text, "7. the page says the point is beyond the map's edge",
-          repr(panel.text))
-    page.wait(lambda: page.js("var i = document.getElementById('polar-map');"
-                              "return i.complete && i.naturalWidth > 0"), 20, "the polar map did not load")
-    source = page.element("#polar-map").get_attribute("src")
-    check("/v1/map.svg?lat=89.5&lon=0" in source, "7. the polar map is /v1/map.svg for the digger", source)
-    check(page.js("return document.getElementById('polar-map').naturalWidth") > 0, "7. the polar map loads")
-    digger = page.digger()
-    check(close(digger, {"lat": 89.5, "lon": 0}, 1e-9), "7. the digger keeps his true latitude", repr(digger))
-    check("89.500000° N" in page.text("#top-readout"), "7. the readout shows it", page.text("#top-readout"))
-    inside = page.js("var c = document.getElementById('top-map').getBoundingClientRect();"
-                     "var m = document.getElementById('digger').getBoundingClientRect();"
-                     "return m.width > 0 && m.bottom > c.top && m.top < c.bottom"
-                     " && m.right > c.left && m.left < c.right;")
-    check(inside, "7. the digger stays on his map, at its edge")
+    page.wait(lambda: all(view["shown"] and view["loaded"] for view in polar_views(page)), 20,
+              "the polar views did not load")
+    views = polar_views(page)
+    for role, view in zip(("top", "bottom"), views):
+        end = "digger" if role == "top" else "target"
+        check("lat=89.5&lon=0&end=" + end in view["src"], "7. near the pole the %s map is Tunnel's map of its end" % role,
+              view["src"])
+        check(all(abs(a - b) < 1.5 for a, b in zip(view["map"], view["view"]))
+              and abs(view["natural"][0] - view["map"][2]) < 1.5 and abs(view["natural"][1] - view["map"][3]) < 1.5,
+              "7. and it fills the map's box at full size", repr((view["map"], view["view"], view["natural"])))
+    check(close(page.digger(), {"lat": 89.5, "lon": 0}, 1e-9), "7. the digger keeps his true latitude",
+          repr(page.digger()))
+    check("89.500000° N" in page.text("#top-readout") and "89.500000° S" in page.text("#bottom-readout"),
+          "7. the readouts show the true coordinates", page.text("#top-readout") + " / " + page.text("#bottom-readout"))
+    # A drag of 120 px to the left moves the digger 120 px' worth of the map's scale east along his circle.
+    before = page.digger()
+    view = page.element("#top-map .polar-view")
+    ActionChains(page.driver).move_to_element(view).click_and_hold().move_by_offset(-60, 0).move_by_offset(-60, 0) \
+        .release().perform()
+    page.wait(lambda: not close(page.digger(), before, 1e-6), 10, "the drag did not move the digger")
+    page.wait_ready()
+    after = page.digger()
+    scale = page.js("return 40075016.686 / (256 * Math.pow(2, window.tunnel.zoom())) * Math.cos(85.0511287798 * Math.PI / 180)")
+    moved = great_circle_km(before, after)
+    check(abs(moved - 120 * scale / 1000) < 0.05 * 120 * scale / 1000 and after["lon"] > before["lon"],
+          "7. dragging the polar view 120 px left digs %.0f km to the east" % (120 * scale / 1000),
+          repr((before, after, moved)))
+    check(close(page.target(), antipode(after), 1e-6), "7. the X follows to the new antipode", repr(page.target()))
+    page.wait(lambda: all(view["loaded"] and "lat=%s" % round(after["lat"], 5) in view["src"] for view in polar_views(page)),
+              20, "the polar views were not drawn again")
+    check(True, "7. both polar views are drawn again for the new ends")
     page.open(START)
-    check(not page.element("#polar").is_displayed(), "7. away from the poles the polar panel is hidden")
+    check(not any(view["shown"] for view in polar_views(page)), "7. away from the poles the tiles are back")
 
 
 # 8. Hosts and headers

@@ -103,7 +103,8 @@ enum OpenAPIDocument {
               {"$ref": "#/components/parameters/lon"},
               {"name": "width", "in": "query", "description": "The picture's width", "schema": {"type": "integer", "minimum": 200, "maximum": 2000, "default": 720}},
               {"name": "height", "in": "query", "description": "Each map's height", "schema": {"type": "integer", "minimum": 100, "maximum": 2000, "default": 300}},
-              {"name": "span", "in": "query", "description": "Kilometres across each map's shorter side", "schema": {"type": "integer", "minimum": 10, "maximum": 20000, "default": 1000}}
+              {"name": "span", "in": "query", "description": "Kilometres across each map's shorter side", "schema": {"type": "integer", "minimum": 10, "maximum": 20000, "default": 1000}},
+              {"name": "end", "in": "query", "description": "One end's map alone, without captions: 'digger' (where you dig) or 'target' (where you come out)", "schema": {"type": "string", "enum": ["digger", "target"]}}
             ],
             "responses": {
               "200": {"description": "An SVG picture", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},

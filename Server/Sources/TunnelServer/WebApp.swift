@@ -175,7 +175,7 @@ extension TunnelService {
   static let keptZoom = 4
 
   /// `GET /v1/map.svg`: both ends on Tunnel's own azimuthal maps, as `tunnel map --svg` draws them (they
-  /// reach the poles, which Web Mercator tiles do not).
+  /// reach the poles, which Web Mercator tiles do not); with `end`, that end's map alone, `height` high.
   func mapPicture(_ query: QueryParameters) throws -> String {
     let location = try location(query)
     let start = location.coordinate
@@ -183,11 +183,17 @@ extension TunnelService {
     let width = try Self.size(query, "width", default: 720, range: 200...2000)
     let height = try Self.size(query, "height", default: 300, range: 100...2000)
     let span = try Self.size(query, "span", default: 1000, range: 10...20_000)
+    let end = try query["end"].map { name throws(AnswerError) in
+      guard let end = MapAnnotation(rawValue: name) else {
+        throw AnswerError.badRequest("'end' must be 'digger' or 'target', not \(EchoedText.quoted(name))")
+      }
+      return end
+    }
     let renderer = try MapRenderer(data: try tiles.data)
-    return try SVGMap(
+    let picture = SVGMap(
       renderer: renderer, start: start, regionSpan: Double(span) * 1000, placemarks: placemarks, width: width,
-      mapHeight: height
-    ).document()
+      mapHeight: height)
+    return try end.map { end throws in try picture.document(of: end) } ?? picture.document()
   }
 
   static func size(

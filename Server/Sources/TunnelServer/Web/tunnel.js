@@ -317,7 +317,13 @@
       const wayWords = element("div", "way-words");
       wayWords.hidden = true;
       map.getContainer().appendChild(wayWords);
+      const polar = element("img", "polar-view");
+      polar.alt = isTop ? "Tunnel's own map of where you dig, beyond the tiles' edge: drag it to dig elsewhere"
+        : "Tunnel's own map of where you come out, beyond the tiles' edge: drag it to move the X";
+      polar.hidden = true;
+      map.getContainer().appendChild(polar);
       return {
+        polar: polar,
         overlay: overlay,
         pairs: pairs,
         way: way,
@@ -337,6 +343,7 @@
     const top = makeEnd("top");
     const bottom = makeEnd("bottom");
     const ends = [top, bottom];
+    ends.forEach(dragPolar);
     const other = (end) => (end === top ? bottom : top);
     /** The point an end's marker stands for: the digger on top, his antipode below. */
     const pointOf = (end) => (end === top ? state.digger : antipode(state.digger));
@@ -422,6 +429,7 @@
         }
         state.zoom = end.map.getZoom();
         place(other(end));
+        updatePolar(true);
         updatePermalink();
       });
 
@@ -440,6 +448,7 @@
           end.map.invalidateSize({ pan: false });
           place(end);
         }
+        updatePolar(true);
       });
       for (const end of ends) {
         observer.observe(end.map.getContainer());
@@ -472,6 +481,7 @@
         for (const each of ends) {
           place(each);
         }
+        updatePolar(true);
         updatePermalink();
       }
     }
@@ -547,7 +557,9 @@
     function showWayToLand(end, placemark) {
       end.way.clearLayers();
       end.wayWords.hidden = true;
-      const land = placemark && !placemark.land ? placemark.nearestLand : null;
+      // Beyond the tiles' edge the polar view covers the map, and draws its own places.
+      const polar = Math.abs(state.digger.lat) > MERCATOR_EDGE;
+      const land = placemark && !placemark.land && !polar ? placemark.nearestLand : null;
       if (!land) {
         return;
       }
@@ -642,26 +654,103 @@
       }
     }
 
-    /** The polar panel, when the digger is beyond the map's edge; its map is asked for once a move is over. */
+    /** Metres a pixel of an end's polar view spans: the tiles' own scale at Web Mercator's edge, so that the
+     * view keeps about the size the map had there. */
+    function polarMetresPerPixel() {
+      return 40075016.686 / (256 * Math.pow(2, state.zoom)) * Math.cos(MERCATOR_EDGE * Math.PI / 180);
+    }
+
+    /**
+     * Beyond Web Mercator's edge each map shows Tunnel's own azimuthal map of its end at full size (asked for
+     * once a move is over), with its marker at the true coordinate; away from the poles, the tiles again.
+     */
     function updatePolar(settled) {
-      const panel = $("polar");
-      const lat = state.digger.lat;
-      if (Math.abs(lat) <= MERCATOR_EDGE) {
-        panel.hidden = true;
-        return;
+      const polar = Math.abs(state.digger.lat) > MERCATOR_EDGE;
+      for (const end of ends) {
+        end.polar.hidden = !polar;
+        if (!polar) {
+          end.polar.removeAttribute("src");
+          continue;
+        }
+        const size = end.map.getSize();
+        const width = Math.max(200, Math.min(2000, Math.round(size.x)));
+        const height = Math.max(100, Math.min(2000, Math.round(size.y)));
+        const span = Math.max(10, Math.min(20000, Math.round(polarMetresPerPixel() * Math.min(width, height) / 1000)));
+        const source = "/v1/map.svg?lat=" + encodeURIComponent(short(state.digger.lat))
+          + "&lon=" + encodeURIComponent(short(state.digger.lon)) + "&end=" + (end === top ? "digger" : "target")
+          + "&width=" + width + "&height=" + height + "&span=" + span;
+        if (settled && end.polar.getAttribute("src") !== source) {
+          end.polar.setAttribute("src", source);
+        }
       }
-      const diggerPole = lat > 0 ? "North Pole" : "South Pole";
-      const targetPole = lat > 0 ? "South Pole" : "North Pole";
-      $("polar-text").textContent = "The digger, at " + formatCoordinate(state.digger) + ", is near the "
-        + diggerPole + ", and the X near the " + targetPole + ": both are beyond this map's edge at 85.05°. "
-        + "The markers wait at the edge; Tunnel's polar map shows them:";
-      const source = "/v1/map.svg?lat=" + encodeURIComponent(short(state.digger.lat))
-        + "&lon=" + encodeURIComponent(short(state.digger.lon));
-      const image = $("polar-map");
-      if (settled && image.getAttribute("src") !== source) {
-        image.setAttribute("src", source);
+    }
+
+    /**
+     * The point a polar view shows at (dx, dy) pixels from its centre (east and south positive on the screen),
+     * on the sphere, by the azimuthal equidistant map it is: what dragging the view by (−dx, −dy) brings to
+     * the middle.
+     */
+    function polarPoint(centre, dx, dy) {
+      const radians = Math.PI / 180;
+      const distance = Math.hypot(dx, dy) * polarMetresPerPixel() / 6371008.8;
+      if (distance === 0) {
+        return centre;
       }
-      panel.hidden = false;
+      const lat1 = centre.lat * radians;
+      if (Math.abs(centre.lat) > 89.9999) {
+        // At a pole the map's own meridian runs down from the North Pole and up from the South Pole.
+        const north = centre.lat > 0;
+        const lon = centre.lon + Math.atan2(dx, north ? dy : -dy) / radians;
+        return { lat: (north ? 1 : -1) * (90 - distance / radians), lon: wrapLon(lon) };
+      }
+      const bearing = Math.atan2(dx, -dy);
+      const lat2 = Math.asin(Math.sin(lat1) * Math.cos(distance)
+        + Math.cos(lat1) * Math.sin(distance) * Math.cos(bearing));
+      const lon2 = centre.lon * radians + Math.atan2(Math.sin(bearing) * Math.sin(distance) * Math.cos(lat1),
+        Math.cos(distance) - Math.sin(lat1) * Math.sin(lat2));
+      return { lat: lat2 / radians, lon: wrapLon(lon2 / radians) };
+    }
+
+    /** Dragging a polar view moves its end as dragging the tiles does; the picture follows the pointer until the
+     * new one has come. */
+    function dragPolar(end) {
+      const view = end.polar;
+      let from = null;
+      for (const type of ["pointerdown", "mousedown", "touchstart", "wheel", "dblclick", "click"]) {
+        L.DomEvent.on(view, type, L.DomEvent.stopPropagation);
+      }
+      view.addEventListener("dragstart", (event) => event.preventDefault());
+      view.addEventListener("pointerdown", (event) => {
+        from = { x: event.clientX, y: event.clientY };
+        view.setPointerCapture(event.pointerId);
+        view.classList.add("dragging");
+        event.preventDefault();
+      });
+      view.addEventListener("pointermove", (event) => {
+        if (from) {
+          view.style.transform = "translate(" + (event.clientX - from.x) + "px, " + (event.clientY - from.y) + "px)";
+        }
+      });
+      const finish = (event, cancelled) => {
+        if (!from) {
+          return;
+        }
+        const dx = event.clientX - from.x;
+        const dy = event.clientY - from.y;
+        from = null;
+        view.classList.remove("dragging");
+        if (cancelled || (dx === 0 && dy === 0)) {
+          view.style.transform = "";
+          return;
+        }
+        const moved = polarPoint(pointOf(end), -dx, -dy);
+        moveTo(end === top ? moved : antipode(moved), null);
+      };
+      view.addEventListener("pointerup", (event) => finish(event, false));
+      view.addEventListener("pointercancel", (event) => finish(event, true));
+      view.addEventListener("load", () => {
+        view.style.transform = "";
+      });
     }
 
     function samePoint(a, b) {
