@@ -24,7 +24,8 @@ clicks, key presses and typing. It reads the page's state back through its read-
 7. Near the pole (#89.5,0/3) each map is Tunnel's own azimuthal map of its end, filling its box; dragging it moves
    the digger by the map's scale, and the X follows.
 8. Across the whole run no request goes to any host but the server; / carries the Content-Security-Policy header.
-9. In a narrow window the maps are stacked, the top one above the bottom one.
+9. In a narrow window the maps are stacked, the top one above the bottom one; on a phone both maps, the radar and
+   both headlines fit the first screen.
 It needs selenium (Scripts/test --browser makes a venv with it), /usr/bin/chromium and /usr/bin/chromedriver.
 """
 
@@ -810,6 +811,34 @@ def check_narrow(page):
           "9. in a 1400 px window the maps are side by side", repr((top, bottom)))
 
 
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+
+
+def check_phone(page):
+    """On a phone (390 × 844) the header fits the width, and both maps, the radar and both readouts are on the
+    first screen: nothing needs a scroll past a map."""
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        page.open("#43.53,-7.37/6")
+        layout = page.js("return {width: innerWidth, height: innerHeight, scrollWidth: document.scrollingElement.scrollWidth,"
+                         " boxes: ['top-map', 'top-readout', 'radar', 'bottom-map', 'bottom-readout'].map(function (id) {"
+                         " var r = document.getElementById(id).getBoundingClientRect(); return [r.top, r.bottom, r.height]; })};")
+        top_map, top_readout, radar, bottom_map, bottom_readout = layout["boxes"]
+        check(layout["width"] == 390 and layout["scrollWidth"] <= layout["width"],
+              "9. on a 390 px phone nothing runs off the side", repr(layout))
+        check(max(box[1] for box in layout["boxes"]) <= layout["height"],
+              "9. both maps, the radar and both readouts fit the phone's first screen", repr(layout))
+        check(top_map[2] >= 150 and bottom_map[2] >= 150 and top_map[1] <= radar[0] <= bottom_map[0],
+              "9. each map keeps 150 px or more, the radar between them", repr(layout))
+        words = page.js("return ['top', 'bottom'].map(function (r) {"
+                        " var w = document.querySelector('#' + r + '-readout .where'), b = w.getBoundingClientRect();"
+                        " return [w.textContent, b.bottom <= innerHeight && b.width > 0]; });")
+        check(all(shown for _, shown in words) and "Foz" in words[0][0] and "Christchurch" in words[1][0],
+              "9. both headlines are in sight", repr(words))
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def take_screenshot(page, path):
     # Galicia and, straight through the Earth, Christchurch: land at both ends.
     page.open("#43.53,-7.37/6", WIDE)
@@ -848,6 +877,7 @@ def run_all(arguments, base):
         attempt("6. keyboard", check_keyboard, page)
         attempt("7. polar", check_polar, page)
         attempt("9. narrow", check_narrow, page)
+        attempt("9. phone", check_phone, page)
         page.collect_logs()
         # From after the runs with requests blocked on. The typo search's 404 is the server's answer, not the page
         # failing, but Chrome logs it all the same.
