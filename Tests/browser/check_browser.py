@@ -344,7 +344,8 @@ def check_county(page):
 
 
 def check_headlines(page, tunnel, data):
-    """Both readouts name their end as `tunnel where` names it (its first line), on random points and on one
+    """Both readouts (and /reverse's display_name) name their end as `tunnel where` names it (its first line), on
+    random points and on one
     the old page paired with another country's town ("Puerto Williams, Antarctica" off the Antarctic Peninsula)."""
     generator = random.Random(42)
     points = [(-64.5, -60.0)] + [(round(generator.uniform(-80, 80), 4), round(generator.uniform(-180, 180), 4))
@@ -363,6 +364,9 @@ def check_headlines(page, tunnel, data):
         ]
         check(shown == expected, "3. the readouts at %s, %s say what tunnel where says" % (lat, lon),
               repr((shown, expected)))
+        named = [server_json(page.base, "/reverse?lat=%r&lon=%r&format=jsonv2" % (point["lat"], point["lon"]))
+                 .get("display_name") for point in ({"lat": lat, "lon": lon}, far)]
+        check(named == expected, "3. and so does the server's display_name", repr((named, expected)))
 
 
 def check_way_to_land(page):

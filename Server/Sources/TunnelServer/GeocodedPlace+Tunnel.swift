@@ -19,10 +19,24 @@ extension TunnelService {
   /// What is at `coordinate`, as the dialects name things: the settlement whose name the placemark takes
   /// (its ``Placemark/locality``), else the region or country on land, the lake, or the sea. Nil only where
   /// the data names nothing (a point on land in no country, far from any place).
+  ///
+  /// At full detail the answer is named as `tunnel where` names the point (its display name is the text's
+  /// headline), and its areas are those at the point, as the text's: the town, and the region, county and
+  /// country the point is in.
   func geocodedPlace(
     at coordinate: Coordinate, detail: Detail = .settlement
   ) throws(AnswerError) -> GeocodedPlace? {
     let placemark = try placemark(coordinate)
+    var found = try geocodedPlace(placemark, at: coordinate, detail: detail)
+    if detail == .settlement {
+      found?.displayText = PlacemarkText.headline(placemark)
+    }
+    return found
+  }
+
+  private func geocodedPlace(
+    _ placemark: Placemark, at coordinate: Coordinate, detail: Detail
+  ) throws(AnswerError) -> GeocodedPlace? {
     // As a sentence reads it (and the text): "Comunidad de Madrid", not the ISO list's "Madrid, Comunidad de".
     let regionName = placemark.region.flatMap { $0.name.isEmpty ? nil : PlaceText.regionName($0.name) }
     let regionCode = placemark.region?.code
@@ -34,11 +48,11 @@ extension TunnelService {
       if detail == .settlement, placemark.locality != nil {
         let place = places.place(at: placemark.nearestPlace.index)
         var found = settlement(place, countryName: countryName)
-        // The county of the settlement itself, not of the point asked about (which may lie over a line).
-        if placemark.subregion != nil, let subregion = try subregion(at: place.coordinate) {
-          found.subregionName = subregion.name
-          found.subregionCode = subregion.code
-        }
+        // The areas the point is in, as the text names them (the headline, the Surface line).
+        found.regionName = regionName
+        found.regionCode = regionCode
+        found.subregionName = placemark.subregion?.name
+        found.subregionCode = placemark.subregion?.code
         return found
       }
       if detail >= .region, let regionName {
@@ -76,15 +90,6 @@ extension TunnelService {
       kind: kind, name: sea, latitude: latitude, longitude: longitude,
       boundingBox: seaBox(name: sea) ?? Self.box(around: coordinate, km: 500),
       seaName: sea, id: Self.areaID(kind: kind, text: sea), importance: 0.7)
-  }
-
-  /// The second-level region at a point (``Placemark/subregion``).
-  func subregion(at coordinate: Coordinate) throws(AnswerError) -> Placemark.Region? {
-    do {
-      return try geocoder.placemark(for: coordinate, fields: .region).subregion
-    } catch {
-      throw .data(error)
-    }
   }
 
   /// A gazetteer place as the dialects name it.

@@ -118,6 +118,9 @@ public struct GeocodedPlace: Sendable, Equatable {
   public var population: Int?
   /// 0…1: how prominent the thing is (Nominatim's `importance`).
   public var importance: Double
+  /// The words that name the thing when they are not its parts joined: a reverse answer's are the headline
+  /// `tunnel where` prints ("South Pacific Ocean, 949.2 km from Antipodes Island (New Zealand)").
+  public var displayText: String?
 
   public init(
     kind: Kind, name: String, latitude: Double, longitude: Double, boundingBox: Box,
@@ -144,8 +147,10 @@ public struct GeocodedPlace: Sendable, Equatable {
     self.importance = importance
   }
 
-  /// The thing and the areas it lies in, smallest first: `Skjern, Midtjylland, Denmark`.
+  /// The thing and the areas it lies in, smallest first: `Skjern, Midtjylland, Denmark`; ``displayText``
+  /// when there is one.
   public var displayName: String {
+    if let displayText { return displayText }
     var parts = [name]
     for part in [settlement, regionName, countryName, kind == .ocean || kind == .sea ? nil : seaName] {
       if let part, !part.isEmpty, !parts.contains(part) { parts.append(part) }

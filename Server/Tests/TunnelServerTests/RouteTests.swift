@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import TunnelGeo
+import TunnelReports
 import XCTest
 
 @testable import TunnelServer
@@ -162,6 +164,57 @@ final class RouteTests: XCTestCase {
       XCTAssertEqual(refused.status, 400, query)
       XCTAssertTrue(refused.text.contains(words), refused.text)
     }
+  }
+
+  /// One naming rule: a reverse answer's `display_name` is the headline `tunnel where` prints for the point
+  /// (`PlacemarkText.headline`), on 400 points spread over the globe, at sea (with the way to land), in lakes and
+  /// on land (the town with its own country, the region the point is in); and its address names the region
+  /// and county the text names.
+  func testDisplayNameIsTheHeadline() async throws {
+    let routes = try RouteHarness()
+    let service = try RouteHarness.service
+    var state: UInt64 = 0x5EED_2026
+    func next() -> Double {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+    var compared = 0
+    var kinds: [String: Int] = [:]
+    for _ in 0..<400 {
+      // Uniform on the sphere.
+      let latitude = asin(2 * next() - 1) * 180 / .pi
+      let longitude = 360 * next() - 180
+      let target = String(format: "/reverse?lat=%.5f&lon=%.5f&format=jsonv2&addressdetails=1", latitude, longitude)
+      let answer = try await routes.get(target)
+      let coordinate = try Coordinate(latitude: (latitude * 1e5).rounded() / 1e5, longitude: (longitude * 1e5).rounded() / 1e5)
+      let placemark = try service.placemark(coordinate)
+      guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
+        object["error"] == nil
+      else {
+        XCTFail("\(target): \(answer.status) \(answer.text)")
+        continue
+      }
+      XCTAssertEqual(object["display_name"] as? String, PlacemarkText.headline(placemark), target)
+      let address = object["address"] as? [String: String] ?? [:]
+      if placemark.land, placemark.locality != nil {
+        // The region under the key its country's addresses use (a Swedish län, a Norwegian fylke: `county`).
+        if let region = placemark.region.map({ PlaceText.regionName($0.name) }) {
+          XCTAssertTrue(address["state"] == region || address["county"] == region, "\(target): \(address)")
+        }
+        if let county = placemark.subregion?.name {
+          XCTAssertEqual(address["county"], county, target)
+        }
+      }
+      kinds[object["addresstype"] as? String ?? "?", default: 0] += 1
+      compared += 1
+    }
+    XCTAssertEqual(compared, 400)
+    // The points fall at sea, on land by a town, and on land far from one.
+    XCTAssertGreaterThan(kinds["ocean", default: 0] + kinds["sea", default: 0], 200, "\(kinds)")
+    XCTAssertGreaterThan(kinds.filter { ["city", "town", "village", "hamlet"].contains($0.key) }.values.reduce(0, +), 10, "\(kinds)")
   }
 
   /// Every request is counted under its route's path, refused ones too.
