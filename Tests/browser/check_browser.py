@@ -345,8 +345,8 @@ def check_county(page):
 
 def check_headlines(page, tunnel, data):
     """Both readouts (and /reverse's display_name) name their end as `tunnel where` names it (its first line), on
-    random points and on one
-    the old page paired with another country's town ("Puerto Williams, Antarctica" off the Antarctic Peninsula)."""
+    random points and on one the old page paired with another country's town ("Puerto Williams, Antarctica" off
+    the Antarctic Peninsula)."""
     generator = random.Random(42)
     points = [(-64.5, -60.0)] + [(round(generator.uniform(-80, 80), 4), round(generator.uniform(-180, 180), 4))
                                  for _ in range(6)]
