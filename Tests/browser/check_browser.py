@@ -396,6 +396,23 @@ def check_way_to_land(page):
             "return [meets(line), words && !words.hidden && inside(words) ? words.textContent : null];")
         check(shown[0] and shown[1] and name in shown[1] and "km" in shown[1],
               "3. from %s the bottom map draws the way to %s and says how far" % (city, name), repr((shown, name)))
+        if city == "Paris":
+            # The nearest place as well, Waitangi on the Chatham Islands, 551.5 km away and in view at zoom 5.
+            place = page.js("var w = document.querySelector('#bottom-map .place-words');"
+                            " return w && !w.hidden ? w.textContent : null;")
+            check(place == "%s, %s km" % (end["nearestPlace"]["name"], "{:,.1f}".format(end["nearestPlace"]["distanceKm"])),
+                  "3. and the nearest place, with its distance", repr((place, end["nearestPlace"])))
+    # Dug from Chicago by a link without a zoom (as a search digs), the maps zoom out until Ile Saint-Paul is in
+    # sight; with the zoom in the link they keep it and point the way from the edge.
+    page.open("#41.8781,-87.6298")
+    page.wait(lambda: page.js("return location.hash") == "#41.8781,-87.6298/4", 10, "the maps did not zoom out to zoom 4")
+    words = page.js("var w = document.querySelector('#bottom-map .way-words');"
+                    " return [w.textContent, w.classList.contains('at-edge')];")
+    check(page.zoom() == 4 and words[0].startswith("Ile Saint-Paul") and not words[1],
+          "3. a dig without a zoom zooms out to show the nearest land when it is near enough", repr(words))
+    page.open("#41.8781,-87.6298/5")
+    time.sleep(0.5)
+    check(page.zoom() == 5, "3. a permalink's own zoom is kept", repr(page.zoom()))
 
 
 # 3b. The antipodal overlay, its permalink, and the picture to save

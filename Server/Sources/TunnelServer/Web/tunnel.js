@@ -252,6 +252,9 @@
       flipping: false,
       answer: null,
       answerFor: null,
+      // Set by a dig the user asked for by name or place (not a drag, not a permalink with its zoom): once its
+      // answer is in, the maps zoom out to show the nearest land if it is near enough.
+      fitPending: false,
       loading: false,
       error: null
     };
@@ -317,6 +320,9 @@
       const wayWords = element("div", "way-words");
       wayWords.hidden = true;
       map.getContainer().appendChild(wayWords);
+      const placeWords = element("div", "way-words place-words");
+      placeWords.hidden = true;
+      map.getContainer().appendChild(placeWords);
       const polar = element("img", "polar-view");
       polar.alt = isTop ? "Tunnel's own map of where you dig, beyond the tiles' edge: drag it to dig elsewhere"
         : "Tunnel's own map of where you come out, beyond the tiles' edge: drag it to move the X";
@@ -328,6 +334,7 @@
         pairs: pairs,
         way: way,
         wayWords: wayWords,
+        placeWords: placeWords,
         role: role,
         size: size,
         anchor: anchor,
@@ -355,6 +362,7 @@
      * or its map is already where the user put it); `settled` is false for the steps of a drag.
      */
     function moveTo(point, source, settled = true) {
+      state.fitPending = false;
       state.digger = { lat: clampLat(point.lat), lon: wrapLon(point.lon) };
       for (const end of ends) {
         if (end !== source) {
@@ -362,6 +370,41 @@
         }
       }
       afterMove(settled);
+    }
+
+    /** Digs at a point the user asked for (a search, "Where am I?", a permalink without a zoom). */
+    function digAt(point) {
+      moveTo(point, null);
+      state.fitPending = true;
+    }
+
+    /**
+     * After a dig the user asked for: at sea, the view zoomed out (both maps, at most three steps, never below
+     * zoom 2) so that the nearest land is in sight, when that is near enough; otherwise the edge arrow says the way.
+     */
+    function fitToLand(answer) {
+      let zoom = state.zoom;
+      for (const end of ends) {
+        const placemark = end === top ? answer.from : answer.to;
+        const land = placemark && !placemark.land ? placemark.nearestLand : null;
+        if (!land || Math.abs(pointOf(end).lat) > MERCATOR_EDGE) {
+          continue;
+        }
+        const here = end.marker.getLatLng();
+        const there = L.latLng(land.latitude, lonNear(land.longitude, here.lng));
+        // A box centred on the marker (which stays at the map's middle) that holds the land.
+        const opposite = L.latLng(Math.max(-MERCATOR_EDGE, Math.min(MERCATOR_EDGE, 2 * here.lat - there.lat)),
+          2 * here.lng - there.lng);
+        zoom = Math.min(zoom, end.map.getBoundsZoom(L.latLngBounds([there, opposite]), false, L.point(90, 60)));
+      }
+      if (zoom < state.zoom && zoom >= Math.max(2, state.zoom - 3)) {
+        state.zoom = zoom;
+        for (const end of ends) {
+          place(end);
+        }
+        updatePolar(true);
+        updatePermalink();
+      }
     }
 
     /** Moves an end's marker and centres its map on it, staying near the map's current view (no jump round). */
@@ -557,6 +600,7 @@
     function showWayToLand(end, placemark) {
       end.way.clearLayers();
       end.wayWords.hidden = true;
+      end.placeWords.hidden = true;
       // Beyond the tiles' edge the polar view covers the map, and draws its own places.
       const polar = Math.abs(state.digger.lat) > MERCATOR_EDGE;
       const land = placemark && !placemark.land && !polar ? placemark.nearestLand : null;
@@ -591,12 +635,61 @@
       // point; always inside the map.
       const width = end.wayWords.offsetWidth;
       const height = end.wayWords.offsetHeight;
-      let left = !inView ? at.x - width / 2 : at.x < centre.x ? at.x - 10 - width : at.x + 10;
+      let left = !inView ? at.x - width / 2 : besideMark(at.x, width, size.x, at.x < centre.x);
       let top = at.y - height / 2;
       left = Math.max(4, Math.min(size.x - width - 4, left));
       top = Math.max(4, Math.min(size.y - height - 4, top));
       end.wayWords.style.left = left + "px";
       end.wayWords.style.top = top + "px";
+      showNearestPlace(end, placemark, { left: left, top: top, right: left + width, bottom: top + height });
+    }
+
+    /** Where words `width` wide start beside a mark at `x`: on its left when asked and there is room, else on its
+     * right, else on its left after all (the map's edge keeps them in). */
+    function besideMark(x, width, mapWidth, leftFirst) {
+      const left = x - 10 - width;
+      const right = x + 10;
+      if (leftFirst) {
+        return left >= 4 || right + width > mapWidth - 4 ? left : right;
+      }
+      return right + width <= mapWidth - 4 || left < 4 ? right : left;
+    }
+
+    /**
+     * At sea, the nearest named place too when it is in view and not where the land's mark is: a dot with its
+     * name and distance beside it, clear of the land's words.
+     */
+    function showNearestPlace(end, placemark, taken) {
+      const place = placemark.nearestPlace;
+      if (!place || typeof place.latitude !== "number") {
+        return;
+      }
+      const here = end.marker.getLatLng();
+      const at = L.latLng(place.latitude, lonNear(place.longitude, here.lng));
+      const point = end.map.latLngToContainerPoint(at);
+      const size = end.map.getSize();
+      const land = placemark.nearestLand;
+      const landPoint = end.map.latLngToContainerPoint(L.latLng(land.latitude, lonNear(land.longitude, here.lng)));
+      if (point.x < 0 || point.y < 0 || point.x > size.x || point.y > size.y || point.distanceTo(landPoint) < 12) {
+        return;
+      }
+      L.polyline([here, at], { className: "way-to-place", interactive: false, dashArray: "2 5" }).addTo(end.way);
+      L.circleMarker(at, { className: "nearest-place", radius: 4, interactive: false }).addTo(end.way);
+      end.placeWords.textContent = place.name + ", " + km(place.distanceKm);
+      end.placeWords.hidden = false;
+      const width = end.placeWords.offsetWidth;
+      const height = end.placeWords.offsetHeight;
+      // Beside the dot, on the side away from the map's middle; moved below or above the land's words if they meet.
+      let left = besideMark(point.x, width, size.x, point.x < size.x / 2);
+      let top = point.y - height / 2;
+      left = Math.max(4, Math.min(size.x - width - 4, left));
+      top = Math.max(4, Math.min(size.y - height - 4, top));
+      if (left < taken.right && left + width > taken.left && top < taken.bottom && top + height > taken.top) {
+        top = top < taken.top ? taken.top - height - 2 : taken.bottom + 2;
+        top = Math.max(4, Math.min(size.y - height - 4, top));
+      }
+      end.placeWords.style.left = left + "px";
+      end.placeWords.style.top = top + "px";
     }
 
     /** Labels the place under the X on the bottom map with its words; none while the answer is on its way. */
@@ -798,6 +891,10 @@
         state.answer = answer;
         state.answerFor = point;
         state.error = null;
+        if (state.fitPending) {
+          state.fitPending = false;
+          fitToLand(answer);
+        }
         renderPlacemark(top.geo, answer.from, answer, "top");
         renderPlacemark(bottom.geo, answer.to, answer, "bottom");
       } catch (error) {
@@ -910,7 +1007,7 @@
             return;
           }
           searchPanel.hidden = true;
-          moveTo({ lat: answer.from.latitude, lon: answer.from.longitude }, null);
+          digAt({ lat: answer.from.latitude, lon: answer.from.longitude });
           return;
         } catch (error) {
           if (error.name === "AbortError" || controller !== searchController) {
@@ -943,7 +1040,7 @@
           button.dataset.lat = String(found.latitude);
           button.dataset.lon = String(found.longitude);
           button.addEventListener("click", () => {
-            moveTo({ lat: found.latitude, lon: found.longitude }, null);
+            digAt({ lat: found.latitude, lon: found.longitude });
             searchPanel.hidden = true;
             top.markerElement.focus({ preventScroll: true });
           });
@@ -1001,7 +1098,7 @@
       navigator.geolocation.getCurrentPosition(
         (position) => {
           searchPanel.hidden = true;
-          moveTo({ lat: position.coords.latitude, lon: position.coords.longitude }, null);
+          digAt({ lat: position.coords.latitude, lon: position.coords.longitude });
         },
         (error) => {
           const reasons = {
@@ -1024,8 +1121,10 @@
       }
       if (parsed.zoom !== null) {
         state.zoom = parsed.zoom;
+        moveTo(parsed, null);
+      } else {
+        digAt(parsed);
       }
-      moveTo(parsed, null);
       setOverlay(parsed.overlay);
       if (parsed.flipped !== state.flipped) {
         toggleRadar();
@@ -1213,6 +1312,7 @@
     });
 
     moveTo(state.digger, null);
+    state.fitPending = initial.zoom === null;
     setOverlay(initial.overlay === true);
     if (initial.flipped) {
       toggleRadar();
