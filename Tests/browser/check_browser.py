@@ -1,6 +1,6 @@
 """The page `tunnel serve` answers at / works in a real browser: run by `Scripts/test --browser`.
 
-    python Tests/browser/check_browser.py --tunnel PATH [--data DIR] [--web DIR] [--screenshot PNG]
+    python Tests/browser/check_browser.py --tunnel PATH [--data DIR] [--web DIR] [--screenshots DIR]
     python Tests/browser/check_browser.py --url http://127.0.0.1:8123      (a server that is already running)
 
 It starts its own server on a free port (with the page embedded in the binary; `--web DIR` serves the page from
@@ -860,21 +860,55 @@ def check_phone(page):
         page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def take_screenshot(page, path):
-    # Galicia and, straight through the Earth, Christchurch: land at both ends.
-    page.open("#43.53,-7.37/6", WIDE)
-    page.wait(lambda: page.js("return Array.from(document.querySelectorAll('img.leaflet-tile'))"
+def wait_for_tiles(page):
+    page.wait(lambda: page.js("return Array.from(document.querySelectorAll('img.leaflet-tile, img.polar-view'))"
                               ".every(function (i) { return i.complete; })"), 30, "tiles still loading")
+    ActionChains(page.driver).move_to_element(page.element("h1")).perform()
+    time.sleep(0.5)
+
+
+def save(page, folder, name):
+    path = os.path.join(folder, name)
+    check(page.driver.save_screenshot(path), "the screenshot is saved to " + path)
+
+
+def take_screenshots(page, folder):
+    """The pictures in docs/serve.md, each of one state of the page."""
+    os.makedirs(folder, exist_ok=True)
+    # Galicia and, straight through the Earth, Christchurch: land at both ends; the top map turned over.
+    page.open("#43.53,-7.37/6", WIDE)
+    wait_for_tiles(page)
     page.js(RECORD_FLIPS)
     ActionChains(page.driver).move_to_element(page.element("#radar")).click().perform()
     wait_flipped(page, True)
     # Turn the bottom card back over so that the picture shows one geocode view and one map.
     page.js("var c = document.getElementById('bottom-card'); c.style.transition = 'none';"
             "c.classList.remove('flipped');")
-    ActionChains(page.driver).move_to_element(page.element("h1")).perform()
-    time.sleep(0.5)
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    check(page.driver.save_screenshot(path), "the screenshot is saved to " + path)
+    wait_for_tiles(page)
+    save(page, folder, "tunnel-in-a-browser.png")
+    # Chicago, dug without a zoom: the X at sea, the maps zoomed out to the nearest land and place.
+    page.open("#41.8781,-87.6298", WIDE)
+    page.wait(lambda: page.js("return location.hash").endswith("/4"), 10, "no zoom to the land")
+    wait_for_tiles(page)
+    save(page, folder, "tunnel-way-to-land.png")
+    # Madrid with the antipodal land: New Zealand over Spain, Spain over New Zealand, the pairs named.
+    page.open("#40.4168,-3.7038/5/overlay", WIDE)
+    page.wait(lambda: overlay_tiles_loaded(page, "top") > 0, 30, "no overlay tiles")
+    wait_for_tiles(page)
+    save(page, folder, "tunnel-antipodal-land.png")
+    # Near the North Pole: Tunnel's own maps in place of the tiles.
+    page.open("#88.2,-42/3", WIDE)
+    page.wait(lambda: all(view["loaded"] for view in polar_views(page)), 20, "no polar views")
+    wait_for_tiles(page)
+    save(page, folder, "tunnel-near-the-pole.png")
+    # A phone.
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        page.open("#43.53,-7.37/6")
+        wait_for_tiles(page)
+        save(page, folder, "tunnel-on-a-phone.png")
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def run_all(arguments, base):
@@ -904,8 +938,8 @@ def run_all(arguments, base):
         # failing, but Chrome logs it all the same.
         errors = page.console_errors(since=page.console_mark, allowed=("/v1/find?q=Skjren",))
         check(not errors, "the console has no errors after that, all run long", "; ".join(errors[:5]))
-        if arguments.screenshot:
-            attempt("screenshot", take_screenshot, page, arguments.screenshot)
+        if arguments.screenshots:
+            attempt("screenshots", take_screenshots, page, arguments.screenshots)
         attempt("8. hosts", check_hosts, page, base)
     finally:
         page.quit()
@@ -917,7 +951,7 @@ def main():
     parser.add_argument("--data", default=os.path.join(ROOT, "Data"), help="the place data folder")
     parser.add_argument("--web", help="serve the page from this folder (TUNNEL_WEB) instead of the embedded one")
     parser.add_argument("--url", help="test the server already running at this URL instead of starting one")
-    parser.add_argument("--screenshot", help="save a picture of the page to this PNG file")
+    parser.add_argument("--screenshots", help="save the pictures of the page docs/serve.md shows into this folder")
     arguments = parser.parse_args()
     if not arguments.tunnel and not arguments.url:
         parser.error("give --tunnel PATH or --url URL")

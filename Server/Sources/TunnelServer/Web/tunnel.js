@@ -550,8 +550,14 @@
 
     // -- Readouts, labels, permalink, poles -------------------------------------------------------------------
 
+    /** The server's answer for where the digger is now; null while one is on its way, or when asking failed. */
+    function answerInHand() {
+      const fresh = state.answer && state.answerFor && samePoint(state.answerFor, state.digger) && !state.error;
+      return fresh ? state.answer : null;
+    }
+
     function updateReadouts() {
-      const fresh = state.answer && state.answerFor && samePoint(state.answerFor, state.digger);
+      const answer = answerInHand();
       for (const end of ends) {
         const point = pointOf(end);
         end.readout.replaceChildren();
@@ -559,20 +565,19 @@
         let words;
         if (state.error) {
           words = state.error;
-        } else if (fresh) {
-          words = headline(end === top ? state.answer.from : state.answer.to);
+        } else if (answer) {
+          words = headline(end === top ? answer.from : answer.to);
         } else {
           words = "Thinking…";
         }
         end.readout.appendChild(element("span", "where", words));
       }
-      labelTarget(fresh && !state.error ? headline(state.answer.to) : null);
+      labelTarget(answer ? headline(answer.to) : null);
       for (const end of ends) {
         updateWay(end);
       }
       const facts = $("tunnel-facts");
-      if (fresh) {
-        const answer = state.answer;
+      if (answer) {
         facts.textContent = km(answer.throughEarthKm) + " through the Earth"
           + (answer.tunnel && answer.tunnel.fallSeconds
             ? "; a fall takes " + minutesSeconds(answer.tunnel.fallSeconds.prem) : "");
@@ -583,8 +588,8 @@
 
     /** The way to land of an end for the answer in hand (none while one is on its way), for the map's view now. */
     function updateWay(end) {
-      const fresh = state.answer && state.answerFor && samePoint(state.answerFor, state.digger) && !state.error;
-      showWayToLand(end, fresh ? (end === top ? state.answer.from : state.answer.to) : null);
+      const answer = answerInHand();
+      showWayToLand(end, answer ? (end === top ? answer.from : answer.to) : null);
     }
 
     /** The name of the nearest land as the text gives it: the place on it, its island, or its country. */
