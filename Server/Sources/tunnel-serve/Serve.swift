@@ -15,8 +15,8 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
     commandName: "tunnel serve",
     abstract: ServeSummary.abstract,
     discussion: """
-      Routes: /v1/where, /v1/antipode, /v1/find and /v1/dig answer as those commands do with \
-      --format json; POST /v1/batch is 'tunnel batch' (CSV, TSV, JSON Lines or GeoJSON in, the same \
+      Routes: /v1/where, /v1/antipode, /v1/find, /v1/dig and /v1/pairs answer as those commands do \
+      with --format json; POST /v1/batch is 'tunnel batch' (CSV, TSV, JSON Lines or GeoJSON in, the same \
       rows out). /reverse, /search and /status speak Nominatim's dialect (json, jsonv2, geojson, \
       geocodejson, xml); /photon/api and /photon/reverse Photon's. /openapi.json describes them all, \
       /metrics counts requests for Prometheus.
@@ -24,7 +24,8 @@ struct Serve: AsyncParsableCommand, CheckedCommand {
       / is the Tunnel in a browser: two maps, the digger and the red X at the antipode, a search box and \
       the radar that flips both maps to say where each end is. Its maps are drawn by Leaflet from \
       Debian's libjs-leaflet (Scripts/setup installs it) over tiles Tunnel draws from its own data \
-      (/tiles/{z}/{x}/{y}.svg); the page asks no other host for anything.
+      (/tiles/{z}/{x}/{y}.svg, and /tiles/antipodal/{z}/{x}/{y}.svg for the land of the other side of \
+      the Earth turned onto this one); the page asks no other host for anything.
 
       It listens on loopback unless --host says otherwise, and says on standard error where once it \
       accepts connections ('listening on http://127.0.0.1:8080'; with --port 0, on a free port). Each \
