@@ -897,7 +897,7 @@ def take_screenshots(page, folder):
     wait_for_tiles(page)
     save(page, folder, "tunnel-antipodal-land.png")
     # Near the North Pole: Tunnel's own maps in place of the tiles.
-    page.open("#88.2,-42/3", WIDE)
+    page.open("#88.2,-42/2", WIDE)
     page.wait(lambda: all(view["loaded"] for view in polar_views(page)), 20, "no polar views")
     wait_for_tiles(page)
     save(page, folder, "tunnel-near-the-pole.png")

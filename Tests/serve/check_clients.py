@@ -434,10 +434,16 @@ def check_schemathesis(server, max_examples, work):
         run_schemathesis(server, max_examples, work, label, selection)
 
 
-def run_schemathesis(server, max_examples, work, label, selection):
+# CPython 3.11's AST conversion is not safe to run in two threads at once: Hypothesis, describing
+# a strategy's lambda from each of schemathesis' two workers, can stop on "AST constructor recursion depth mismatch",
+# an error of the tool's own that says nothing of the server. Such a run is made once more with one worker.
+PARSER_RACE = "AST constructor recursion depth mismatch"
+
+
+def run_schemathesis(server, max_examples, work, label, selection, workers=2):
     command = [os.path.join(os.path.dirname(sys.executable), "schemathesis"), "run", server.url + "/openapi.json",
                "--url", server.url] + selection + ["--max-examples", str(max_examples), "--seed", "1",
-               "--workers", "2", "--request-timeout", "10", "--max-failures", "50", "--no-shrink",
+               "--workers", str(workers), "--request-timeout", "10", "--max-failures", "50", "--no-shrink",
                "--report", "junit", "--report-dir", work]
     print("$ " + " ".join(command), flush=True)
     started = time.monotonic()
@@ -454,6 +460,10 @@ def run_schemathesis(server, max_examples, work, label, selection):
                  max(0, len(lines) - 30))
     print("\n".join(line for line in lines[first:] if line.strip()))
     print("     (schemathesis: %.1f s)" % (time.monotonic() - started))
+    if finished.returncode != 0 and workers > 1 and PARSER_RACE in finished.stdout + finished.stderr:
+        print("schemathesis stopped on CPython 3.11's parser race (%s): once more with one worker" % PARSER_RACE)
+        run_schemathesis(server, max_examples, work, label, selection, workers=1)
+        return
     check(finished.returncode == 0, "schemathesis (%s) on /openapi.json finds nothing" % label,
           "exit %d; the failures are above" % finished.returncode)
 
