@@ -11,7 +11,8 @@ Usage: python bench.py --tunnel BINARY --bench-binary TUNNEL_BENCH [--rows N] [-
 3. Every field of the placemark on the same points, whole process, on one core and on all cores.
 4. `tunnel pairs --within 10` over all places, one frame of `tunnel play` at 200×60 cells, and PROJ through
    Tunnel against PROJ called directly (from tunnel-bench).
-5. Each single field (`tunnel batch --fields X`) and every field on the same points, whole process, against the
+5. The floor (`tunnel batch --fields none`: read, check and write back every row, no field), each single field
+   (`tunnel batch --fields X`, with its time above the floor) and every field on the same points, whole process, against the
    peers that answer one thing: tzfpy 2.1.1 (`get_tz` point by point from a Python loop), timezonefinder
    (`timezone_at` point by point, with and without `in_memory=True`), global-land-mask 1.0.0 (`is_land` on numpy
    arrays) and reverse_geocoder at its leanest (read the points, `search` with mode=1 and mode=2, take the names,
@@ -154,7 +155,10 @@ def run_once(command, output):
 
 
 # Section 5: single fields, and the peers that answer one thing.
-FIELDS = ("land", "country", "region", "sea", "timeZone", "nearestLand", "nearestPlace")
+FIELDS = ("land", "country", "region", "subregion", "sea", "timeZone", "nearestLand", "nearestPlace", "boundaryKm")
+# The pass-through: every row read, checked and written back with no field, the floor every field stands on.
+FLOOR_NAME = "tunnel batch --fields none (the floor)"
+FLOOR_TARGET = 2.0  # each single field within 2× of the floor
 TZFPY_TARGET_FIELDS = ("land", "country", "region", "sea", "timeZone")  # each at least 5× tzfpy's time zones
 TZFPY_TARGET, EVERY_FIELD_TARGET, NEAREST_PLACE_TARGET = 5.0, 2.0, 10.0
 EXAMPLES = 2
@@ -392,14 +396,19 @@ def single_fields(say, data, rows, single, one_thing, results, kept, every_name,
         "name, write only their count (no CSV). Every command a whole process, reading the same CSV; rounds "
         "interleaved.")
     say()
-    say("| command | median wall | rows/s | peak memory | vs tzfpy | vs lean reverse_geocoder (%s) |" % (
-        lean_name.rsplit(", ", 1)[1]))
-    say("|---|---:|---:|---:|---:|---:|")
+    floor = median_seconds(results[FLOOR_NAME])
+    say("| command | median wall | rows/s | peak memory | above the floor | × the floor | vs tzfpy | "
+        "vs lean reverse_geocoder (%s) |" % (lean_name.rsplit(", ", 1)[1]))
+    say("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, _, _ in single + one_thing:
         seconds = median_seconds(results[name])
-        say("| %s | %.2f s | %s | %.0f MiB | %.2f× | %.2f× |" % (
-            name, seconds, format(int(rows / seconds), ","), peak(results[name]), tzfpy_time / seconds,
-            lean_time / seconds))
+        above = ("%.2f s" % (seconds - floor), "%.2f×" % (seconds / floor)) if name.startswith("tunnel") else ("", "")
+        say("| %s | %.2f s | %s | %.0f MiB | %s | %s | %.2f× | %.2f× |" % (
+            name, seconds, format(int(rows / seconds), ","), peak(results[name]), above[0], above[1],
+            tzfpy_time / seconds, lean_time / seconds))
+    say()
+    say("The floor is `tunnel batch --fields none`: every row read, its coordinates checked, and written back with "
+        "no field. What a field costs is its time above the floor.")
     faster_lean = "mode=2 (a process per core)" if lean_name == lean_names[1] else "mode=1 (one process)"
     say()
     say("reverse_geocoder's mode=1 is its single-process search, mode=2 splits the search over every core; here "
@@ -420,6 +429,10 @@ def single_fields(say, data, rows, single, one_thing, results, kept, every_name,
            EVERY_FIELD_TARGET)
     target("`--fields nearestPlace` against the lean reverse_geocoder",
            lean_time / median_seconds(results["tunnel batch --fields nearestPlace"]), NEAREST_PLACE_TARGET)
+    for field in FIELDS:
+        ratio = median_seconds(results["tunnel batch --fields %s" % field]) / floor
+        say("- `--fields %s` within %g× of the floor: %.2f× — %s" % (
+            field, FLOOR_TARGET, ratio, "met" if ratio <= FLOOR_TARGET else "not met"))
 
     every_path = kept[every_name]
     differing = field_subsets_agree(every_path, {field: kept["tunnel batch --fields %s" % field] for field in FIELDS})
@@ -606,8 +619,9 @@ def main():
 
     # 5. Single fields, and the peers that answer one thing (timed here, reported after section 4).
     versions = {name: package_version(name) for name in ("tzfpy", "timezonefinder", "global-land-mask")}
-    single = [("tunnel batch --fields %s" % field, [tunnel, "batch", "--fields", field, source], False)
-              for field in FIELDS]
+    single = [(FLOOR_NAME, [tunnel, "batch", "--fields", "none", source], False)]
+    single += [("tunnel batch --fields %s" % field, [tunnel, "batch", "--fields", field, source], False)
+               for field in FIELDS]
     every_name = "tunnel batch (every field)"
     single.append((every_name, [tunnel, "batch", source], False))
     tzfpy_name = "tzfpy %s, get_tz point by point" % versions["tzfpy"]

@@ -14,6 +14,10 @@ struct BenchOptions {
   var mapFrame = false
   var tiles = false
   var projOverhead = false
+  var lookupPoints: Int? = nil
+  var nearPoints = 100_000
+  var pointsFolder: String? = nil
+  var onlyField: String? = nil
 
   static let usage = """
     usage: tunnel-bench [flags] [data folder]
@@ -26,6 +30,10 @@ struct BenchOptions {
       --map-frame          one frame of both maps of `tunnel play` at 200×60 cells
       --tiles              map tiles of `tunnel serve`, zooms 0–10: median and p99 (target p99 ≤ 20 ms)
       --proj               PROJ's geodesics and projections through TunnelGeo against PROJ called directly
+      --lookups N          each field alone, in process, one call at a time on one thread: median, p99 and mean
+                           over N uniform points and --near M (100,000) within 1 km of the field's edges;
+                           --points-out DIR writes the uniform points and those near the time zones' edges;
+                           --only FIELD times that field alone
     """
 
   init(_ arguments: ArraySlice<String>) {
@@ -47,6 +55,10 @@ struct BenchOptions {
       case "--map-frame": mapFrame = true
       case "--tiles": tiles = true
       case "--proj": projOverhead = true
+      case "--lookups": lookupPoints = value(of: argument, "a number of points", positive)
+      case "--near": nearPoints = value(of: argument, "a number of points", positive)
+      case "--points-out": pointsFolder = value(of: argument, "a folder") { $0 }
+      case "--only": onlyField = value(of: argument, "a field's name") { $0 }
       case "--batch-memory": batchMemoryPoints = value(of: argument, "a number of points", positive)
       case "--whole": batchWhole = true
       case "--placemarks": placemarkPoints = value(of: argument, "a number of points", positive)

@@ -16,6 +16,7 @@ import TunnelGeo
 ///     tunnel-bench --map-frame                one frame of both maps of `tunnel play` at 200×60 cells
 ///     tunnel-bench --tiles                    map tiles of `tunnel serve`, zooms 0–10: median and p99
 ///     tunnel-bench --proj                     PROJ through TunnelGeo against PROJ called directly
+///     tunnel-bench --lookups N [--near M]     each field alone in process, one call at a time: median and p99
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -41,6 +42,12 @@ do {
 }
 if let count = options.batchMemoryPoints {
   try benchmarkBatchMemory(directory: directory, count: count, whole: options.batchWhole)
+  exit(0)
+}
+if let count = options.lookupPoints {
+  try benchmarkLookups(
+    directory: directory, count: count, nearCount: options.nearPoints, pointsFolder: options.pointsFolder,
+    only: options.onlyField)
   exit(0)
 }
 if options.tiles {

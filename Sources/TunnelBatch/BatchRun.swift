@@ -178,7 +178,9 @@ public final class BatchRun {
       return formatter.footer(rowsWritten: rowsWritten, collection: input.collectionMembers(whole: true))
     }
     // Indexes pay for themselves past a few hundred placemarks, or tens of thousands of nearest places.
-    if options.nearestPlaceOnly {
+    if options.fields.isEmpty {
+      // `--fields none`: nothing to look up.
+    } else if options.nearestPlaceOnly {
       if chunk.count >= options.chunkSize { _ = try geocoder.nearestPlaceIndex() }
     } else if chunk.count > Self.indexThreshold {
       try geocoder.prepareForBatch(fields: options.placemarkFields)
@@ -263,6 +265,7 @@ public final class BatchRun {
       points.append(coordinate)
     }
     if options.antipode { points += points.map(\.antipode) }
+    if options.fields.isEmpty { return (Answers(count: points.count), slots) }
     if options.nearestPlaceOnly {
       let found = try geocoder.nearestPlaceIndices(to: points, threads: options.threads)
       let places = try geocoder.data.places()
@@ -353,6 +356,16 @@ final class Answers: @unchecked Sendable {
     places = nil
     nearestPlaces = .allocate(capacity: 0)
     placeColumns = nil
+    noFieldCount = 0
+  }
+
+  /// No field asked for (`--fields none`): nothing to read, only how many points were answered.
+  init(count: Int) {
+    placemarks = []
+    places = nil
+    nearestPlaces = .allocate(capacity: 0)
+    placeColumns = nil
+    noFieldCount = count
   }
 
   init(places: PlaceLayer, nearestPlaces: [(index: Int, distanceKm: Double)], placeColumns: PlaceColumns?) {
@@ -361,11 +374,17 @@ final class Answers: @unchecked Sendable {
     self.nearestPlaces = .allocate(capacity: nearestPlaces.count)
     _ = self.nearestPlaces.initialize(from: nearestPlaces)
     self.placeColumns = placeColumns
+    noFieldCount = 0
   }
 
   deinit { nearestPlaces.deallocate() }
 
-  var count: Int { placemarks.isEmpty ? nearestPlaces.count : placemarks.count }
+  /// With no field, how many points there were.
+  private let noFieldCount: Int
+
+  var count: Int {
+    !placemarks.isEmpty ? placemarks.count : places != nil ? nearestPlaces.count : noFieldCount
+  }
 
   subscript(index: Int) -> BatchAnswer { BatchAnswer(self, index) }
 }

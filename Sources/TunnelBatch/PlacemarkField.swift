@@ -5,10 +5,12 @@ import TunnelReports
 public enum PlacemarkField: String, Sendable, CaseIterable {
   case land, country, region, subregion, sea, nearestPlace, nearestLand, timeZone, boundaryKm
 
-  /// Reads a comma-separated list ("country,nearestPlace"); repeated names count once.
+  /// Reads a comma-separated list ("country,nearestPlace"); repeated names count once. `none` alone is
+  /// the empty list: the rows read and written back with no field, the cost of the reading and writing alone.
   ///
   /// - Throws: ``RowProblem`` naming the first unknown field and listing the known ones.
   public static func list(_ text: String) throws(RowProblem) -> [PlacemarkField] {
+    if text.filter({ !$0.isWhitespace }).lowercased() == "none" { return [] }
     var fields: [PlacemarkField] = []
     for name in text.split(separator: ",", omittingEmptySubsequences: true) {
       let trimmed = name.filter { !$0.isWhitespace }
@@ -18,14 +20,18 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
             $0.rawValue.lowercased() == trimmed.lowercased()
           })
       else {
+        if trimmed.lowercased() == "none" {
+          throw RowProblem("'none' stands alone: it adds no field, so it cannot be named with others")
+        }
         throw RowProblem(
-          "there is no field \(EchoedText.quoted(trimmed)); the fields are \(allCases.map(\.rawValue).joined(separator: ", "))"
+          "there is no field \(EchoedText.quoted(trimmed)); the fields are \(allCases.map(\.rawValue).joined(separator: ", ")), or none"
         )
       }
       if !fields.contains(field) { fields.append(field) }
     }
     guard !fields.isEmpty else {
-      throw RowProblem("name at least one field: \(allCases.map(\.rawValue).joined(separator: ", "))")
+      throw RowProblem(
+        "name at least one field: \(allCases.map(\.rawValue).joined(separator: ", ")), or none")
     }
     return fields
   }

@@ -103,7 +103,8 @@ public struct SVGMap {
   ///
   /// - Throws: `ProjectionError` if PROJ refuses a projection.
   public func document(of end: MapAnnotation) throws(ProjectionError) -> String {
-    let (coordinate, placemark) = end == .digger ? (start, placemarks.start) : (start.antipode, placemarks.end)
+    let (coordinate, placemark) =
+      end == .digger ? (start, placemarks.start) : (start.antipode, placemarks.end)
     let viewport = MapViewport(centre: coordinate, regionSpan: regionSpan, width: width, height: mapHeight)
     let picture = try renderer.picture(of: viewport)
     return """

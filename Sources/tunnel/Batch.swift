@@ -66,7 +66,9 @@ extension Tunnel {
         Fields (--fields, comma-separated; all of them by default): land, country, region, \
         subregion (a US county, a French département), sea (with lake and inLake), nearestPlace, \
         nearestLand, timeZone, boundaryKm (how far each of those layers' nearest boundary is). \
-        nearestPlace alone is the fast path.
+        nearestPlace alone is the fast path. '--fields none' adds no field: the rows are read, checked \
+        and written back (with --antipode, with their antipodes), which is what reading and writing alone \
+        cost.
 
         Examples:
           tunnel batch points.csv > placemarks.csv

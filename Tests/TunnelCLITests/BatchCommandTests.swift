@@ -91,6 +91,24 @@ import Testing
     #expect(skipped.standardError.hasSuffix("tunnel: 25 of 30 rows were bad and left out of the output\n"))
   }
 
+  @Test("--fields none writes every row back with no field, bad rows marked as always, in every format")
+  func noField() throws {
+    let text = "lat,lon,name\n56,8.5,a\n91,0,bad\n-33.9,18.4,\"b, c\"\n"
+    let csv = try TunnelProcess.run(["batch", "--fields", "none", "--antipode"], input: Data(text.utf8))
+    #expect(csv.status == 65)
+    #expect(
+      csv.standardOutput
+        == "lat,lon,name,antipode_latitude,antipode_longitude,error\n56,8.5,a,-56,-171.5,\n"
+        + "91,0,bad,,,latitude 91 is outside -90…90\n-33.9,18.4,\"b, c\",33.9,-161.6,\n")
+    let lines = try TunnelProcess.run(
+      ["batch", "--fields", "None", "--format", "jsonl", "--skip-invalid"], input: Data(text.utf8))
+    #expect(lines.status == 0)
+    #expect(
+      lines.standardOutput
+        == "{\"lat\":\"56\",\"lon\":\"8.5\",\"name\":\"a\"}\n{\"lat\":\"-33.9\",\"lon\":\"18.4\",\"name\":\"b, c\"}\n"
+    )
+  }
+
   @Test(
     "Bad files and options are one plain line and the documented exit status",
     arguments: [
@@ -102,6 +120,10 @@ import Testing
       (
         ["batch", "--fields", "bogus"], "", 64,
         "--fields: there is no field 'bogus'; the fields are land, country"
+      ),
+      (
+        ["batch", "--fields", "none,land"], "", 64,
+        "--fields: 'none' stands alone: it adds no field, so it cannot be named with others"
       ),
       (
         ["batch", "--lat-column", "nope"], "a,b\n1,2\n", 64,

@@ -187,11 +187,14 @@ final class RouteTests: XCTestCase {
       // Uniform on the sphere.
       let latitude = asin(2 * next() - 1) * 180 / .pi
       let longitude = 360 * next() - 180
-      let target = String(format: "/reverse?lat=%.5f&lon=%.5f&format=jsonv2&addressdetails=1", latitude, longitude)
+      let target = String(
+        format: "/reverse?lat=%.5f&lon=%.5f&format=jsonv2&addressdetails=1", latitude, longitude)
       let answer = try await routes.get(target)
-      let coordinate = try Coordinate(latitude: (latitude * 1e5).rounded() / 1e5, longitude: (longitude * 1e5).rounded() / 1e5)
+      let coordinate = try Coordinate(
+        latitude: (latitude * 1e5).rounded() / 1e5, longitude: (longitude * 1e5).rounded() / 1e5)
       let placemark = try service.placemark(coordinate)
-      guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
+      guard answer.status == 200,
+        let object = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
         object["error"] == nil
       else {
         XCTFail("\(target): \(answer.status) \(answer.text)")
@@ -214,7 +217,9 @@ final class RouteTests: XCTestCase {
     XCTAssertEqual(compared, 400)
     // The points fall at sea, on land by a town, and on land far from one.
     XCTAssertGreaterThan(kinds["ocean", default: 0] + kinds["sea", default: 0], 200, "\(kinds)")
-    XCTAssertGreaterThan(kinds.filter { ["city", "town", "village", "hamlet"].contains($0.key) }.values.reduce(0, +), 10, "\(kinds)")
+    XCTAssertGreaterThan(
+      kinds.filter { ["city", "town", "village", "hamlet"].contains($0.key) }.values.reduce(0, +), 10,
+      "\(kinds)")
   }
 
   /// Every request is counted under its route's path, refused ones too.

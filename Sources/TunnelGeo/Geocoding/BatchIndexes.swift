@@ -412,9 +412,9 @@ extension BatchIndexes: PlacemarkLookups {
     return timeZones.features(containing: coordinate).first
   }
 
-  func timeZoneFeatures(containing coordinate: Coordinate) -> [Int] {
+  func timeZoneFeatures(containing coordinate: Coordinate) -> FeatureSet {
     guard let timeZones else { return unindexed.timeZoneFeatures(containing: coordinate) }
-    return Array(timeZones.features(containing: coordinate))
+    return timeZones.features(containing: coordinate)
   }
 
   func islandFeature(containing coordinate: Coordinate) -> Int? {

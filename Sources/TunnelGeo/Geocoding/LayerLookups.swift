@@ -44,8 +44,8 @@ struct LayerLookups: PlacemarkLookups {
     layers.zones.polygons.features(containing: coordinate).first
   }
 
-  func timeZoneFeatures(containing coordinate: Coordinate) -> [Int] {
-    layers.zones.polygons.features(containing: coordinate)
+  func timeZoneFeatures(containing coordinate: Coordinate) -> FeatureSet {
+    FeatureSet(layers.zones.polygons.features(containing: coordinate))
   }
 
   func islandFeature(containing coordinate: Coordinate) -> Int? {

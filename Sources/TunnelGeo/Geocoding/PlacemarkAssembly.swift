@@ -64,7 +64,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     // The zones holding the point, looked up once for the time zone and its boundary.
     let zones =
       fields.isDisjoint(with: [.timeZone, .boundaries])
-      ? [] : lookups.timeZoneFeatures(containing: coordinate)
+      ? FeatureSet() : lookups.timeZoneFeatures(containing: coordinate)
     var timeZone = Placemark.TimeZone(identifier: "")
     if fields.contains(.timeZone) {
       timeZone = try self.timeZone(
@@ -243,7 +243,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
   /// that hold it too; where none does (gaps between simplified polygons), the nautical zone at sea and the
   /// nearest place's zone on land.
   func timeZone(
-    at coordinate: Coordinate, zones: [Int], land: () -> Bool, nearestPlace: () throws(PlaceDataError) -> Int
+    at coordinate: Coordinate, zones: FeatureSet, land: () -> Bool,
+    nearestPlace: () throws(PlaceDataError) -> Int
   ) throws(PlaceDataError) -> Placemark.TimeZone {
     if let first = zones.first {
       return Placemark.TimeZone(

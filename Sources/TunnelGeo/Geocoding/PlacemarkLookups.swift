@@ -32,7 +32,7 @@ protocol PlacemarkLookups {
   /// The first time zone feature containing a point.
   func timeZoneFeature(containing coordinate: Coordinate) -> Int?
   /// Every time zone feature containing a point, in feature order.
-  func timeZoneFeatures(containing coordinate: Coordinate) -> [Int]
+  func timeZoneFeatures(containing coordinate: Coordinate) -> FeatureSet
   /// The first island feature containing a point.
   func islandFeature(containing coordinate: Coordinate) -> Int?
 

@@ -556,6 +556,14 @@ struct FeatureSet: Sequence {
     }
   }
 
+  /// An empty set.
+  init() {}
+
+  /// The set of `members` (each once).
+  init(_ members: some Sequence<Int>) {
+    for member in members { toggle(Int32(member)) }
+  }
+
   var isEmpty: Bool { overflow?.isEmpty ?? (inlineCount == 0) }
 
   /// The smallest member.

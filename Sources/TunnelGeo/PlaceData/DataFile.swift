@@ -57,12 +57,16 @@ final class DataFile: @unchecked Sendable {
   private let blockStates: UnsafeMutablePointer<Atomic<UInt8>>
   /// The first block found damaged, or -1.
   private let damagedBlock = Atomic<Int>(-1)
+  /// Told when a block is found damaged: the data folder's, so that checking every file is one load
+  /// while none is.
+  private let signal: DamageSignal?
 
   /// Bytes per checked block.
   var blockSize: Int { 1 << blockShift }
 
-  init(path: String, expectedKind: String) throws(PlaceDataError) {
+  init(path: String, expectedKind: String, signal: DamageSignal? = nil) throws(PlaceDataError) {
     self.path = path
+    self.signal = signal
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else {
       if errno == ENOENT { throw .fileMissing(path: path) }
@@ -242,7 +246,10 @@ final class DataFile: @unchecked Sendable {
     let intact =
       Self.blockChecksum(UnsafeRawBufferPointer(start: base + start, count: min(blockSize, size - start)))
       == rawU32(blockTable + 4 * block)
-    if !intact { _ = damagedBlock.compareExchange(expected: -1, desired: block, ordering: .relaxed) }
+    if !intact {
+      _ = damagedBlock.compareExchange(expected: -1, desired: block, ordering: .relaxed)
+      signal?.raise()
+    }
     blockStates[block].store(intact ? 1 : 2, ordering: .relaxed)
   }
 
@@ -408,4 +415,14 @@ struct CRC32 {
     crc.update(bytes)
     return crc.value
   }
+}
+
+/// Whether any file of a data folder has shown damage: raised by the file that found it, read by every
+/// answer before it is given out (``PlaceData/checkIntact()``).
+final class DamageSignal: Sendable {
+  private let raised = Atomic<Bool>(false)
+
+  func raise() { raised.store(true, ordering: .relaxed) }
+
+  var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

@@ -20,6 +20,8 @@ public final class PlaceData: Sendable {
   /// The layers opened so far, one typed slot each: a geocoder asks for several layers per query, so
   /// asking costs a lock and a field, no lookup by name and no cast.
   private let opened = Locked(OpenedLayers())
+  /// Raised by the first layer file to find a damaged block.
+  private let damage = DamageSignal()
 
   private struct OpenedLayers: Sendable {
     var places: PlaceLayer?
@@ -62,7 +64,7 @@ public final class PlaceData: Sendable {
     _ fileName: @autoclosure () -> String, kind: String, _ make: (DataFile) throws(PlaceDataError) -> Layer
   ) throws(PlaceDataError) -> Layer {
     if let cached = opened.withLock({ read($0) }) { return cached }
-    let file = try DataFile(path: directory + "/" + fileName(), expectedKind: kind)
+    let file = try DataFile(path: directory + "/" + fileName(), expectedKind: kind, signal: damage)
     let layer = try make(file)
     return opened.withLock { cache in
       if let existing = read(cache) { return existing }
@@ -154,6 +156,8 @@ public final class PlaceData: Sendable {
   /// checksum, so an answer that used it may be wrong. Call it after answering and before giving the
   /// answer out (``ReverseGeocoder`` does, for everything it returns).
   public func checkIntact() throws(PlaceDataError) {
+    // One load while no file has found damage (every answer asks); the files only once one has.
+    guard damage.isRaised else { return }
     for file in opened.withLock({ $0.files }) { try file.checkIntact() }
   }
 
