@@ -1,6 +1,6 @@
 /// The lookups of a one-off placemark: the mapped layers searched directly, by their ring and chunk
 /// boxes and the place layer's k-d tree, building nothing (a few milliseconds a placemark).
-struct LayerLookups: PlacemarkLookups {
+struct LayerLookups: PlacemarkLookups, Sendable {
   let layers: PlacemarkLayers
   private let search: NearestPlaceSearch<MappedPlaceVectors>
 

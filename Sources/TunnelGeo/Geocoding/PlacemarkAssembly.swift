@@ -7,7 +7,7 @@ import Darwin
 /// A placemark put together from its lookups, one field at a time, by the rules that
 /// ``ReverseGeocoder/placemark(for:)`` documents. The same steps run over the mapped layers
 /// (``LayerLookups``) and over the batch indexes (``BatchIndexes``), so both give the same answers.
-struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
+struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   let lookups: Lookups
 
   /// What the data says about a point: every field, or those of `fields` (see ``Placemark/Fields``).
@@ -20,12 +20,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     for coordinate: Coordinate, fields: Placemark.Fields = .all
   ) throws(PlaceDataError) -> Placemark {
     let vector = SphereGeometry.unitVector(coordinate)
-    let places = lookups.layers.places
+    // The place layer is read where it is used: a local copy counted a reference to the shared layer for
+    // every point, from every core, whatever the fields.
     var found: (index: Int, chordSquared: Double)?
     func nearest() throws(PlaceDataError) -> (index: Int, chordSquared: Double) {
       if let found { return found }
       guard let nearest = lookups.nearestPlace(to: vector), nearest.index >= 0 else {
-        throw .malformed(path: places.path, detail: "no places")
+        throw .malformed(path: lookups.layers.places.path, detail: "no places")
       }
       found = nearest
       return nearest
@@ -39,7 +40,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups> {
     }
     let nearestPlace =
       fields.contains(.nearestPlace)
-      ? ReverseGeocoder.nearestPlace(places, try nearest().index, chordSquared: try nearest().chordSquared)
+      ? ReverseGeocoder.nearestPlace(
+        lookups.layers.places, try nearest().index, chordSquared: try nearest().chordSquared)
       : NearestPlace.unasked
     let usesLevel = !fields.isDisjoint(with: [.land, .sea, .nearestLand])
     let land = usesLevel ? coastLevel().map { $0 % 2 == 1 } ?? false : false

@@ -224,6 +224,24 @@ public final class ReverseGeocoder: Sendable {
       for: coordinate, fields: fields)
   }
 
+  /// The placemarks of `coordinates` on every core (or `threads`), from one assembly made before the
+  /// workers start: made for each point, it counted its references to the shared indexes on every core at
+  /// once, for every point.
+  private func placemarks(
+    of coordinates: [Coordinate], indexes: BatchIndexes?, fields: Placemark.Fields, threads: Int?
+  ) throws(PlaceDataError) -> [Placemark] {
+    if let indexes {
+      let assembly = PlacemarkAssembly(lookups: indexes)
+      return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+        try assembly.placemark(for: coordinate, fields: fields)
+      }
+    }
+    let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
+    return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+      try assembly.placemark(for: coordinate, fields: fields)
+    }
+  }
+
   /// The nautical time zone of a longitude: `Etc/GMT+11` for 165–180° W (the sign is POSIX's, inverted).
   static func oceanZone(longitude: Double) -> String {
     let hours = Int((longitude / 15).rounded())
@@ -328,9 +346,7 @@ public final class ReverseGeocoder: Sendable {
     let built = prepared.withLock { $0.batchIndexes }
     let indexes =
       coordinates.count > Self.batchIndexThreshold ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
-    let answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-      try self.placemark(for: coordinate, indexes: indexes, fields: fields)
-    }
+    let answers = try placemarks(of: coordinates, indexes: indexes, fields: fields, threads: threads)
     try data.checkIntact()
     return answers
   }
@@ -364,10 +380,7 @@ public final class ReverseGeocoder: Sendable {
       if indexes == nil && chunk.count > Self.batchIndexThreshold {
         indexes = try preparedIndexes(BatchIndexes.Parts(fields))
       }
-      let prepared = indexes
-      let answers = try parallelMap(chunk, threads: threads) { coordinate throws(PlaceDataError) in
-        try self.placemark(for: coordinate, indexes: prepared, fields: fields)
-      }
+      let answers = try placemarks(of: chunk, indexes: indexes, fields: fields, threads: threads)
       try data.checkIntact()
       try body(answers)
       if chunk.count < chunkSize { return }
