@@ -118,13 +118,11 @@ enum OpenAPIDocument {
             "summary": "A 256-pixel Web Mercator map tile drawn from the bundled data: sea, land, shores, borders, places",
             "operationId": "tile",
             "parameters": [
-              {"name": "z", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 0, "maximum": 12}},
-              {"name": "x", "in": "path", "required": true, "description": "From 0 to 2^z − 1", "schema": {"type": "integer", "minimum": 0}},
-              {"name": "y", "in": "path", "required": true, "description": "From 0 (north) to 2^z − 1", "schema": {"type": "integer", "minimum": 0}}
+              {"$ref": "#/components/parameters/tileZ"}, {"$ref": "#/components/parameters/tileX"},
+              {"$ref": "#/components/parameters/tileY"}
             ],
             "responses": {
-              "200": {"description": "An SVG tile, with an ETag (If-None-Match gets a 304) and Cache-Control", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
-              "304": {"description": "Not modified"},
+              "200": {"$ref": "#/components/responses/Tile"}, "304": {"description": "Not modified"},
               "404": {"$ref": "#/components/responses/Error"}
             }
           }
@@ -134,13 +132,11 @@ enum OpenAPIDocument {
             "summary": "A tile of the antipodal overlay: the land of the other side of the Earth turned through it onto this one, on a transparent ground",
             "operationId": "antipodalTile",
             "parameters": [
-              {"name": "z", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 0, "maximum": 12}},
-              {"name": "x", "in": "path", "required": true, "description": "From 0 to 2^z − 1", "schema": {"type": "integer", "minimum": 0}},
-              {"name": "y", "in": "path", "required": true, "description": "From 0 (north) to 2^z − 1", "schema": {"type": "integer", "minimum": 0}}
+              {"$ref": "#/components/parameters/tileZ"}, {"$ref": "#/components/parameters/tileX"},
+              {"$ref": "#/components/parameters/tileY"}
             ],
             "responses": {
-              "200": {"description": "An SVG tile, with an ETag (If-None-Match gets a 304) and Cache-Control", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
-              "304": {"description": "Not modified"},
+              "200": {"$ref": "#/components/responses/Tile"}, "304": {"description": "Not modified"},
               "404": {"$ref": "#/components/responses/Error"}
             }
           }
@@ -239,10 +235,14 @@ enum OpenAPIDocument {
           "lat": {"name": "lat", "in": "query", "description": "Latitude in degrees, with lon instead of q", "schema": {"type": "number", "minimum": -90, "maximum": 90}},
           "lon": {"name": "lon", "in": "query", "description": "Longitude in degrees, with lat instead of q; past 180 it counts on round the globe (200 is 160 W)", "schema": {"type": "number", "minimum": -180, "maximum": 360}},
           "precision": {"name": "precision", "in": "query", "description": "Decimals of degrees (kilometres get three fewer)", "schema": {"type": "integer", "minimum": 0, "maximum": 15, "default": 9}},
-          "nominatimFormat": {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["json", "jsonv2", "geojson", "geocodejson", "xml"]}}
+          "nominatimFormat": {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["json", "jsonv2", "geojson", "geocodejson", "xml"]}},
+          "tileZ": {"name": "z", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 0, "maximum": 12}},
+          "tileX": {"name": "x", "in": "path", "required": true, "description": "From 0 to 2^z − 1", "schema": {"type": "integer", "minimum": 0}},
+          "tileY": {"name": "y", "in": "path", "required": true, "description": "From 0 (north) to 2^z − 1", "schema": {"type": "integer", "minimum": 0}}
         },
         "responses": {
           "Error": {"description": "What was wrong", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "Tile": {"description": "An SVG tile, with an ETag (If-None-Match gets a 304) and Cache-Control", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
           "Nominatim": {"description": "Nominatim's answer in the format asked for", "content": {"application/json": {"schema": {}}, "application/geo+json": {"schema": {"type": "object"}}, "text/xml": {"schema": {"type": "string"}}}},
           "NominatimError": {"description": "Nominatim's error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}, "text/xml": {"schema": {"type": "string"}}}},
           "Photon": {"description": "A GeoJSON FeatureCollection", "content": {"application/json": {"schema": {"type": "object", "required": ["type", "features"], "properties": {"type": {"type": "string", "enum": ["FeatureCollection"]}, "features": {"type": "array", "items": {"type": "object"}}}}}}},
