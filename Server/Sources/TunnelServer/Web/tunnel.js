@@ -768,6 +768,7 @@
         end.polar.hidden = !polar;
         if (!polar) {
           end.polar.removeAttribute("src");
+          end.polar.style.transform = "";
           continue;
         }
         const size = end.map.getSize();
@@ -842,7 +843,12 @@
           return;
         }
         const moved = polarPoint(pointOf(end), -dx, -dy);
+        const before = view.getAttribute("src");
         moveTo(end === top ? moved : antipode(moved), null);
+        // No new picture comes when the move is too small to change it (or leaves the pole): none to wait for.
+        if (view.getAttribute("src") === before || view.hidden) {
+          view.style.transform = "";
+        }
       };
       view.addEventListener("pointerup", (event) => finish(event, false));
       view.addEventListener("pointercancel", (event) => finish(event, true));
