@@ -31,8 +31,8 @@ final class BatchIndexes: Sendable {
     static let islands = Parts(rawValue: 1 << 6)
     /// The shorelines: every level's, and land's and ice's for points at sea.
     static let shores = Parts(rawValue: 1 << 7)
-    /// The time zones' borders, and cube-map grids over theirs and the countries', for the distance to
-    /// the nearest at any distance.
+    /// The time zones' borders, and cube-map grids over theirs, the countries' and the regions', for the
+    /// distance to the nearest at any distance.
     static let boundaries = Parts(rawValue: 1 << 8)
     static let all: Parts = [
       .places, .coast, .countries, .regions, .marine, .timeZones, .islands, .shores, .boundaries,
@@ -89,9 +89,11 @@ final class BatchIndexes: Sendable {
   let regionBorders: ShoreIndex?
   /// The nearest time zone border, for its distance.
   let zoneBorders: ShoreIndex?
-  /// The nearest country border and time zone border at any distance, for points far from them (at sea).
+  /// The nearest country, time zone and region border at any distance, for their distances (the region's
+  /// over ``regionBorders``' regions).
   let countryBorderGrid: NearestShoreGrid?
   let zoneBorderGrid: NearestShoreGrid?
+  let regionBorderGrid: NearestShoreGrid?
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
@@ -226,18 +228,14 @@ final class BatchIndexes: Sendable {
       first.coast, first.shores, first.seaShores, first.regions, first.regionBorders
     )
     zoneBorders = second.zoneBorders
-    // The grids over the country and zone borders, one on each core, once their trees exist.
+    // The grids over the country, zone and region borders, two at a time, once their trees exist.
+    @Sendable func borderGrid(
+      _ tree: ShoreIndex, _ kind: String, _ existing: NearestShoreGrid?
+    ) -> NearestShoreGrid {
+      existing
+        ?? NearestShoreGrid.cached(shores: tree, kind: kind, cache: cache, listsInteriors: true) { _ in true }
+    }
     if parts.contains(.boundaries), let countryTree = second.borders, let zoneTree = second.zoneBorders {
-      @Sendable func borderGrid(
-        _ tree: ShoreIndex, _ kind: String, _ existing: NearestShoreGrid?
-      )
-        -> NearestShoreGrid
-      {
-        existing
-          ?? NearestShoreGrid.cached(
-            shores: tree, kind: kind, cache: cache, listsInteriors: true
-          ) { _ in true }
-      }
       let (countryGrid, zoneGrid) = (old?.countryBorderGrid, old?.zoneBorderGrid)
       (countryBorderGrid, zoneBorderGrid) = Self.both(
         { borderGrid(countryTree, "country-border-grid", countryGrid) },
@@ -245,6 +243,11 @@ final class BatchIndexes: Sendable {
     } else {
       (countryBorderGrid, zoneBorderGrid) = (nil, nil)
     }
+    // A point's distance to its region's border was a search of the borders' tree for every point.
+    let regionGrid = old?.regionBorderGrid
+    regionBorderGrid =
+      parts.contains(.boundaries)
+      ? first.regionBorders.map { borderGrid($0, "region-border-grid", regionGrid) } : nil
     (timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores) =
       (
         second.zones, second.countries, second.borders, second.clearance, second.marine, second.namedSeas,
@@ -491,7 +494,7 @@ extension BatchIndexes: PlacemarkLookups {
     let (borders, grid): (ShoreIndex?, NearestShoreGrid?) =
       switch layer {
       case .countries: (countryBorders, countryBorderGrid)
-      case .regions: (regionBorders, nil)
+      case .regions: (regionBorders, regionBorderGrid)
       case .timeZones: (zoneBorders, zoneBorderGrid)
       }
     if let grid { return grid.nearest(to: vector)?.angle }

@@ -295,7 +295,7 @@ public final class ReverseGeocoder: Sendable {
     }
     for (name, grid) in [
       ("sea shores", indexes.seaShores), ("country border grid", indexes.countryBorderGrid),
-      ("zone border grid", indexes.zoneBorderGrid),
+      ("zone border grid", indexes.zoneBorderGrid), ("region border grid", indexes.regionBorderGrid),
     ] {
       if let grid { sizes.append((name, grid.size.nodes, grid.size.bytes)) }
     }
