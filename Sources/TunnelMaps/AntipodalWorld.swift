@@ -155,9 +155,9 @@ public struct AntipodalWorld {
       out += "<g class=\"pair\">"
       for end in [a, b] {
         out +=
-          "<circle cx=\"\(Self.tenths(end.x))\" cy=\"\(Self.tenths(end.y))\" r=\"2.5\" stroke-width=\"1\"/>"
+          "<circle cx=\"\(SVGMap.number(end.x))\" cy=\"\(SVGMap.number(end.y))\" r=\"2.5\" stroke-width=\"1\"/>"
       }
-      out += "<text x=\"\(Self.tenths(leftward ? a.x - 5 : a.x + 5))\" y=\"\(Self.tenths(a.y + 4))\""
+      out += "<text x=\"\(SVGMap.number(leftward ? a.x - 5 : a.x + 5))\" y=\"\(SVGMap.number(a.y + 4))\""
       out += leftward ? " text-anchor=\"end\">" : ">"
       out += SVGMap.escaped(text) + "</text></g>\n"
     }
@@ -170,8 +170,8 @@ public struct AntipodalWorld {
     let there = point(start.antipode, scale: scale)
     return """
       <g class="tunnel-ends">
-      <circle cx="\(Self.tenths(here.x))" cy="\(Self.tenths(here.y))" r="6" fill="none" stroke="#10202c" stroke-width="2.5"/>
-      <path d="M\(Self.tenths(there.x - 6)) \(Self.tenths(there.y - 6))l12 12m0 -12l-12 12" stroke="#d62828" \
+      <circle cx="\(SVGMap.number(here.x))" cy="\(SVGMap.number(here.y))" r="6" fill="none" stroke="#10202c" stroke-width="2.5"/>
+      <path d="M\(SVGMap.number(there.x - 6)) \(SVGMap.number(there.y - 6))l12 12m0 -12l-12 12" stroke="#d62828" \
       stroke-width="3" stroke-linecap="round"/>
       </g>
 
@@ -191,13 +191,5 @@ public struct AntipodalWorld {
     }
 
     func meets(_ other: Box) -> Bool { x0 < other.x1 && x1 > other.x0 && y0 < other.y1 && y1 > other.y0 }
-  }
-
-  private static func tenths(_ value: Double) -> String {
-    let tenths = (value * 10).rounded()
-    let whole = Int(tenths) / 10
-    let fraction = abs(Int(tenths) % 10)
-    return fraction == 0
-      ? String(Int(tenths) / 10) : "\(tenths < 0 && whole == 0 ? "-" : "")\(whole).\(fraction)"
   }
 }

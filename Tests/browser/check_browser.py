@@ -31,15 +31,16 @@ It needs selenium (Scripts/test --browser makes a venv with it), /usr/bin/chromi
 
 import argparse
 import json
+import math
 import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
 import zlib
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve"))
 from tunnel_server import ServerError, TunnelServer  # noqa: E402
@@ -737,7 +738,6 @@ def check_keyboard(page):
 
 
 def great_circle_km(a, b):
-    import math
     p1, p2 = math.radians(a["lat"]), math.radians(b["lat"])
     dl = math.radians(b["lon"] - a["lon"])
     cosine = math.sin(p1) * math.sin(p2) + math.cos(p1) * math.cos(p2) * math.cos(dl)
