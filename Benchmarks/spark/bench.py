@@ -5,12 +5,14 @@ Usage: python bench.py --tunnel BINARY --data DIR [--rows N] [--runs N] [--work 
 
 Run by `Scripts/bench --spark` after `Scripts/spark-batch --setup-only`; every Spark command goes through
 `Scripts/spark-batch --installed`. For nearest place and for every field: `tunnel batch` alone (CSV to CSV,
-all cores), and the job (CSV to Parquet) through Spark SQL's script transform and through mapInArrow, on
-`local[1]`, `local[2]` and `--cluster` (a standalone master and two workers of one core each, each worker in its
-own network namespace where it can be; started and stopped by each run). Spark's own share: a job that reads the
-same CSV and writes it to Parquet untouched (copy_job.py), on the same masters, and the same with every row passed
-through mapInArrow's Python worker unchanged (the arrow way's floor). Every Spark run splits the file
-into two partitions (spark.sql.files.maxPartitionBytes), so that both cores or both workers have a task.
+all cores), and the job (CSV to Parquet) each way: each task's split piped to `tunnel` from the JVM, Spark SQL's
+script transform and mapInArrow, on `local[1]`, `local[2]` and `--cluster` (a standalone master and two workers
+of one core each, each worker in its own network namespace where it can be; started and stopped by each run). Spark's own share: a job that reads the
+same CSV and writes it to Parquet untouched (copy_job.py), on the same masters; the same with every row passed
+through mapInArrow's Python worker unchanged (the arrow way's floor); and the same copy of `tunnel batch`'s own
+answers for the nearest place, typed as the job types them (what any way pays to write the answers). Every Spark
+run splits the file into two partitions (spark.sql.files.maxPartitionBytes), so that both cores or both workers
+have a task.
 
 Each command is a whole process (spark-submit starts a JVM, --cluster a master and two workers first); the job's
 own clock (from the first row read to the last one written) is given beside it. Rounds interleave the commands.
@@ -33,6 +35,7 @@ import bench as batch_bench  # noqa: E402  (the batch benchmark's point generato
 
 SPARK_BATCH = os.path.join(ROOT, "Scripts", "spark-batch")
 COPY = os.path.join(HERE, "copy_job.py")
+WAYS = ("pipe", "transform", "arrow")
 CLUSTER_CORES = 2
 
 
@@ -73,10 +76,16 @@ def main():
     batch_bench.points(source, arguments.rows)
     output = os.path.join(arguments.work, "out")
     split = "spark.sql.files.maxPartitionBytes=%d" % (os.path.getsize(source) // 2 + 1)
+    # `tunnel batch`'s own answers for the nearest place, for Spark's copy of them.
+    answers = os.path.join(arguments.work, "answers-%d.csv" % arguments.rows)
+    with open(answers, "wb") as sink:
+        subprocess.run([arguments.tunnel, "batch", "--data", arguments.data, "--fields", "nearestPlace", source],
+                       stdout=sink, check=True)
+    answers_split = "spark.sql.files.maxPartitionBytes=%d" % (os.path.getsize(answers) // 2 + 1)
 
-    def spark(where, extra):
+    def spark(where, extra, conf=split):
         place = ["--cluster"] if where == "cluster" else ["--master", where]
-        return [SPARK_BATCH, "--installed", "--conf", split] + place + extra
+        return [SPARK_BATCH, "--installed", "--conf", conf] + place + extra
 
     def job(where, way, fields):
         return spark(where, ["--input", source, "--output", output, "--via", way]
@@ -88,7 +97,7 @@ def main():
         alone = [arguments.tunnel, "batch", "--data", arguments.data] + (["--fields", fields] if fields else [])
         commands.append((label, "tunnel batch alone", "all cores", alone + [source], None))
         for where in masters:
-            for way in ("transform", "arrow"):
+            for way in WAYS:
                 commands.append((label, way, where, job(where, way, fields), output))
     for where in ("local[1]", "local[2]", "cluster"):
         commands.append(("Spark alone", "read the CSV, write Parquet", where,
@@ -97,6 +106,10 @@ def main():
     for where in ("local[2]", "cluster"):
         commands.append(("Spark alone", "the same through mapInArrow, unchanged", where,
                          spark(where, ["--job", COPY, source, output, "--through-arrow"]), output))
+    # What writing the answers costs any way: `tunnel batch`'s nearest-place CSV read and written as the job types it.
+    for where in ("local[2]", "cluster"):
+        commands.append(("Spark alone", "read `tunnel batch`'s answers, write Parquet", where,
+                         spark(where, ["--job", COPY, answers, output, "--typed"], answers_split), output))
     results = {command[:3]: [] for command in commands}
     namespaces = set()
     for round_number in range(arguments.runs):
@@ -142,7 +155,7 @@ def main():
     alone = median("nearest place", "tunnel batch alone", "all cores", own=False)
     for where in ("local[1]", "local[2]", "cluster"):
         copy = median("Spark alone", "read the CSV, write Parquet", where)
-        best_way = min(("transform", "arrow"), key=lambda way: median("nearest place", way, where))
+        best_way = min(WAYS, key=lambda way: median("nearest place", way, where))
         best = median("nearest place", best_way, where)
         say("- Nearest place on %s: the fastest way, %s, %.2f s on the job's clock; the target, Spark's own copy "
             "(%.2f s) plus twice `tunnel batch` alone (2 × %.2f s), is %.2f s: %s." % (
@@ -154,8 +167,13 @@ def main():
         say("- On %s, passing the rows through mapInArrow unchanged already costs %.2f s over Spark's own copy "
             "(%.2f s against %.2f s): the arrow way's floor before `tunnel` answers a row." % (
                 where, floor - copy, floor, copy))
+        written = median("Spark alone", "read `tunnel batch`'s answers, write Parquet", where)
+        piped = median("nearest place", "pipe", where)
+        say("- On %s, Spark's copy of `tunnel batch`'s nearest-place answers to typed Parquet takes %.2f s, %.2f s "
+            "more than its copy of the points: the pipe way (%.2f s) is that copy plus %.2f s." % (
+                where, written, written - copy, piped, piped - written))
     for label in ("nearest place", "every field"):
-        best = min(median(label, way, "cluster") for way in ("transform", "arrow"))
+        best = min(median(label, way, "cluster") for way in WAYS)
         per_core = arguments.rows / best / CLUSTER_CORES
         hours = 1e9 / per_core / 3600
         say("- A billion rows, %s, at the cluster's measured rate (%s rows/s per core, Parquet out): %.1f "

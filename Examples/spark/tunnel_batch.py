@@ -9,20 +9,24 @@ with the job, so nothing has to be installed on the workers. `Scripts/spark-batc
 locally, or on a standalone cluster of its own with --cluster.
 
 Rows and columns:
-- Rows reach `tunnel` through mapInArrow (the default, and the faster everywhere it was measured:
-  Benchmarks/spark), only the coordinates sent and the answers joined back by position, or (--via transform)
-  through Spark SQL's script transform, which runs no Python on the executors: every column carried through
-  `tunnel batch` as percent-encoded text and cast back to its type (not timestamps, arrays or maps). Either way
-  `tunnel batch` writes exactly one row per row it reads, in order, and a task whose `tunnel` does not end well
-  fails.
+- Rows reach `tunnel` through mapInArrow (the default, and the fastest on a cluster: Benchmarks/spark), only the
+  coordinates sent and the answers joined back by position; or (--via transform) through Spark SQL's script
+  transform, which runs no Python on the executors: every column carried through `tunnel batch` as
+  percent-encoded text and cast back to its type (not timestamps, arrays or maps); or, for CSV read one row a
+  line, (--via pipe, `placemarks_of_csv`) with each task's split of the file piped from the JVM, line for line,
+  to one `tunnel batch`, and its CSV answers read back by Spark: no Python on the executors and no Spark row
+  before the answers. Piped, each file's first line is its header (all the files of a folder must have the same
+  one; a task that meets another fails, naming the file), and the output's columns are those `tunnel batch`
+  writes for it. Every way `tunnel batch` writes exactly one row per row it reads, and a task whose `tunnel`
+  does not end well fails.
 - The coordinate columns are found as `tunnel batch` finds them (lat/latitude/y and lon/lng/long/longitude/x,
   or one column such as coordinate or location holding a whole coordinate), or named with --lat-column and
   --lon-column or --coordinate-column.
 - A bad row (an unreadable coordinate, a latitude outside -90…90, an empty one) keeps its place with its
   problem in the `error` column, as in `tunnel batch`; the job counts them at the end and exits with status 65
   when there were any (0 with --allow-invalid). Usage errors exit 64, an input that cannot be read 66, an output
-  that exists (without --overwrite) 74, a job whose task failed every retry 1. Spark's own CSV reader splits the rows: a row with too few fields
-  reaches `tunnel` with an empty coordinate.
+  that exists (without --overwrite) 74, a job whose task failed every retry 1. Read by Spark's own CSV reader, a
+  row with too few fields reaches `tunnel` with an empty coordinate; piped, `tunnel` says so in its error column.
 - A task whose `tunnel` dies fails and is retried by Spark; the output committer keeps one attempt's rows, so
   each input row is in the output exactly once.
 
@@ -36,7 +40,8 @@ import signal
 import sys
 import time
 
-from tunnel_spark import FIELDS, WAYS, UsageError, add_placemarks, coordinate_columns, tunnel_and_data
+from tunnel_spark import (FIELDS, FILE_WAYS, InputError, UsageError, add_placemarks, coordinate_columns,
+                          placemarks_of_csv, tunnel_and_data)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -67,9 +72,10 @@ def parse_arguments(argv):
     parser.add_argument("--partitions", type=int,
                         help="repartition to this many before answering (default: as read; Spark splits a large "
                              "file into at least one partition per core)")
-    parser.add_argument("--via", choices=WAYS,
-                        help="how rows reach tunnel batch: mapInArrow (the default, the faster) or Spark SQL's "
-                             "script transform (no Python on the executors)")
+    parser.add_argument("--via", choices=FILE_WAYS,
+                        help="how rows reach tunnel batch: mapInArrow (arrow, the default, the fastest on a "
+                             "cluster), each task's split of the CSV piped to it from the JVM (pipe: CSV only, no "
+                             "Python on the executors) or Spark SQL's script transform (transform)")
     parser.add_argument("--tunnel", help="the tunnel binary to ship (default: tunnel on PATH)")
     parser.add_argument("--data", help="Tunnel's data folder to ship (default: the one installed beside the binary)")
     parser.add_argument("--multiline", action="store_true",
@@ -80,14 +86,27 @@ def parse_arguments(argv):
     return parser.parse_args(argv)
 
 
+def input_format(arguments):
+    """csv or parquet: as given, else parquet for a path ending in .parquet or a folder of .parquet files."""
+    if arguments.input_format:
+        return arguments.input_format
+    stripped = arguments.input.rstrip("/")
+    return "parquet" if stripped.endswith(".parquet") or (
+        os.path.isdir(stripped) and any(name.endswith(".parquet") for name in os.listdir(stripped))) else "csv"
+
+
+def chosen_way(arguments):
+    """How rows reach `tunnel batch`: as asked, else mapInArrow (the fastest on a cluster, Benchmarks/spark)."""
+    csv_lines = input_format(arguments) == "csv" and not arguments.multiline
+    if arguments.via == "pipe" and not csv_lines:
+        raise UsageError("--via pipe reads CSV one row a line: not %s; use --via arrow" % (
+            "--multiline" if arguments.multiline else "Parquet"))
+    return arguments.via or "arrow"
+
+
 def read_input(spark, arguments):
     path = arguments.input
-    kind = arguments.input_format
-    if kind is None:
-        stripped = path.rstrip("/")
-        kind = "parquet" if stripped.endswith(".parquet") or (
-            os.path.isdir(stripped) and any(name.endswith(".parquet") for name in os.listdir(stripped))) else "csv"
-    if kind == "parquet":
+    if input_format(arguments) == "parquet":
         return spark.read.parquet(path)
     # Every column as text, as it is in the file: passed through unchanged.
     return csv_reader(spark).option("multiLine", arguments.multiline).csv(path)
@@ -102,6 +121,7 @@ def main(argv=None):
     arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
     try:
         tunnel_and_data(arguments.tunnel, arguments.data)
+        way = chosen_way(arguments)
     except UsageError as error:
         print("tunnel_batch: %s" % error, file=sys.stderr)
         return 64
@@ -112,14 +132,26 @@ def main(argv=None):
 
     spark = SparkSession.builder.appName("tunnel batch").getOrCreate()
     try:
-        points = read_input(spark, arguments)
-        columns = coordinate_columns(points.columns, arguments.lat_column, arguments.lon_column,
-                                     arguments.coordinate_column)
-        if arguments.partitions:
-            points = points.repartition(arguments.partitions)
-        placemarks = add_placemarks(points, arguments.fields, arguments.antipode, columns=columns,
-                                    precision=arguments.precision, text=arguments.output_format == "csv",
-                                    tunnel=arguments.tunnel, data=arguments.data, via=arguments.via)
+        if way == "pipe":
+            given = [arguments.coordinate_column] if arguments.coordinate_column else [
+                arguments.lat_column, arguments.lon_column] if arguments.lat_column or arguments.lon_column else None
+            placemarks = placemarks_of_csv(spark, arguments.input, arguments.fields, arguments.antipode,
+                                           columns=given, precision=arguments.precision,
+                                           text=arguments.output_format == "csv", tunnel=arguments.tunnel,
+                                           data=arguments.data, partitions=arguments.partitions)
+        else:
+            points = read_input(spark, arguments)
+            columns = coordinate_columns(points.columns, arguments.lat_column, arguments.lon_column,
+                                         arguments.coordinate_column)
+            if arguments.partitions:
+                points = points.repartition(arguments.partitions)
+            placemarks = add_placemarks(points, arguments.fields, arguments.antipode, columns=columns,
+                                        precision=arguments.precision, text=arguments.output_format == "csv",
+                                        tunnel=arguments.tunnel, data=arguments.data, via=way)
+    except InputError as error:
+        print("tunnel_batch: cannot read %s: %s" % (arguments.input, error), file=sys.stderr)
+        spark.stop()
+        return 66
     except UsageError as error:
         print("tunnel_batch: %s" % error, file=sys.stderr)
         spark.stop()
@@ -146,6 +178,11 @@ def main(argv=None):
         return 74
     except Exception as error:  # a task failed more often than Spark retries it; the first line says why
         cause = next((line.strip() for line in str(error).splitlines() if "Error:" in line), str(error).splitlines()[0])
+        if way == "pipe" and "Malformed" in str(error):
+            cause += (" (tunnel's answers for a row spanned lines: a quoted field of the input holds a line break; "
+                      "give --multiline)")
+        elif way == "pipe" and "Subprocess exited with status 3" in str(error):
+            cause = "the input's files do not all have the same header (a task's log says which)"
         print("tunnel_batch: the job failed, nothing was written: %s" % cause, file=sys.stderr)
         spark.stop()
         return 1

@@ -21,9 +21,14 @@ Rows reach `tunnel batch` in one of two ways, the same answers either way:
   and dates as Spark's text for them, which casts back to the same value.
 - "arrow": `mapInArrow`, a Python worker per task sending only the coordinate columns to `tunnel batch` as CSV
   and joining the answers back to the Arrow batches by position. Any column type passes through untouched.
-The default is "transform" when every column is of a type it carries exactly, else "arrow".
+The default is "arrow".
+
+For a CSV file (or a folder of them) there is a third way, `placemarks_of_csv(spark, path, …)`, "pipe": each
+task's split of the file goes from the JVM straight to `tunnel batch`, line for line, with no Python worker and no
+Spark row before the answers, and Spark reads `tunnel batch`'s CSV back (tunnel_batch.py's default for CSV).
 """
 
+import csv
 import os
 import shutil
 import subprocess
@@ -44,6 +49,9 @@ PAIR_ONLY_NAMES = ("y", "x")
 UNIT_SUFFIXES = ("degrees", "degree", "deg", "dd", "°")
 FIELDS = ("land", "country", "region", "subregion", "sea", "nearestPlace", "nearestLand", "timeZone", "boundaryKm")
 WAYS = ("transform", "arrow")
+# The ways a CSV file's rows can reach `tunnel batch` (tunnel_batch.py's --via): also each task's split of the file
+# piped to it from the JVM, no Python on the executors and no Spark rows before the answers.
+FILE_WAYS = ("pipe",) + WAYS
 
 # The shipped data folder's name on the executors: SparkContext.addArchive unpacks it into a folder of this name.
 DATA_ARCHIVE = "tunnel-data.tar"
@@ -423,6 +431,180 @@ class PartitionAnswerer:
             raise RuntimeError("tunnel batch's output could not be read: %s (%s)" % (problem, said))
         if answered != sent_rows[0]:
             raise RuntimeError("tunnel batch answered %d of %d rows: %s" % (answered, sent_rows[0], said))
+
+
+def placemarks_of_csv(spark, path, fields=None, antipode=False, *, columns=None, precision=9, text=False,
+                      tunnel=None, data=None, partitions=None):
+    """The "pipe" way: a CSV file's (or folder's) rows with Tunnel's placemark added, each task handing its split of
+    the file, line for line, straight to one `tunnel batch` from the JVM (no Python worker, no Spark row before the
+    answers), and Spark reading `tunnel batch`'s CSV back: what the job costs is about Spark's own copy of the answers
+    plus `tunnel batch` itself.
+
+    Args:
+        spark: the SparkSession.
+        path: a CSV file, a folder of CSV files with the same header, or a glob (any path Hadoop reads). The first
+            line of each file is its header. One row per line: a quoted field holding a line break is one the JVM
+            splits (use add_placemarks on Spark's CSV reader with multiLine for those).
+        fields, antipode, precision, tunnel, data: as add_placemarks.
+        columns: (latitude, longitude) or one coordinate column, by name or number from 1 (default: found by name
+            as `tunnel batch` finds them).
+        text: keep `tunnel batch`'s text for every added column.
+        partitions: at least this many tasks (default: one per core, and one per block of the file).
+
+    Returns:
+        A DataFrame with the columns `tunnel batch` writes for this file, in its order and with its names (the
+        input's own columns as text, as Spark's CSV reader gives them; a name it shares with an added column
+        becomes tunnel_…), then the added ones, typed as add_placemarks types them.
+
+    Raises:
+        UsageError: no such column, no coordinate columns, an unknown field, a first line that is not a header
+            (Excel's sep= or a # comment), no tunnel binary or data.
+    """
+    from pyspark.sql import DataFrame
+    from pyspark.sql.types import StructType
+
+    binary, data = tunnel_and_data(tunnel, data)
+    context = spark.sparkContext
+    jvm = context._jvm
+    java_class = jvm.java.lang.Class.forName
+    minimum = max(context.defaultParallelism, partitions or 0)
+    # (offset, line) pairs: the line at offset 0 of each file is that file's header, wherever the split falls.
+    lines = context._jsc.hadoopFile(path, java_class("org.apache.hadoop.mapred.TextInputFormat"),
+                                    java_class("org.apache.hadoop.io.LongWritable"),
+                                    java_class("org.apache.hadoop.io.Text"), minimum)
+    header = first_line(context, path)
+    if header.lstrip("\ufeff").startswith(("sep=", "#")):
+        raise UsageError("the first line of %s is not a header (%r); give the header first, or use --via arrow" % (
+            path, header[:80]))
+    separator = ";" if ";" in header and "," not in header else ","
+    names = next(csv.reader([header.lstrip("\ufeff")], delimiter=separator))
+    if columns is not None:
+        columns = [columns] if isinstance(columns, str) else list(columns)
+    if not isinstance(fields, (str, type(None))):
+        fields = ",".join(fields)
+    threads = int(context.getConf().get("spark.task.cpus", "1"))
+    options = batch_options(fields, antipode, precision, threads) + column_options(names, columns)
+    written = header_written([binary, "batch", "--data", data, "--input-format", "csv", "--format", "csv"]
+                             + options, header)
+    # The input's columns come first, one for each of the header's, then the added ones.
+    kept, added = written[:len(names)], written[len(names):]
+    ship(context, binary, data)
+    binary = os.path.basename(binary)
+    script = PIPE_SCRIPT.format(binary=binary, archive=DATA_ARCHIVE, options=" ".join(shell_word(word)
+                                                                                     for word in options))
+    # Where the files are when the task's directory does not have them: local mode, whose tasks run in the
+    # driver's directory, and the driver's file server puts them in its own.
+    from pyspark import SparkFiles
+
+    environment = {"TUNNEL_HEADER": header, "TUNNEL_FILES": SparkFiles.getRootDirectory(), "LC_ALL": "C"}
+    answers = lines.pipe(["/bin/bash", "-c", script], environment, False, 1 << 16, "UTF-8")
+    strings = spark._jsparkSession.createDataset(answers.rdd(), jvm.org.apache.spark.sql.Encoders.STRING())
+    schema = StructType.fromDDL(", ".join("%s %s" % (quoted(name), kind) for name, kind in zip(
+        written, ["string"] * len(kept) + [added_type(name, text) for name in added])))
+    reader = spark._jsparkSession.read().schema(jvm.org.apache.spark.sql.types.DataType.fromJson(schema.json()))
+    for key, value in (("header", "false"), ("escape", '"'), ("mode", "FAILFAST"), ("nullValue", "")):
+        reader = reader.option(key, value)
+    return DataFrame(reader.csv(strings), spark)
+
+
+# One task of the "pipe" way, run by bash with the split's (offset,line) pairs on its standard input: the header
+# first, then every line but a file's first (offset 0, which must be the header), to `tunnel batch`, whose own
+# header is dropped; its status 65 (some rows were bad, which their error column says) is success. Its words on
+# each bad row are left out of the task's log (their line numbers count from the split's start, and the error
+# column says the same); anything else it says is kept.
+PIPE_SCRIPT = r"""set -o pipefail
+dir=.
+[ -f "./{binary}" ] && [ -d "./{archive}" ] || dir="$TUNNEL_FILES"
+[ -x "$dir/{binary}" ] || chmod +x "$dir/{binary}"
+awk 'BEGIN {{ header = ENVIRON["TUNNEL_HEADER"]; print header }}
+{{
+  comma = index($0, ",")
+  line = substr($0, comma + 1, length($0) - comma - 1)
+  if (substr($0, 2, comma - 2) != "0") print line
+  else if (line != header) {{
+    file = ENVIRON["map_input_file"] ? ENVIRON["map_input_file"] : "a file of the input"
+    print "tunnel: " file " has another header: " line > "/dev/stderr"
+    exit 3
+  }}
+}}' | "$dir/{binary}" batch --data "$dir/{archive}/Data" --input-format csv --format csv {options} \
+  2> >(grep -v -e ', line [0-9]' -e ' bad (see the error column)$' >&2) | tail -n +2
+status=$?
+[ $status -eq 65 ] && exit 0
+exit $status
+"""
+
+
+def shell_word(word):
+    """A word for bash, quoted when it needs to be."""
+    import shlex
+
+    return shlex.quote(word)
+
+
+def column_arguments(columns):
+    """coordinate_columns' (latitude, longitude, coordinate) for the columns given, by name or number."""
+    if not columns:
+        return None, None, None
+    if len(columns) == 1:
+        return None, None, str(columns[0])
+    return tuple(None if name is None else str(name) for name in columns) + (None,)
+
+
+def column_options(names, columns):
+    """`tunnel batch`'s options naming the coordinate columns given (none: it finds them by name, as
+    coordinate_columns does, which checks them first)."""
+    latitude, longitude, coordinate = column_arguments(columns)
+    found = coordinate_columns(names, latitude, longitude, coordinate)
+    if not columns:
+        return []
+    numbers = [str(names.index(name) + 1) for name in found]
+    return ["--coordinate-column", numbers[0]] if len(numbers) == 1 else [
+        "--lat-column", numbers[0], "--lon-column", numbers[1]]
+
+
+def header_written(command, header):
+    """The header `tunnel batch` writes for input with this header (its own names for the input's columns, then the
+    added ones), asked of it with no row; its refusal (a column named twice, an unknown field) is a UsageError."""
+    finished = subprocess.run(command, input=(header + "\n").encode(), capture_output=True)
+    if finished.returncode not in (0, 65) or not finished.stdout:
+        message = finished.stderr.decode(errors="replace").strip().splitlines()
+        raise UsageError(message[0] if message else "tunnel batch failed with status %d" % finished.returncode)
+    return next(csv.reader([finished.stdout.decode().splitlines()[0]]))
+
+
+class InputError(Exception):
+    """An input that cannot be read: not there, empty, or not readable."""
+
+
+def first_line(context, path):
+    """The first line of the input's first file (by name; a folder's files starting with _ or . are not data, as
+    Hadoop's readers skip them), decompressed as Hadoop reads it; every file's is checked against it by its task."""
+    jvm = context._jvm
+    configuration = context._jsc.hadoopConfiguration()
+    pattern = jvm.org.apache.hadoop.fs.Path(path)
+    system = pattern.getFileSystem(configuration)
+    files = []
+    for status in system.globStatus(pattern) or []:
+        if status.isDirectory():
+            files += [inside for inside in system.listStatus(status.getPath()) if inside.isFile()
+                      and not inside.getPath().getName().startswith(("_", "."))]
+        else:
+            files.append(status)
+    if not files:
+        raise InputError("no file at %s" % path)
+    file = min((status.getPath() for status in files), key=lambda name: name.toString())
+    stream = system.open(file)
+    codec = jvm.org.apache.hadoop.io.compress.CompressionCodecFactory(configuration).getCodec(file)
+    if codec is not None:
+        stream = codec.createInputStream(stream)
+    reader = jvm.java.io.BufferedReader(jvm.java.io.InputStreamReader(stream, "UTF-8"))
+    try:
+        line = reader.readLine()
+    finally:
+        reader.close()
+    if line is None:
+        raise InputError("%s is empty: the pipe way needs a header" % file.toString())
+    return line
 
 
 def through_transform(df, columns, binary, options, added, kinds):

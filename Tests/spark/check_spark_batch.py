@@ -6,11 +6,15 @@ On 100,000 points with bad rows among them and a text column that needs quoting:
    attempt of a task losing its `tunnel` (killed) after its first batch: each input row comes out exactly once, and
    equals `tunnel batch` on the same file, value for value.
 2. CSV, --fields nearestPlace,country --antipode, through the script transform: the same, text for text.
-3. Parquet (through mapInArrow, the default) on a standalone cluster (Scripts/spark-batch --cluster: a master and
-   two workers, each worker in its own network namespace where they can be made), --fields nearestPlace,country,timeZone --antipode, the second worker
-   killed with its executor once the first task has committed its rows: the same, value for value; the
-   namespaces and the cluster's processes are gone afterwards.
-All runs exit 65 (there are bad rows) and say how many. The job's own usage errors exit 64 without starting Spark.
+3. Parquet, --fields land,sea,timeZone with the coordinate's columns given by number, each task's split piped to
+   `tunnel` from the JVM (--via pipe) from a folder of two files with the same header, in six tasks: the same,
+   value for value (each file's header dropped, wherever the splits fall).
+4. Parquet, piped (--via pipe), on a standalone cluster (Scripts/spark-batch --cluster: a master and
+   two workers, each worker in its own network namespace where they can be made), --fields
+   nearestPlace,country,timeZone --antipode, the second worker killed with its executor once the first task has
+   committed its rows: the same, value for value; the namespaces and the cluster's processes are gone afterwards.
+All runs exit 65 (there are bad rows) and say how many. The job's own usage errors exit 64 without starting Spark;
+a folder whose files have different headers fails (1) naming the file.
 """
 
 import csv
@@ -42,17 +46,22 @@ def check(condition, message):
         print("FAIL: " + message, file=sys.stderr)
 
 
-def write_points(path):
+def write_points(path, parts=None):
+    """The points, in one file or (parts: a folder) in two with the same header."""
     generator = random.Random(7)
-    with open(path, "w", newline="") as handle:
-        out = csv.writer(handle)
+    handles = [open(path, "w", newline="")] if parts is None else [
+        open(os.path.join(parts, "part-%d.csv" % number), "w", newline="") for number in (1, 2)]
+    writers = [csv.writer(handle) for handle in handles]
+    for out in writers:
         out.writerow(["id", "name", "lat", "lon"])
-        for index in range(ROWS):
-            z = generator.uniform(-1, 1)
-            latitude, longitude = "%.6f" % math.degrees(math.asin(z)), "%.6f" % generator.uniform(-180, 180)
-            latitude, longitude = BAD.get(index, (latitude, longitude))
-            name = 'point %d, "quoted"' % index if index % 1_000 == 0 else "p%d" % index
-            out.writerow([index, name, latitude, longitude])
+    for index in range(ROWS):
+        z = generator.uniform(-1, 1)
+        latitude, longitude = "%.6f" % math.degrees(math.asin(z)), "%.6f" % generator.uniform(-180, 180)
+        latitude, longitude = BAD.get(index, (latitude, longitude))
+        name = 'point %d, "quoted"' % index if index % 1_000 == 0 else "p%d" % index
+        writers[index * len(writers) // ROWS].writerow([index, name, latitude, longitude])
+    for handle in handles:
+        handle.close()
 
 
 def spark(arguments, environment=None):
@@ -107,7 +116,7 @@ def cluster_run(source, output, flags):
     the first task's output is committed and before the job ends. Returns the status, what it said, and whether
     the kill came mid-job."""
     process = subprocess.Popen([os.path.join(ROOT, "Scripts", "spark-batch"), "--installed", "--cluster",
-                                "--partitions", "8",
+                                "--partitions", "8", "--via", "pipe",
                                 "--input", source, "--output", output] + flags,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     said = []
@@ -153,6 +162,33 @@ def check_cluster(source, work):
     compare(tunnel_batch(source, flags), pyarrow.parquet.read_table(output).to_pylist(), "cluster")
 
 
+def check_pipe(source, work):
+    """The pipe way from a folder of two files, split into six tasks; then a folder whose files' headers differ."""
+    folder = os.path.join(work, "points-folder")
+    os.makedirs(folder)
+    write_points(None, parts=folder)
+    output = os.path.join(work, "piped.parquet")
+    flags = ["--fields", "land,sea,timeZone"]
+    status, said = spark(["--master", "local[2]", "--via", "pipe", "--partitions", "6", "--lat-column", "3",
+                          "--lon-column", "4", "--input", folder, "--output", output] + flags)
+    check(status == 65, "the piped job exits 65, not %d: %s" % (status, said[-2000:]))
+    check("%d bad (see the error column)" % len(BAD) in said, "the piped job says how many rows were bad")
+    check(", line " not in said, "the piped tasks' logs leave out tunnel's words on each bad row: %s" % said[-1500:])
+    compare(tunnel_batch(source, flags), pyarrow.parquet.read_table(output).to_pylist(), "pipe")
+
+    status, said = spark(["--via", "pipe", "--multiline", "--input", source, "--output", output])
+    check(status == 64 and "--via pipe reads CSV one row a line" in said,
+          "--via pipe with --multiline is a usage error (64), not %d: %s" % (status, said[-300:]))
+    with open(os.path.join(folder, "part-2.csv")) as handle:
+        rows = handle.read().split("\n", 1)[1]
+    with open(os.path.join(folder, "part-2.csv"), "w") as handle:
+        handle.write("id,name,latitude,lon\n" + rows)
+    status, said = spark(["--master", "local[2]", "--via", "pipe", "--input", folder, "--output",
+                          os.path.join(work, "mixed.parquet")])
+    check(status == 1 and "do not all have the same header" in said and "part-2.csv has another header" in said,
+          "files with different headers fail the job, naming the file (1), not %d: %s" % (status, said[-1500:]))
+
+
 def main():
     work = tempfile.mkdtemp(prefix="tunnel-spark-")
     source = os.path.join(work, "points.csv")
@@ -184,14 +220,16 @@ def main():
             rows.extend(csv.DictReader(handle))
     compare(tunnel_batch(source, flags), rows, "csv")
 
+    check_pipe(source, work)
     check_cluster(source, work)
 
     if failures:
         print("%d check(s) failed; the job's files are in %s" % (len(failures), work), file=sys.stderr)
         return 1
     subprocess.run(["rm", "-rf", work])
-    print("Spark job: parquet and CSV output equal tunnel batch on %s rows, bad rows and a retried task included, "
-          "locally and on a standalone cluster that lost a worker mid-job" % format(ROWS, ","))
+    print("Spark job: parquet and CSV output equal tunnel batch on %s rows each way (mapInArrow, transform, pipe), "
+          "bad rows and a retried task included, locally and on a standalone cluster that lost a worker mid-job; "
+          "files with different headers fail the piped job" % format(ROWS, ","))
     return 0
 
 
