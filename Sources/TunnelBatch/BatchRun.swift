@@ -310,24 +310,27 @@ public final class BatchRun {
     let offsets = writtenBefore
     let results = PartResults(count: parts)
     defer { results.free() }
-    // The rows are read in place: copying each out of the array counted references on every core.
+    // The rows and placemarks are read in place: copying each out of its array, or reaching it through
+    // the array, counted references on every core.
     chunk.withUnsafeBufferPointer { rows in
       lines.withUnsafeBufferPointer { lines in
-        let chunk = ReadOnlyRows(rows: rows, lines: lines)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-          let (rows, lines) = (chunk.rows, chunk.lines)
-          var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
-          var written = rowsBefore + offsets[part]
-          for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
-            if skipInvalid, rows[index].problem != nil { continue }
-            let slot = Int(slots[index])
-            formatter.write(
-              rows[index], lines: lines, slot >= 0 ? answers[slot] : nil,
-              slot >= 0 && answers.count > good ? answers[good + slot] : nil,
-              first: written == 0, to: &out)
-            written += 1
+        answers.placemarks.withUnsafeBufferPointer { placemarks in
+          let chunk = ReadOnlyRows(rows: rows, lines: lines, placemarks: placemarks)
+          DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let (rows, lines, placemarks) = (chunk.rows, chunk.lines, chunk.placemarks)
+            var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
+            var written = rowsBefore + offsets[part]
+            for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
+              if skipInvalid, rows[index].problem != nil { continue }
+              let slot = Int(slots[index])
+              formatter.write(
+                rows[index], lines: lines, slot >= 0 ? answers.answer(slot, placemarks) : nil,
+                slot >= 0 && answers.count > good ? answers.answer(good + slot, placemarks) : nil,
+                first: written == 0, to: &out)
+              written += 1
+            }
+            results.set(part, out)
           }
-          results.set(part, out)
         }
       }
     }
@@ -386,14 +389,18 @@ final class Answers: @unchecked Sendable {
     !placemarks.isEmpty ? placemarks.count : places != nil ? nearestPlaces.count : noFieldCount
   }
 
-  subscript(index: Int) -> BatchAnswer { BatchAnswer(self, index) }
+  /// The answer at `index`, with ``placemarks`` read at `placemarks`.
+  func answer(_ index: Int, _ placemarks: UnsafeBufferPointer<Placemark>) -> BatchAnswer {
+    BatchAnswer(self, index, placemarks: placemarks)
+  }
 }
 
-/// A chunk's rows and plain lines, read by every worker while the chunk is formatted.
+/// A chunk's rows, plain lines and placemarks, read by every worker while the chunk is formatted.
 private struct ReadOnlyRows: @unchecked Sendable {
-  // @unchecked: nothing writes the rows while the workers read them.
+  // @unchecked: nothing writes the rows or placemarks while the workers read them.
   let rows: UnsafeBufferPointer<BatchRecord>
   let lines: UnsafeBufferPointer<UInt8>
+  let placemarks: UnsafeBufferPointer<Placemark>
 }
 
 /// One slot per part, each written by one worker.

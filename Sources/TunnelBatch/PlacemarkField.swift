@@ -90,44 +90,66 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
 /// What a batch found for one point: the whole placemark, or only the nearest place (the fast path).
 ///
 /// It refers to its answer in a chunk's answers rather than holding a copy (a placemark is a few hundred
-/// bytes, and copying two a row was a tenth of a batch's time), and without counting the reference:
-/// every core formats rows of the same chunk, and counting references to one object from all of them
-/// was another tenth. The chunk's answers outlive the formatting of its rows.
+/// bytes, and copying two a row was a tenth of a batch's time), and without counting a reference: every
+/// core formats rows of the same chunk, and counting references to one object from all of them was
+/// another tenth. The placemark is held by its address, found once per part of a chunk, since reaching it
+/// through the chunk's answers counted references to them and to their array for every row (a sixth of a
+/// `--fields timeZone` batch). The chunk's answers outlive the formatting of its rows.
 struct BatchAnswer {
-  unowned(unsafe) let answers: Answers
+  /// The chunk's answers, for the fast path; nil for an answer made on its own.
+  unowned(unsafe) let answers: Answers?
   let index: Int
-  /// The answers of an answer made on its own, kept alive by it.
-  private let owner: Answers?
+  /// The whole placemark, read in place (no copy of it or its strings); nil on the fast path.
+  let placemark: UnsafePointer<Placemark>?
+  /// What keeps an answer made on its own alive.
+  private let owner: PlacemarkCell?
 
-  init(_ answers: Answers, _ index: Int) {
+  /// The answer at `index` of `answers`, whose placemarks (empty on the fast path) are read at
+  /// `placemarks` while they are formatted.
+  init(_ answers: Answers, _ index: Int, placemarks: UnsafeBufferPointer<Placemark>) {
     self.answers = answers
     self.index = index
+    placemark = placemarks.isEmpty ? nil : placemarks.baseAddress! + index
     owner = nil
   }
 
   init(placemark: Placemark) {
-    let answers = Answers(placemarks: [placemark])
-    self.answers = answers
+    let cell = PlacemarkCell(placemark)
+    answers = nil
     index = 0
-    owner = answers
+    self.placemark = UnsafePointer(cell.pointer)
+    owner = cell
   }
 
   /// The whole placemark, read in place (no copy of it or its strings); nil on the fast path.
-  func withPlacemark<Result>(_ body: (UnsafePointer<Placemark>?) -> Result) -> Result {
-    answers.placemarks.withUnsafeBufferPointer { body($0.isEmpty ? nil : $0.baseAddress! + index) }
-  }
+  func withPlacemark<Result>(_ body: (UnsafePointer<Placemark>?) -> Result) -> Result { body(placemark) }
 
   /// The nearest place of a whole placemark, read in place (no copy of its strings); on the fast path
   /// see ``nearestPlaceIndex``.
   func withNearestPlace<Result>(_ body: (borrowing NearestPlace) -> Result) -> Result {
-    body(answers.placemarks[index].nearestPlace)
+    body(placemark!.pointee.nearestPlace)
   }
 
   /// On the fast path, the place layer, the nearest place's index there, and its distance.
   var nearestPlaceIndex: (places: PlaceLayer, index: Int, distanceKm: Double)? {
-    guard let places = answers.places else { return nil }
+    guard let answers, let places = answers.places else { return nil }
     let found = answers.nearestPlaces[index]
     return (places, found.index, found.distanceKm)
+  }
+}
+
+/// A placemark at an address of its own, for an answer made on its own (``BatchAnswer/init(placemark:)``).
+final class PlacemarkCell {
+  let pointer: UnsafeMutablePointer<Placemark>
+
+  init(_ placemark: Placemark) {
+    pointer = .allocate(capacity: 1)
+    pointer.initialize(to: placemark)
+  }
+
+  deinit {
+    pointer.deinitialize(count: 1)
+    pointer.deallocate()
   }
 }
 
@@ -178,7 +200,7 @@ extension PlacemarkField {
     case .nearestPlace:
       if let (places, place, distanceKm) = answer.nearestPlaceIndex {
         return Self.writeNearestPlace(
-          places, place, distanceKm: distanceKm, columns: answer.answers.placeColumns, format: .json,
+          places, place, distanceKm: distanceKm, columns: answer.answers?.placeColumns, format: .json,
           to: &out, precision: precision)
       }
       answer.withNearestPlace { place in
@@ -335,7 +357,7 @@ extension PlacemarkField {
     }
     if let (places, place, distanceKm) = answer.nearestPlaceIndex {
       return writeNearestPlace(
-        places, place, distanceKm: distanceKm, columns: answer.answers.placeColumns,
+        places, place, distanceKm: distanceKm, columns: answer.answers?.placeColumns,
         format: .delimited(separator: separator), to: &out, precision: precision)
     }
     answer.withNearestPlace { place in

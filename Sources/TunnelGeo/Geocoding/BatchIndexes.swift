@@ -64,36 +64,41 @@ final class BatchIndexes: Sendable {
 
   /// The parts built.
   let parts: Parts
+  // The indexes below are held without counting references to them, and ``kept`` holds them: every
+  // lookup on every core read one or more of them, and counting a reference to an object both cores
+  // share, for every point, was most of what a batch of one cheap field spent beyond its lookups.
+  /// Every index and layer this holds, kept alive for the unowned references below.
+  private let kept: [any AnyObject & Sendable]
   /// The cube-map grid of nearest-place candidates.
-  let places: NearestPlaceGrid?
+  unowned(unsafe) let places: NearestPlaceGrid?
   /// The places of each country, for the nearest place of one country.
   let countryPlaces: CountryPlaceIndex?
   /// Point-in-polygon grids of the layers a placemark reads.
-  let coast: PolygonGrid?
-  let countries: PolygonGrid?
-  let marine: PolygonGrid?
-  let timeZones: PolygonGrid?
-  let islands: PolygonGrid?
-  let regions: PolygonGrid?
+  unowned(unsafe) let coast: PolygonGrid?
+  unowned(unsafe) let countries: PolygonGrid?
+  unowned(unsafe) let marine: PolygonGrid?
+  unowned(unsafe) let timeZones: PolygonGrid?
+  unowned(unsafe) let islands: PolygonGrid?
+  unowned(unsafe) let regions: PolygonGrid?
   /// The nearest shoreline at any distance (every GSHHG level), for points in lakes.
-  let shores: ShoreIndex?
+  unowned(unsafe) let shores: ShoreIndex?
   /// The nearest shoreline of land or ice (odd GSHHG levels), for points at sea.
-  let seaShores: NearestShoreGrid?
+  unowned(unsafe) let seaShores: NearestShoreGrid?
   /// The nearest country border (coastlines included), for the coastal tolerance.
-  let countryBorders: ShoreIndex?
+  unowned(unsafe) let countryBorders: ShoreIndex?
   /// The nearest named marine polygon, for sea points in none.
-  let namedSeaBorders: ShoreIndex?
+  unowned(unsafe) let namedSeaBorders: ShoreIndex?
   /// The nearest island outline, for shoreline points just off an island.
-  let islandShores: ShoreIndex?
+  unowned(unsafe) let islandShores: ShoreIndex?
   /// The nearest region border (of regions with a country), for the coastal tolerance.
-  let regionBorders: ShoreIndex?
+  unowned(unsafe) let regionBorders: ShoreIndex?
   /// The nearest time zone border, for its distance.
-  let zoneBorders: ShoreIndex?
+  unowned(unsafe) let zoneBorders: ShoreIndex?
   /// The nearest country, time zone and region border at any distance, for their distances (the region's
   /// over ``regionBorders``' regions).
-  let countryBorderGrid: NearestShoreGrid?
-  let zoneBorderGrid: NearestShoreGrid?
-  let regionBorderGrid: NearestShoreGrid?
+  unowned(unsafe) let countryBorderGrid: NearestShoreGrid?
+  unowned(unsafe) let zoneBorderGrid: NearestShoreGrid?
+  unowned(unsafe) let regionBorderGrid: NearestShoreGrid?
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
@@ -101,11 +106,11 @@ final class BatchIndexes: Sendable {
   /// Where an island may be near, for the country of the sea round islands (built with ``countries``).
   let islandCells: IslandCells?
   /// The layers the indexes were built from.
-  let layers: PlacemarkLayers
+  unowned(unsafe) let layers: PlacemarkLayers
   /// The lookups of the parts not built.
   let unindexed: LayerLookups
   /// The names placemarks quote, decoded.
-  let names: PlacemarkNames
+  unowned(unsafe) let names: PlacemarkNames
   /// Shoreline points described lately: the nearest point of land from open sea is most often a vertex,
   /// the same for many queries.
   private let shoreDescriptions = Locked(ShoreDescriptionCache())
@@ -126,7 +131,8 @@ final class BatchIndexes: Sendable {
     self.parts = parts
     self.layers = layers
     unindexed = existing?.unindexed ?? LayerLookups(layers: layers)
-    names = existing?.names ?? PlacemarkNames(layers)
+    let names = existing?.names ?? PlacemarkNames(layers)
+    self.names = names
     let places = layers.places
     let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer, regionLayer) = (
       layers.coast.polygons, layers.countries.polygons, layers.marine.polygons, layers.zones.polygons,
@@ -235,19 +241,20 @@ final class BatchIndexes: Sendable {
       existing
         ?? NearestShoreGrid.cached(shores: tree, kind: kind, cache: cache, listsInteriors: true) { _ in true }
     }
+    var borderGrids: (country: NearestShoreGrid?, zone: NearestShoreGrid?) = (nil, nil)
     if parts.contains(.boundaries), let countryTree = second.borders, let zoneTree = second.zoneBorders {
       let (countryGrid, zoneGrid) = (old?.countryBorderGrid, old?.zoneBorderGrid)
-      (countryBorderGrid, zoneBorderGrid) = Self.both(
+      borderGrids = Self.both(
         { borderGrid(countryTree, "country-border-grid", countryGrid) },
         { borderGrid(zoneTree, "zone-border-grid", zoneGrid) })
-    } else {
-      (countryBorderGrid, zoneBorderGrid) = (nil, nil)
     }
+    (countryBorderGrid, zoneBorderGrid) = borderGrids
     // A point's distance to its region's border was a search of the borders' tree for every point.
-    let regionGrid = old?.regionBorderGrid
-    regionBorderGrid =
+    let oldRegionGrid = old?.regionBorderGrid
+    let regionGrid =
       parts.contains(.boundaries)
-      ? first.regionBorders.map { borderGrid($0, "region-border-grid", regionGrid) } : nil
+      ? first.regionBorders.map { borderGrid($0, "region-border-grid", oldRegionGrid) } : nil
+    regionBorderGrid = regionGrid
     (timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores) =
       (
         second.zones, second.countries, second.borders, second.clearance, second.marine, second.namedSeas,
@@ -255,6 +262,18 @@ final class BatchIndexes: Sendable {
       )
     (self.places, countryPlaces) = (second.placeGrid, second.countryPlaces)
     islandCells = parts.contains(.countries) ? old?.islandCells ?? IslandCells(coast: coastLayer) : nil
+    // From the strong references this init still has, before they go.
+    let grids: [(any AnyObject & Sendable)?] = [
+      first.coast, first.regions, second.zones, second.countries, second.marine, second.islands,
+    ]
+    let trees: [(any AnyObject & Sendable)?] = [
+      first.shores, first.regionBorders, second.zoneBorders, second.borders, second.namedSeas,
+      second.islandShores,
+    ]
+    let others: [(any AnyObject & Sendable)?] = [
+      second.placeGrid, first.seaShores, borderGrids.country, borderGrids.zone, regionGrid, layers, names,
+    ]
+    kept = (grids + trees + others).compactMap { $0 }
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
   }

@@ -249,8 +249,11 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     nearestPlace: () throws(PlaceDataError) -> Int
   ) throws(PlaceDataError) -> Placemark.TimeZone {
     if let first = zones.first {
-      return Placemark.TimeZone(
-        identifier: lookups.timeZone(first), others: zones.dropFirst().map(lookups.timeZone))
+      // A loop, not `map(lookups.timeZone)`: the closure counted a reference to the shared lookups for
+      // every point.
+      var others: [String] = []
+      for feature in zones.dropFirst() { others.append(lookups.timeZone(feature)) }
+      return Placemark.TimeZone(identifier: lookups.timeZone(first), others: others)
     }
     if !land() {
       return Placemark.TimeZone(identifier: ReverseGeocoder.oceanZone(longitude: coordinate.longitude))

@@ -22,7 +22,8 @@ import Foundation
 /// breaks every tie of its crossing test the way that step does (simulation of simplicity), in integer
 /// arithmetic, so both agree on every input, points on edges and vertices included.
 final class PolygonGrid: @unchecked Sendable {
-  // @unchecked: every array is written during init only and read afterwards.
+  // @unchecked: every array is written during init only and read afterwards. For the same reason their
+  // accesses are not checked for exclusivity at run time: a lookup reads them a few times, on every core.
 
   /// Cells are split while they list more edges than this.
   static let leafCapacity = 24
@@ -31,23 +32,23 @@ final class PolygonGrid: @unchecked Sendable {
 
   let layer: PolygonLayer
   /// The decoded vertices of every ring, ring after ring, each ring closed.
-  private(set) var vertices: [FixedPoint] = []
+  @exclusivity(unchecked) private(set) var vertices: [FixedPoint] = []
   /// Per ring: the index of its first vertex; one more entry holds the vertex count.
-  private(set) var ringStart: [Int32] = []
+  @exclusivity(unchecked) private(set) var ringStart: [Int32] = []
   /// Per ring: its feature.
-  private(set) var ringFeature: [Int32] = []
+  @exclusivity(unchecked) private(set) var ringFeature: [Int32] = []
   let cellUnits: Int64
   let originLatitude: Int64
   let originLongitude: Int64
   static let rows = 180
   static let columns = 360
   /// The cells: a query reads one node per level, in one place.
-  private(set) var nodes: [Node] = []
+  @exclusivity(unchecked) private(set) var nodes: [Node] = []
   /// The reference features of the leaves, leaf after leaf.
-  private(set) var states: [Int32] = []
+  @exclusivity(unchecked) private(set) var states: [Int32] = []
   /// The edges of the leaves, as runs of consecutive edges of one ring (a shoreline crosses a cell in a
   /// few runs of many edges). Runs never span two rings: a ring's closing vertex starts no edge.
-  private(set) var runs: [Run] = []
+  @exclusivity(unchecked) private(set) var runs: [Run] = []
 
   /// A cell of the grid, in 12 bytes (three `UInt32`s, as ``PolygonGridFile`` stores them).
   struct Node: Equatable {
