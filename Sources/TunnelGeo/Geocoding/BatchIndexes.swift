@@ -64,41 +64,36 @@ final class BatchIndexes: Sendable {
 
   /// The parts built.
   let parts: Parts
-  // The indexes below are held without counting references to them, and ``kept`` holds them: every
-  // lookup on every core read one or more of them, and counting a reference to an object both cores
-  // share, for every point, was most of what a batch of one cheap field spent beyond its lookups.
-  /// Every index and layer this holds, kept alive for the unowned references below.
-  private let kept: [any AnyObject & Sendable]
   /// The cube-map grid of nearest-place candidates.
-  unowned(unsafe) let places: NearestPlaceGrid?
+  let places: NearestPlaceGrid?
   /// The places of each country, for the nearest place of one country.
   let countryPlaces: CountryPlaceIndex?
   /// Point-in-polygon grids of the layers a placemark reads.
-  unowned(unsafe) let coast: PolygonGrid?
-  unowned(unsafe) let countries: PolygonGrid?
-  unowned(unsafe) let marine: PolygonGrid?
-  unowned(unsafe) let timeZones: PolygonGrid?
-  unowned(unsafe) let islands: PolygonGrid?
-  unowned(unsafe) let regions: PolygonGrid?
+  let coast: PolygonGrid?
+  let countries: PolygonGrid?
+  let marine: PolygonGrid?
+  let timeZones: PolygonGrid?
+  let islands: PolygonGrid?
+  let regions: PolygonGrid?
   /// The nearest shoreline at any distance (every GSHHG level), for points in lakes.
-  unowned(unsafe) let shores: ShoreIndex?
+  let shores: ShoreIndex?
   /// The nearest shoreline of land or ice (odd GSHHG levels), for points at sea.
-  unowned(unsafe) let seaShores: NearestShoreGrid?
+  let seaShores: NearestShoreGrid?
   /// The nearest country border (coastlines included), for the coastal tolerance.
-  unowned(unsafe) let countryBorders: ShoreIndex?
+  let countryBorders: ShoreIndex?
   /// The nearest named marine polygon, for sea points in none.
-  unowned(unsafe) let namedSeaBorders: ShoreIndex?
+  let namedSeaBorders: ShoreIndex?
   /// The nearest island outline, for shoreline points just off an island.
-  unowned(unsafe) let islandShores: ShoreIndex?
+  let islandShores: ShoreIndex?
   /// The nearest region border (of regions with a country), for the coastal tolerance.
-  unowned(unsafe) let regionBorders: ShoreIndex?
+  let regionBorders: ShoreIndex?
   /// The nearest time zone border, for its distance.
-  unowned(unsafe) let zoneBorders: ShoreIndex?
+  let zoneBorders: ShoreIndex?
   /// The nearest country, time zone and region border at any distance, for their distances (the region's
   /// over ``regionBorders``' regions).
-  unowned(unsafe) let countryBorderGrid: NearestShoreGrid?
-  unowned(unsafe) let zoneBorderGrid: NearestShoreGrid?
-  unowned(unsafe) let regionBorderGrid: NearestShoreGrid?
+  let countryBorderGrid: NearestShoreGrid?
+  let zoneBorderGrid: NearestShoreGrid?
+  let regionBorderGrid: NearestShoreGrid?
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
@@ -106,14 +101,27 @@ final class BatchIndexes: Sendable {
   /// Where an island may be near, for the country of the sea round islands (built with ``countries``).
   let islandCells: IslandCells?
   /// The layers the indexes were built from.
-  unowned(unsafe) let layers: PlacemarkLayers
+  let layers: PlacemarkLayers
   /// The lookups of the parts not built.
   let unindexed: LayerLookups
   /// The names placemarks quote, decoded.
-  unowned(unsafe) let names: PlacemarkNames
+  let names: PlacemarkNames
   /// Shoreline points described lately: the nearest point of land from open sea is most often a vertex,
   /// the same for many queries.
   private let shoreDescriptions = Locked(ShoreDescriptionCache())
+  /// The indexes above again, each read by the lookups without counting a reference to it (the properties
+  /// above keep them): every lookup on every core reads one or more of them, and counting a reference to
+  /// an object both cores share, for every point, was much of what a batch of one cheap field spent
+  /// beyond its lookups.
+  private let unretained: UnretainedIndexes
+
+  private struct UnretainedIndexes: Sendable {
+    let places: Unretained<NearestPlaceGrid>?
+    let coast, countries, marine, timeZones, islands, regions: Unretained<PolygonGrid>?
+    let shores, countryBorders, namedSeaBorders, islandShores, regionBorders,
+      zoneBorders: Unretained<ShoreIndex>?
+    let seaShores, countryBorderGrid, zoneBorderGrid, regionBorderGrid: Unretained<NearestShoreGrid>?
+  }
 
   /// Builds the indexes of `parts` (taking those `existing` has, and the nearest-place grid from
   /// `placeGrid`) in two chains, one per core. With a `cache`, every index is loaded from there
@@ -131,8 +139,7 @@ final class BatchIndexes: Sendable {
     self.parts = parts
     self.layers = layers
     unindexed = existing?.unindexed ?? LayerLookups(layers: layers)
-    let names = existing?.names ?? PlacemarkNames(layers)
-    self.names = names
+    names = existing?.names ?? PlacemarkNames(layers)
     let places = layers.places
     let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer, regionLayer) = (
       layers.coast.polygons, layers.countries.polygons, layers.marine.polygons, layers.zones.polygons,
@@ -241,20 +248,19 @@ final class BatchIndexes: Sendable {
       existing
         ?? NearestShoreGrid.cached(shores: tree, kind: kind, cache: cache, listsInteriors: true) { _ in true }
     }
-    var borderGrids: (country: NearestShoreGrid?, zone: NearestShoreGrid?) = (nil, nil)
     if parts.contains(.boundaries), let countryTree = second.borders, let zoneTree = second.zoneBorders {
       let (countryGrid, zoneGrid) = (old?.countryBorderGrid, old?.zoneBorderGrid)
-      borderGrids = Self.both(
+      (countryBorderGrid, zoneBorderGrid) = Self.both(
         { borderGrid(countryTree, "country-border-grid", countryGrid) },
         { borderGrid(zoneTree, "zone-border-grid", zoneGrid) })
+    } else {
+      (countryBorderGrid, zoneBorderGrid) = (nil, nil)
     }
-    (countryBorderGrid, zoneBorderGrid) = borderGrids
     // A point's distance to its region's border was a search of the borders' tree for every point.
-    let oldRegionGrid = old?.regionBorderGrid
-    let regionGrid =
+    let regionGrid = old?.regionBorderGrid
+    regionBorderGrid =
       parts.contains(.boundaries)
-      ? first.regionBorders.map { borderGrid($0, "region-border-grid", oldRegionGrid) } : nil
-    regionBorderGrid = regionGrid
+      ? first.regionBorders.map { borderGrid($0, "region-border-grid", regionGrid) } : nil
     (timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores) =
       (
         second.zones, second.countries, second.borders, second.clearance, second.marine, second.namedSeas,
@@ -262,18 +268,15 @@ final class BatchIndexes: Sendable {
       )
     (self.places, countryPlaces) = (second.placeGrid, second.countryPlaces)
     islandCells = parts.contains(.countries) ? old?.islandCells ?? IslandCells(coast: coastLayer) : nil
-    // From the strong references this init still has, before they go.
-    let grids: [(any AnyObject & Sendable)?] = [
-      first.coast, first.regions, second.zones, second.countries, second.marine, second.islands,
-    ]
-    let trees: [(any AnyObject & Sendable)?] = [
-      first.shores, first.regionBorders, second.zoneBorders, second.borders, second.namedSeas,
-      second.islandShores,
-    ]
-    let others: [(any AnyObject & Sendable)?] = [
-      second.placeGrid, first.seaShores, borderGrids.country, borderGrids.zone, regionGrid, layers, names,
-    ]
-    kept = (grids + trees + others).compactMap { $0 }
+    unretained = UnretainedIndexes(
+      places: Unretained(self.places), coast: Unretained(coast),
+      countries: Unretained(countries), marine: Unretained(marine), timeZones: Unretained(timeZones),
+      islands: Unretained(islands), regions: Unretained(regions), shores: Unretained(shores),
+      countryBorders: Unretained(countryBorders), namedSeaBorders: Unretained(namedSeaBorders),
+      islandShores: Unretained(islandShores), regionBorders: Unretained(regionBorders),
+      zoneBorders: Unretained(zoneBorders), seaShores: Unretained(seaShores),
+      countryBorderGrid: Unretained(countryBorderGrid), zoneBorderGrid: Unretained(zoneBorderGrid),
+      regionBorderGrid: Unretained(regionBorderGrid))
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
   }
@@ -340,8 +343,8 @@ final class BatchIndexes: Sendable {
   /// less the way from the coordinate to the middle. False means only that neither bound settles it.
   func countryBorders(fartherThan limit: Double, from coordinate: Coordinate, _ vector: SIMD3<Double>) -> Bool
   {
-    guard let countries, !countryClearance.isEmpty else { return false }
-    let (node, box) = countries.leafDegreeBox(countries.layer.fixedPoint(coordinate))
+    guard let countries = unretained.countries, !countryClearance.isEmpty else { return false }
+    let (node, box) = countries.read { $0.leafDegreeBox($0.layer.fixedPoint(coordinate)) }
     let clearance = countryClearance[node]
     if Double(clearance.x) > limit { return true }
     guard clearance.y > 0 else { return false }
@@ -383,6 +386,23 @@ final class BatchIndexes: Sendable {
 }
 
 /// A buffer written from several threads, each at its own indices.
+/// A reference to an object that something else keeps alive, read without counting it
+/// (``BatchIndexes``' lookups).
+struct Unretained<Object: AnyObject & Sendable>: @unchecked Sendable {
+  // @unchecked: the object is Sendable; Unmanaged is only its address.
+  private let reference: Unmanaged<Object>
+
+  init?(_ object: Object?) {
+    guard let object else { return nil }
+    reference = .passUnretained(object)
+  }
+
+  /// Calls `body` with the object, neither retained nor released.
+  @inline(__always) func read<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+    try reference._withUnsafeGuaranteedRef(body)
+  }
+}
+
 private struct SendableBuffer<Element>: @unchecked Sendable {
   // @unchecked: the threads write disjoint elements, and the buffer is read after they have all finished.
   let buffer: UnsafeMutableBufferPointer<Element>
@@ -393,8 +413,8 @@ private struct SendableBuffer<Element>: @unchecked Sendable {
 /// The lookups of a batch: the same answers as ``LayerLookups``, from the in-memory indexes.
 extension BatchIndexes: PlacemarkLookups {
   func nearestPlace(to vector: SIMD3<Double>) -> (index: Int, chordSquared: Double)? {
-    guard let places else { return unindexed.nearestPlace(to: vector) }
-    return places.nearest(to: vector)
+    guard let places = unretained.places else { return unindexed.nearestPlace(to: vector) }
+    return places.read { $0.nearest(to: vector) }
   }
 
   func nearestPlace(ofCountry value: UInt16, to vector: SIMD3<Double>, within limit: Double) -> Int? {
@@ -405,72 +425,84 @@ extension BatchIndexes: PlacemarkLookups {
   }
 
   func coastLevel(at coordinate: Coordinate) -> Int? {
-    guard let coast else { return unindexed.coastLevel(at: coordinate) }
-    return FeatureChoice.highestLevel(of: coast.features(containing: coordinate), in: layers.coast)
+    guard let coast = unretained.coast else { return unindexed.coastLevel(at: coordinate) }
+    return FeatureChoice.highestLevel(
+      of: coast.read { $0.features(containing: coordinate) }, in: layers.coast)
   }
 
   func lakeFeature(containing coordinate: Coordinate) -> Int? {
-    guard let coast else { return unindexed.lakeFeature(containing: coordinate) }
-    return FeatureChoice.lake(of: coast.features(containing: coordinate), in: layers.coast)
+    guard let coast = unretained.coast else { return unindexed.lakeFeature(containing: coordinate) }
+    return FeatureChoice.lake(of: coast.read { $0.features(containing: coordinate) }, in: layers.coast)
   }
 
   func countryFeature(containing coordinate: Coordinate) -> Int? {
-    guard let countries else { return unindexed.countryFeature(containing: coordinate) }
-    return FeatureChoice.country(of: countries.features(containing: coordinate), in: layers.countries)
+    guard let countries = unretained.countries else {
+      return unindexed.countryFeature(containing: coordinate)
+    }
+    return FeatureChoice.country(
+      of: countries.read { $0.features(containing: coordinate) }, in: layers.countries)
   }
 
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {
-    guard let regions else { return unindexed.regionFeature(containing: coordinate, country: country) }
-    return FeatureChoice.first(of: regions.features(containing: coordinate)) { isRegion($0, of: country) }
+    guard let regions = unretained.regions else {
+      return unindexed.regionFeature(containing: coordinate, country: country)
+    }
+    return FeatureChoice.first(of: regions.read { $0.features(containing: coordinate) }) {
+      isRegion($0, of: country)
+    }
   }
 
   func seaName(containing coordinate: Coordinate) -> String? {
-    guard let marine else { return unindexed.seaName(containing: coordinate) }
-    return FeatureChoice.firstName(of: marine.features(containing: coordinate)) { names.seas[$0] }
+    guard let marine = unretained.marine else { return unindexed.seaName(containing: coordinate) }
+    return FeatureChoice.firstName(of: marine.read { $0.features(containing: coordinate) }) { names.seas[$0] }
   }
 
   func timeZoneFeature(containing coordinate: Coordinate) -> Int? {
-    guard let timeZones else { return unindexed.timeZoneFeature(containing: coordinate) }
-    return timeZones.features(containing: coordinate).first
+    guard let timeZones = unretained.timeZones else {
+      return unindexed.timeZoneFeature(containing: coordinate)
+    }
+    return timeZones.read { $0.features(containing: coordinate) }.first
   }
 
   func timeZoneFeatures(containing coordinate: Coordinate) -> FeatureSet {
-    guard let timeZones else { return unindexed.timeZoneFeatures(containing: coordinate) }
-    return timeZones.features(containing: coordinate)
+    guard let timeZones = unretained.timeZones else {
+      return unindexed.timeZoneFeatures(containing: coordinate)
+    }
+    return timeZones.read { $0.features(containing: coordinate) }
   }
 
   func islandFeature(containing coordinate: Coordinate) -> Int? {
-    guard let islands else { return unindexed.islandFeature(containing: coordinate) }
-    return islands.features(containing: coordinate).first
+    guard let islands = unretained.islands else { return unindexed.islandFeature(containing: coordinate) }
+    return islands.read { $0.features(containing: coordinate) }.first
   }
 
   func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   {
-    guard let countryBorders else {
+    guard let countryBorders = unretained.countryBorders else {
       return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit)
     }
     if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
-    return countryBorders.nearest(to: vector, within: limit)?.feature
+    return countryBorders.read { $0.nearest(to: vector, within: limit) }?.feature
   }
 
   func countryBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
     where accept: (Int) -> Bool
   ) -> Int? {
-    guard let countryBorders else {
+    guard let countryBorders = unretained.countryBorders else {
       return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit, where: accept)
     }
     if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
-    return countryBorders.nearest(to: vector, within: limit, accept: accept)?.feature
+    return countryBorders.read { $0.nearest(to: vector, within: limit, accept: accept) }?.feature
   }
 
   func regionBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double, country: UInt16
   ) -> Int? {
-    guard let regionBorders else {
+    guard let regionBorders = unretained.regionBorders else {
       return unindexed.regionBorder(nearestTo: coordinate, vector, within: limit, country: country)
     }
-    return regionBorders.nearest(to: vector, within: limit) { isRegion($0, of: country) }?.feature
+    return regionBorders.read { $0.nearest(to: vector, within: limit) { isRegion($0, of: country) } }?.feature
   }
 
   /// Whether a region feature is of a country.
@@ -481,15 +513,17 @@ extension BatchIndexes: PlacemarkLookups {
   func regionIndex(ofFeature feature: Int) -> Int? { names.regionFeatureRegions[feature] }
 
   func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String? {
-    guard let namedSeaBorders else { return unindexed.nearestSeaName(to: coordinate, vector) }
-    return namedSeaBorders.nearest(to: vector).flatMap { names.seas[$0.feature] }
+    guard let namedSeaBorders = unretained.namedSeaBorders else {
+      return unindexed.nearestSeaName(to: coordinate, vector)
+    }
+    return namedSeaBorders.read { $0.nearest(to: vector) }.flatMap { names.seas[$0.feature] }
   }
 
   func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit? {
-    guard let shores, let seaShores else {
+    guard let shores = unretained.shores, let seaShores = unretained.seaShores else {
       return unindexed.nearestShore(to: coordinate, vector, inLake: inLake)
     }
-    return inLake ? shores.nearest(to: vector) : seaShores.nearest(to: vector)
+    return inLake ? shores.read { $0.nearest(to: vector) } : seaShores.read { $0.nearest(to: vector) }
   }
 
   func mayHaveIsland(near coordinate: Coordinate) -> Bool {
@@ -503,22 +537,22 @@ extension BatchIndexes: PlacemarkLookups {
 
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   {
-    guard let islandShores else {
+    guard let islandShores = unretained.islandShores else {
       return unindexed.islandOutline(nearestTo: coordinate, vector, within: limit)
     }
-    return islandShores.nearest(to: vector, within: limit)?.feature
+    return islandShores.read { $0.nearest(to: vector, within: limit) }?.feature
   }
 
   func boundaryAngle(_ layer: BoundaryLayer, to coordinate: Coordinate, _ vector: SIMD3<Double>) -> Double? {
-    let (borders, grid): (ShoreIndex?, NearestShoreGrid?) =
+    let (borders, grid): (Unretained<ShoreIndex>?, Unretained<NearestShoreGrid>?) =
       switch layer {
-      case .countries: (countryBorders, countryBorderGrid)
-      case .regions: (regionBorders, regionBorderGrid)
-      case .timeZones: (zoneBorders, zoneBorderGrid)
+      case .countries: (unretained.countryBorders, unretained.countryBorderGrid)
+      case .regions: (unretained.regionBorders, unretained.regionBorderGrid)
+      case .timeZones: (unretained.zoneBorders, unretained.zoneBorderGrid)
       }
-    if let grid { return grid.nearest(to: vector)?.angle }
+    if let grid { return grid.read { $0.nearest(to: vector) }?.angle }
     guard let borders else { return unindexed.boundaryAngle(layer, to: coordinate, vector) }
-    return borders.nearest(to: vector)?.angle
+    return borders.read { $0.nearest(to: vector) }?.angle
   }
 
   func country(_ feature: Int) -> Placemark.Country { names.countries[feature] }

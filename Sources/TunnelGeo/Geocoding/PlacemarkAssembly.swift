@@ -80,11 +80,11 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         inZone: !zones.isEmpty, land: onLand) : nil
     return Placemark(
       latitude: coordinate.latitude, longitude: coordinate.longitude, land: fields.contains(.land) && land,
-      country: fields.contains(.country) ? countryFeature.map(lookups.country) : nil,
+      country: fields.contains(.country) ? countryFeature.map { lookups.country($0) } : nil,
       region: fields.contains(.region) ? region : nil, subregion: fields.contains(.region) ? subregion : nil,
       sea: seaAndLake?.sea, lake: seaAndLake?.lake,
       inLake: fields.contains(.sea) && inLake, nearestPlace: nearestPlace,
-      nearestLand: shore.map(nearestLand),
+      nearestLand: shore.map { nearestLand($0) },
       timeZone: timeZone, boundaryKm: boundaries)
   }
 
@@ -190,7 +190,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       ?? lookups.regionBorder(
         nearestTo: coordinate, vector,
         within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm, country: value)
-    if let index = polygon.flatMap(lookups.regionIndex), var region = lookups.region(index) {
+    if let index = polygon.flatMap({ lookups.regionIndex(ofFeature: $0) }), var region = lookups.region(index)
+    {
       region.source = .polygon
       return (region, index)
     }
@@ -203,7 +204,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         ofCountry: value, to: vector,
         within: SphereGeometry.chordSquared(
           angle: ReverseGeocoder.regionSearchRadiusKm / SphereGeometry.radiusKm))
-    guard let index = regionPlace.flatMap(places.regionIndex), var region = lookups.region(index) else {
+    guard let index = regionPlace.flatMap({ places.regionIndex(at: $0) }), var region = lookups.region(index)
+    else {
       return nil
     }
     region.source = .nearestPlace
@@ -249,8 +251,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     nearestPlace: () throws(PlaceDataError) -> Int
   ) throws(PlaceDataError) -> Placemark.TimeZone {
     if let first = zones.first {
-      // A loop, not `map(lookups.timeZone)`: the closure counted a reference to the shared lookups for
-      // every point.
+      // A loop, not `map(lookups.timeZone)`: a method taken as a function holds its object, and so
+      // counted a reference to the shared lookups for every point (closures written out do not).
       var others: [String] = []
       for feature in zones.dropFirst() { others.append(lookups.timeZone(feature)) }
       return Placemark.TimeZone(identifier: lookups.timeZone(first), others: others)
@@ -267,11 +269,11 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   func nearestLand(_ shore: BoundaryHit) -> Placemark.NearestLand {
     let point = SphereGeometry.coordinate(shore.point)
     let described = shoreDescription(shore.point)
-    let island = described.island.map(lookups.island)
+    let island = described.island.map { lookups.island($0) }
     return Placemark.NearestLand(
       distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
-      country: described.country.map(lookups.country),
-      name: described.place.map(lookups.layers.places.name) ?? island, island: island)
+      country: described.country.map { lookups.country($0) },
+      name: described.place.map { lookups.layers.places.name(at: $0) } ?? island, island: island)
   }
 
   /// What was found for a shoreline point: remembered, or described now and remembered.
