@@ -385,7 +385,6 @@ final class BatchIndexes: Sendable {
   }
 }
 
-/// A buffer written from several threads, each at its own indices.
 /// A reference to an object that something else keeps alive, read without counting it
 /// (``BatchIndexes``' lookups).
 struct Unretained<Object: AnyObject & Sendable>: @unchecked Sendable {
@@ -403,6 +402,7 @@ struct Unretained<Object: AnyObject & Sendable>: @unchecked Sendable {
   }
 }
 
+/// A buffer written from several threads, each at its own indices.
 private struct SendableBuffer<Element>: @unchecked Sendable {
   // @unchecked: the threads write disjoint elements, and the buffer is read after they have all finished.
   let buffer: UnsafeMutableBufferPointer<Element>
