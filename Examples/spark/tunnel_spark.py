@@ -30,6 +30,7 @@ Spark row before the answers, and Spark reads `tunnel batch`'s CSV back (tunnel_
 
 import csv
 import os
+import shlex
 import shutil
 import subprocess
 import tarfile
@@ -240,16 +241,19 @@ def sent_header(columns):
 
 
 def added_columns(command, columns):
-    """The columns `tunnel batch` adds, read from its header on one probe row (it also checks the fields)."""
+    """The columns `tunnel batch` adds, read from the header it writes (it also checks the fields)."""
     header = sent_header(columns)
-    probe = ",".join(header) + "\n" + ("0 0" if len(header) == 1 else "0,0") + "\n"
-    finished = subprocess.run(command + ["--input-format", "csv", "--format", "csv"], input=probe.encode(),
-                              capture_output=True)
-    if finished.returncode != 0:
+    return header_written(command + ["--input-format", "csv", "--format", "csv"], ",".join(header))[len(header):]
+
+
+def header_written(command, header):
+    """The header `tunnel batch` writes for input with this header (its own names for the input's columns, then the
+    added ones), asked of it with no row; its refusal (a column named twice, an unknown field) is a UsageError."""
+    finished = subprocess.run(command, input=(header + "\n").encode(), capture_output=True)
+    if finished.returncode != 0 or not finished.stdout:
         message = finished.stderr.decode(errors="replace").strip().splitlines()
         raise UsageError(message[0] if message else "tunnel batch failed with status %d" % finished.returncode)
-    first_line = finished.stdout.decode().splitlines()[0]
-    return first_line.split(",")[len(header):]
+    return next(csv.reader([finished.stdout.decode().splitlines()[0]]))
 
 
 def added_type(name, as_text):
@@ -490,8 +494,7 @@ def placemarks_of_csv(spark, path, fields=None, antipode=False, *, columns=None,
     kept, added = written[:len(names)], written[len(names):]
     ship(context, binary, data)
     binary = os.path.basename(binary)
-    script = PIPE_SCRIPT.format(binary=binary, archive=DATA_ARCHIVE, options=" ".join(shell_word(word)
-                                                                                     for word in options))
+    script = PIPE_SCRIPT.format(binary=binary, archive=DATA_ARCHIVE, options=" ".join(map(shlex.quote, options)))
     # Where the files are when the task's directory does not have them: local mode, whose tasks run in the
     # driver's directory, and the driver's file server puts them in its own.
     from pyspark import SparkFiles
@@ -534,13 +537,6 @@ exit $status
 """
 
 
-def shell_word(word):
-    """A word for bash, quoted when it needs to be."""
-    import shlex
-
-    return shlex.quote(word)
-
-
 def column_arguments(columns):
     """coordinate_columns' (latitude, longitude, coordinate) for the columns given, by name or number."""
     if not columns:
@@ -560,16 +556,6 @@ def column_options(names, columns):
     numbers = [str(names.index(name) + 1) for name in found]
     return ["--coordinate-column", numbers[0]] if len(numbers) == 1 else [
         "--lat-column", numbers[0], "--lon-column", numbers[1]]
-
-
-def header_written(command, header):
-    """The header `tunnel batch` writes for input with this header (its own names for the input's columns, then the
-    added ones), asked of it with no row; its refusal (a column named twice, an unknown field) is a UsageError."""
-    finished = subprocess.run(command, input=(header + "\n").encode(), capture_output=True)
-    if finished.returncode not in (0, 65) or not finished.stdout:
-        message = finished.stderr.decode(errors="replace").strip().splitlines()
-        raise UsageError(message[0] if message else "tunnel batch failed with status %d" % finished.returncode)
-    return next(csv.reader([finished.stdout.decode().splitlines()[0]]))
 
 
 class InputError(Exception):
