@@ -133,8 +133,12 @@ def main(argv=None):
     spark = SparkSession.builder.appName("tunnel batch").getOrCreate()
     try:
         if way == "pipe":
-            given = [arguments.coordinate_column] if arguments.coordinate_column else [
-                arguments.lat_column, arguments.lon_column] if arguments.lat_column or arguments.lon_column else None
+            if arguments.coordinate_column:
+                given = [arguments.coordinate_column]
+            elif arguments.lat_column or arguments.lon_column:
+                given = [arguments.lat_column, arguments.lon_column]
+            else:
+                given = None  # found by name, as tunnel batch finds them
             placemarks = placemarks_of_csv(spark, arguments.input, arguments.fields, arguments.antipode,
                                            columns=given, precision=arguments.precision,
                                            text=arguments.output_format == "csv", tunnel=arguments.tunnel,
