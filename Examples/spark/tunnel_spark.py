@@ -480,18 +480,20 @@ def placemarks_of_csv(spark, path, fields=None, antipode=False, *, columns=None,
     if header.lstrip("\ufeff").startswith(("sep=", "#")):
         raise UsageError("the first line of %s is not a header (%r); give the header first, or use --via arrow" % (
             path, header[:80]))
-    separator = ";" if ";" in header and "," not in header else ","
-    names = next(csv.reader([header.lstrip("\ufeff")], delimiter=separator))
     if columns is not None:
         columns = [columns] if isinstance(columns, str) else list(columns)
     if not isinstance(fields, (str, type(None))):
         fields = ",".join(fields)
     threads = int(context.getConf().get("spark.task.cpus", "1"))
-    options = batch_options(fields, antipode, precision, threads) + column_options(names, columns)
-    written = header_written([binary, "batch", "--data", data, "--input-format", "csv", "--format", "csv"]
-                             + options, header)
-    # The input's columns come first, one for each of the header's, then the added ones.
-    kept, added = written[:len(names)], written[len(names):]
+    options = batch_options(fields, antipode, precision, threads) + column_options(columns)
+    command = [binary, "batch", "--data", data, "--input-format", "csv", "--format", "csv"]
+    # `tunnel batch` reads the header as it will in every task: its separator, its coordinate columns (found by
+    # name, or as given), and its refusals, in its own words.
+    written = header_written(command + options, header)
+    # Its added columns come after the input's, as many as for any input (here they may be named tunnel_…).
+    probe = header_written(command + batch_options(fields, antipode, precision, threads), "latitude,longitude")
+    added_count = len(probe) - 2
+    kept, added = written[:-added_count], written[-added_count:]
     ship(context, binary, data)
     binary = os.path.basename(binary)
     script = PIPE_SCRIPT.format(binary=binary, archive=DATA_ARCHIVE, options=" ".join(map(shlex.quote, options)))
@@ -537,25 +539,15 @@ exit $status
 """
 
 
-def column_arguments(columns):
-    """coordinate_columns' (latitude, longitude, coordinate) for the columns given, by name or number."""
-    if not columns:
-        return None, None, None
-    if len(columns) == 1:
-        return None, None, str(columns[0])
-    return tuple(None if name is None else str(name) for name in columns) + (None,)
-
-
-def column_options(names, columns):
-    """`tunnel batch`'s options naming the coordinate columns given (none: it finds them by name, as
-    coordinate_columns does, which checks them first)."""
-    latitude, longitude, coordinate = column_arguments(columns)
-    found = coordinate_columns(names, latitude, longitude, coordinate)
+def column_options(columns):
+    """`tunnel batch`'s options naming the coordinate columns given, by name or number: [coordinate] or
+    [latitude, longitude], either of which may be None (none given: it finds them by name)."""
     if not columns:
         return []
-    numbers = [str(names.index(name) + 1) for name in found]
-    return ["--coordinate-column", numbers[0]] if len(numbers) == 1 else [
-        "--lat-column", numbers[0], "--lon-column", numbers[1]]
+    if len(columns) == 1:
+        return ["--coordinate-column", str(columns[0])]
+    return [word for option, name in zip(("--lat-column", "--lon-column"), columns) if name is not None
+            for word in (option, str(name))]
 
 
 class InputError(Exception):
