@@ -121,9 +121,6 @@ struct BatchAnswer {
     owner = cell
   }
 
-  /// The whole placemark, read in place (no copy of it or its strings); nil on the fast path.
-  func withPlacemark<Result>(_ body: (UnsafePointer<Placemark>?) -> Result) -> Result { body(placemark) }
-
   /// The nearest place of a whole placemark, read in place (no copy of its strings); on the fast path
   /// see ``nearestPlaceIndex``.
   func withNearestPlace<Result>(_ body: (borrowing NearestPlace) -> Result) -> Result {
@@ -158,9 +155,7 @@ extension PlacemarkField {
   static func writeJSON(
     _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: Precision
   ) {
-    answer.withPlacemark { placemark in
-      for field in fields { field.writeJSON(placemark, answer, to: &out, precision: precision) }
-    }
+    for field in fields { field.writeJSON(answer.placemark, answer, to: &out, precision: precision) }
   }
 
   private func writeJSON(
@@ -266,10 +261,8 @@ extension PlacemarkField {
       for field in fields { field.writeCSV(nil, nil, to: &out, separator: separator, precision: precision) }
       return
     }
-    answer.withPlacemark { placemark in
-      for field in fields {
-        field.writeCSV(placemark, answer, to: &out, separator: separator, precision: precision)
-      }
+    for field in fields {
+      field.writeCSV(answer.placemark, answer, to: &out, separator: separator, precision: precision)
     }
   }
 
