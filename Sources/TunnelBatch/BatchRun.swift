@@ -65,6 +65,15 @@ public final class BatchRun {
     /// Whether only the nearest place is asked for: answered from the nearest-place grid alone.
     var nearestPlaceOnly: Bool { fields == [.nearestPlace] }
 
+    /// Whether the fields asked for are answered by key (``KeyedColumns``), which they are when every one
+    /// is a key's; false answers them with whole placemarks (which tests compare the keys' rows with).
+    var answersByKey = true
+
+    /// Whether the rows are answered by key: some fields are asked for, and every one is a key's.
+    var keyedOnly: Bool {
+      answersByKey && !fields.isEmpty && fields.allSatisfy { PlacemarkField.keyed.contains($0) }
+    }
+
     /// The placemark's fields the rows need: only these are computed.
     var placemarkFields: Placemark.Fields { PlacemarkField.placemarkFields(fields) }
   }
@@ -96,6 +105,8 @@ public final class BatchRun {
   private let options: Options
   /// On the nearest-place fast path, the columns or JSON member of each place met so far.
   private var placeColumns: PlaceColumns?
+  /// For rows answered by key, the columns or JSON members of each value; made with the first chunk.
+  private var keyedColumns: KeyedColumns?
 
   public init(input: BatchInput, geocoder: ReverseGeocoder, options: Options) {
     self.input = input
@@ -266,21 +277,31 @@ public final class BatchRun {
     }
     if options.antipode { points += points.map(\.antipode) }
     if options.fields.isEmpty { return (Answers(count: points.count), slots) }
+    let format: PlaceColumns.Format =
+      switch options.format {
+      case .csv: .delimited(separator: UInt8(ascii: ","))
+      case .tsv: .delimited(separator: 0x09)
+      case .jsonl, .geojson: .json
+      }
     if options.nearestPlaceOnly {
       let found = try geocoder.nearestPlaceIndices(to: points, threads: options.threads)
       let places = try geocoder.data.places()
       // Worth its table from the first chunk of some size on: a few rows do not repeat their places.
       if placeColumns == nil, points.count >= PlaceColumns.threshold {
-        let format: PlaceColumns.Format =
-          switch options.format {
-          case .csv: .delimited(separator: UInt8(ascii: ","))
-          case .tsv: .delimited(separator: 0x09)
-          case .jsonl, .geojson: .json
-          }
         placeColumns = PlaceColumns(placeCount: places.count, format: format, precision: options.precision)
       }
       placeColumns?.add(found, of: places)
       return (Answers(places: places, nearestPlaces: found, placeColumns: placeColumns), slots)
+    }
+    if options.keyedOnly {
+      let columns =
+        try keyedColumns
+        ?? KeyedColumns(
+          geocoder: geocoder, fields: options.fields, format: format, precision: options.precision)
+      keyedColumns = columns
+      let keys = try geocoder.placemarkKeys(
+        for: points, fields: options.placemarkFields, threads: options.threads)
+      return (Answers(keys: keys, keyedColumns: columns), slots)
     }
     return (
       Answers(
@@ -315,21 +336,26 @@ public final class BatchRun {
     chunk.withUnsafeBufferPointer { rows in
       lines.withUnsafeBufferPointer { lines in
         answers.placemarks.withUnsafeBufferPointer { placemarks in
-          let chunk = ReadOnlyRows(rows: rows, lines: lines, placemarks: placemarks)
-          DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let (rows, lines, placemarks) = (chunk.rows, chunk.lines, chunk.placemarks)
-            var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
-            var written = rowsBefore + offsets[part]
-            for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
-              if skipInvalid, rows[index].problem != nil { continue }
-              let slot = Int(slots[index])
-              formatter.write(
-                rows[index], lines: lines, slot >= 0 ? answers.answer(slot, placemarks) : nil,
-                slot >= 0 && answers.count > good ? answers.answer(good + slot, placemarks) : nil,
-                first: written == 0, to: &out)
-              written += 1
+          answers.keys.withUnsafeBufferPointer { keys in
+            let chunk = ReadOnlyRows(
+              rows: rows, lines: lines,
+              answers: AnswerStorage(
+                placemarks: placemarks, keys: keys, keyedColumns: Unretained(answers.keyedColumns)))
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+              let (rows, lines, storage) = (chunk.rows, chunk.lines, chunk.answers)
+              var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
+              var written = rowsBefore + offsets[part]
+              for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
+                if skipInvalid, rows[index].problem != nil { continue }
+                let slot = Int(slots[index])
+                formatter.write(
+                  rows[index], lines: lines, slot >= 0 ? answers.answer(slot, storage) : nil,
+                  slot >= 0 && answers.count > good ? answers.answer(good + slot, storage) : nil,
+                  first: written == 0, to: &out)
+                written += 1
+              }
+              results.set(part, out)
             }
-            results.set(part, out)
           }
         }
       }
@@ -338,7 +364,8 @@ public final class BatchRun {
   }
 }
 
-/// The answers of a chunk: whole placemarks, or nearest places only (the fast path).
+/// The answers of a chunk: whole placemarks, keys (``KeyedColumns``), or nearest places only (the fast
+/// path).
 ///
 /// On the fast path the places are found in spatial order and held by index: their names and numbers
 /// are copied from the place layer straight into the output while formatting.
@@ -346,8 +373,11 @@ final class Answers: @unchecked Sendable {
   // @unchecked: nothing changes after init. The place layer and the columns are held unowned: the
   // geocoder and the batch keep them for the whole batch, and counting references to them from every
   // row on every core was a tenth of the formatting.
-  /// The placemarks; empty on the fast path.
+  /// The placemarks; empty on the fast path and for rows answered by key.
   let placemarks: [Placemark]
+  /// For rows answered by key, the keys, and the columns of their values.
+  let keys: [PlacemarkKey]
+  let keyedColumns: KeyedColumns?
   /// On the fast path, the place layer, and each point's nearest place in it with its distance.
   unowned(unsafe) let places: PlaceLayer?
   let nearestPlaces: UnsafeMutableBufferPointer<(index: Int, distanceKm: Double)>
@@ -356,6 +386,8 @@ final class Answers: @unchecked Sendable {
 
   init(placemarks: [Placemark]) {
     self.placemarks = placemarks
+    keys = []
+    keyedColumns = nil
     places = nil
     nearestPlaces = .allocate(capacity: 0)
     placeColumns = nil
@@ -365,14 +397,28 @@ final class Answers: @unchecked Sendable {
   /// No field asked for (`--fields none`): nothing to read, only how many points were answered.
   init(count: Int) {
     placemarks = []
+    keys = []
+    keyedColumns = nil
     places = nil
     nearestPlaces = .allocate(capacity: 0)
     placeColumns = nil
     noFieldCount = count
   }
 
+  init(keys: [PlacemarkKey], keyedColumns: KeyedColumns) {
+    placemarks = []
+    self.keys = keys
+    self.keyedColumns = keyedColumns
+    places = nil
+    nearestPlaces = .allocate(capacity: 0)
+    placeColumns = nil
+    noFieldCount = 0
+  }
+
   init(places: PlaceLayer, nearestPlaces: [(index: Int, distanceKm: Double)], placeColumns: PlaceColumns?) {
     placemarks = []
+    keys = []
+    keyedColumns = nil
     self.places = places
     self.nearestPlaces = .allocate(capacity: nearestPlaces.count)
     _ = self.nearestPlaces.initialize(from: nearestPlaces)
@@ -386,21 +432,31 @@ final class Answers: @unchecked Sendable {
   private let noFieldCount: Int
 
   var count: Int {
-    !placemarks.isEmpty ? placemarks.count : places != nil ? nearestPlaces.count : noFieldCount
+    !placemarks.isEmpty
+      ? placemarks.count : !keys.isEmpty ? keys.count : places != nil ? nearestPlaces.count : noFieldCount
   }
 
-  /// The answer at `index`, with ``placemarks`` read at `placemarks`.
-  func answer(_ index: Int, _ placemarks: UnsafeBufferPointer<Placemark>) -> BatchAnswer {
-    BatchAnswer(self, index, placemarks: placemarks)
+  /// The answer at `index`, read through `storage`.
+  func answer(_ index: Int, _ storage: AnswerStorage) -> BatchAnswer {
+    BatchAnswer(self, index, storage: storage)
   }
 }
 
-/// A chunk's rows, plain lines and placemarks, read by every worker while the chunk is formatted.
+/// A chunk's rows, plain lines and answers, read by every worker while the chunk is formatted.
 private struct ReadOnlyRows: @unchecked Sendable {
-  // @unchecked: nothing writes the rows or placemarks while the workers read them.
+  // @unchecked: nothing writes the rows or answers while the workers read them.
   let rows: UnsafeBufferPointer<BatchRecord>
   let lines: UnsafeBufferPointer<UInt8>
+  let answers: AnswerStorage
+}
+
+/// Where a chunk's answers are read while its rows are formatted: the placemarks and keys in place, and
+/// the columns of the keys' values without counting references to them from every row on every core.
+struct AnswerStorage: @unchecked Sendable {
+  // @unchecked: nothing writes the answers while the workers read them.
   let placemarks: UnsafeBufferPointer<Placemark>
+  let keys: UnsafeBufferPointer<PlacemarkKey>
+  let keyedColumns: Unretained<KeyedColumns>?
 }
 
 /// One slot per part, each written by one worker.

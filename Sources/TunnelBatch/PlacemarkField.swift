@@ -1,5 +1,6 @@
 import TunnelGeo
 import TunnelReports
+import TunnelSystem
 
 /// A part of a placemark that a batch can add to each row, named by its key in the placemark's JSON.
 public enum PlacemarkField: String, Sendable, CaseIterable {
@@ -54,6 +55,9 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
     return result
   }
 
+  /// The fields a batch can answer by key (``KeyedColumns``): each has a few hundred values at most.
+  static let keyed: Set<PlacemarkField> = [.land, .country, .timeZone]
+
   /// The JSON members the field writes (``writeJSON(_:_:to:precision:)``), in order.
   var keys: [String] {
     switch self {
@@ -101,15 +105,20 @@ struct BatchAnswer {
   let index: Int
   /// The whole placemark, read in place (no copy of it or its strings); nil on the fast path.
   let placemark: UnsafePointer<Placemark>?
+  /// The key, read in place, when the chunk was answered by key, and the columns of its values (held
+  /// by the batch).
+  let key: UnsafePointer<PlacemarkKey>?
+  let keyedColumns: Unretained<KeyedColumns>?
   /// What keeps an answer made on its own alive.
   private let owner: PlacemarkCell?
 
-  /// The answer at `index` of `answers`, whose placemarks (empty on the fast path) are read at
-  /// `placemarks` while they are formatted.
-  init(_ answers: Answers, _ index: Int, placemarks: UnsafeBufferPointer<Placemark>) {
+  /// The answer at `index` of `answers`, read through `storage` while they are formatted.
+  init(_ answers: Answers, _ index: Int, storage: AnswerStorage) {
     self.answers = answers
     self.index = index
-    placemark = placemarks.isEmpty ? nil : placemarks.baseAddress! + index
+    placemark = storage.placemarks.isEmpty ? nil : storage.placemarks.baseAddress! + index
+    key = storage.keys.isEmpty ? nil : storage.keys.baseAddress! + index
+    keyedColumns = storage.keyedColumns
     owner = nil
   }
 
@@ -118,6 +127,8 @@ struct BatchAnswer {
     answers = nil
     index = 0
     self.placemark = UnsafePointer(cell.pointer)
+    key = nil
+    keyedColumns = nil
     owner = cell
   }
 
@@ -155,6 +166,9 @@ extension PlacemarkField {
   static func writeJSON(
     _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: Precision
   ) {
+    if let key = answer.key, let columns = answer.keyedColumns {
+      return columns.read { columns in for field in fields { columns.write(field, key, to: &out) } }
+    }
     for field in fields { field.writeJSON(answer.placemark, answer, to: &out, precision: precision) }
   }
 
@@ -260,6 +274,9 @@ extension PlacemarkField {
     guard let answer else {
       for field in fields { field.writeCSV(nil, nil, to: &out, separator: separator, precision: precision) }
       return
+    }
+    if let key = answer.key, let columns = answer.keyedColumns {
+      return columns.read { columns in for field in fields { columns.write(field, key, to: &out) } }
     }
     for field in fields {
       field.writeCSV(answer.placemark, answer, to: &out, separator: separator, precision: precision)

@@ -385,23 +385,6 @@ final class BatchIndexes: Sendable {
   }
 }
 
-/// A reference to an object that something else keeps alive, read without counting it
-/// (``BatchIndexes``' lookups).
-struct Unretained<Object: AnyObject & Sendable>: @unchecked Sendable {
-  // @unchecked: the object is Sendable; Unmanaged is only its address.
-  private let reference: Unmanaged<Object>
-
-  init?(_ object: Object?) {
-    guard let object else { return nil }
-    reference = .passUnretained(object)
-  }
-
-  /// Calls `body` with the object, neither retained nor released.
-  @inline(__always) func read<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-    try reference._withUnsafeGuaranteedRef(body)
-  }
-}
-
 /// A buffer written from several threads, each at its own indices.
 private struct SendableBuffer<Element>: @unchecked Sendable {
   // @unchecked: the threads write disjoint elements, and the buffer is read after they have all finished.

@@ -69,9 +69,10 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       ? FeatureSet() : lookups.timeZoneFeatures(containing: coordinate)
     var timeZone = Placemark.TimeZone(identifier: "")
     if fields.contains(.timeZone) {
-      timeZone = try self.timeZone(
-        at: coordinate, zones: zones, land: onLand,
-        nearestPlace: { () throws(PlaceDataError) in try nearest().index })
+      timeZone = self.timeZone(
+        of: try zone(
+          at: coordinate, zones: zones, land: onLand,
+          nearestPlace: { () throws(PlaceDataError) in try nearest().index }))
     }
     let boundaries =
       fields.contains(.boundaries)
@@ -86,6 +87,42 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       inLake: fields.contains(.sea) && inLake, nearestPlace: nearestPlace,
       nearestLand: shore.map { nearestLand($0) },
       timeZone: timeZone, boundaryKm: boundaries)
+  }
+
+  /// The land, country and time zone of a point for `fields` as the layers number them (the others are
+  /// not looked up): ``placemark(of:)`` of it has the values ``placemark(for:fields:)`` gives there.
+  func key(for coordinate: Coordinate, fields: Placemark.Fields) throws(PlaceDataError) -> PlacemarkKey {
+    var level: Int??
+    func onLand() -> Bool {
+      if level == nil { level = .some(lookups.coastLevel(at: coordinate)) }
+      return level!.map { $0 % 2 == 1 } ?? false
+    }
+    var key = PlacemarkKey(land: fields.contains(.land) && onLand(), country: -1, timeZone: nil)
+    if fields.contains(.country),
+      let feature = ownCountry(at: coordinate, SphereGeometry.unitVector(coordinate))
+    {
+      key.country = Int32(feature)
+    }
+    if fields.contains(.timeZone) {
+      key.timeZone = try zone(
+        at: coordinate, zones: lookups.timeZoneFeatures(containing: coordinate), land: onLand
+      ) { () throws(PlaceDataError) in
+        guard let nearest = lookups.nearestPlace(to: SphereGeometry.unitVector(coordinate)),
+          nearest.index >= 0
+        else { throw .malformed(path: lookups.layers.places.path, detail: "no places") }
+        return nearest.index
+      }
+    }
+    return key
+  }
+
+  /// The placemark a key stands for: its land, country and time zone named, the other fields empty.
+  func placemark(of key: PlacemarkKey) -> Placemark {
+    Placemark(
+      latitude: 0, longitude: 0, land: key.land,
+      country: key.country >= 0 ? lookups.country(Int(key.country)) : nil, region: nil, subregion: nil,
+      sea: nil, lake: nil, inLake: false, nearestPlace: .unasked, nearestLand: nil,
+      timeZone: key.timeZone.map { timeZone(of: $0) } ?? Placemark.TimeZone(identifier: ""), boundaryKm: nil)
   }
 
   /// How far the nearest boundary of each layer is (``Placemark/Boundaries``): the region's only when a
@@ -246,21 +283,30 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// The zone of the time zone polygons holding the point (`zones`, in feature order), with the others
   /// that hold it too; where none does (gaps between simplified polygons), the nautical zone at sea and the
   /// nearest place's zone on land.
-  func timeZone(
+  func zone(
     at coordinate: Coordinate, zones: FeatureSet, land: () -> Bool,
     nearestPlace: () throws(PlaceDataError) -> Int
-  ) throws(PlaceDataError) -> Placemark.TimeZone {
-    if let first = zones.first {
+  ) throws(PlaceDataError) -> PlacemarkKey.Zone {
+    var members = zones.makeIterator()
+    if let first = members.next() {
+      guard let second = members.next() else { return .polygon(Int32(first)) }
       // A loop, not `map(lookups.timeZone)`: a method taken as a function holds its object, and so
       // counted a reference to the shared lookups for every point (closures written out do not).
-      var others: [String] = []
-      for feature in zones.dropFirst() { others.append(lookups.timeZone(feature)) }
-      return Placemark.TimeZone(identifier: lookups.timeZone(first), others: others)
+      var others = [lookups.timeZone(second)]
+      while let other = members.next() { others.append(lookups.timeZone(other)) }
+      return .read(Placemark.TimeZone(identifier: lookups.timeZone(first), others: others))
     }
-    if !land() {
-      return Placemark.TimeZone(identifier: ReverseGeocoder.oceanZone(longitude: coordinate.longitude))
+    if !land() { return .nautical(Int8(ReverseGeocoder.oceanZoneHours(longitude: coordinate.longitude))) }
+    return .read(Placemark.TimeZone(identifier: lookups.layers.places.timeZone(at: try nearestPlace())))
+  }
+
+  /// The time zone a key's zone stands for.
+  func timeZone(of zone: PlacemarkKey.Zone) -> Placemark.TimeZone {
+    switch zone {
+    case .polygon(let feature): Placemark.TimeZone(identifier: lookups.timeZone(Int(feature)))
+    case .nautical(let hours): Placemark.TimeZone(identifier: ReverseGeocoder.oceanZone(hours: Int(hours)))
+    case .read(let zone): zone
     }
-    return Placemark.TimeZone(identifier: lookups.layers.places.timeZone(at: try nearestPlace()))
   }
 
   // MARK: Nearest land

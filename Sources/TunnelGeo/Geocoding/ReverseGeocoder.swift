@@ -244,7 +244,14 @@ public final class ReverseGeocoder: Sendable {
 
   /// The nautical time zone of a longitude: `Etc/GMT+11` for 165–180° W (the sign is POSIX's, inverted).
   static func oceanZone(longitude: Double) -> String {
-    let hours = Int((longitude / 15).rounded())
+    oceanZone(hours: oceanZoneHours(longitude: longitude))
+  }
+
+  /// The offset in hours east of the nautical time zone of a longitude, -12…12.
+  static func oceanZoneHours(longitude: Double) -> Int { Int((longitude / 15).rounded()) }
+
+  /// The nautical time zone `hours` east (-12…12) of Greenwich: `Etc/GMT+11` for -11.
+  static func oceanZone(hours: Int) -> String {
     if hours == 0 { return "Etc/GMT" }
     return hours > 0 ? "Etc/GMT-\(hours)" : "Etc/GMT+\(-hours)"
   }
@@ -349,6 +356,32 @@ public final class ReverseGeocoder: Sendable {
     let answers = try placemarks(of: coordinates, indexes: indexes, fields: fields, threads: threads)
     try data.checkIntact()
     return answers
+  }
+
+  /// The keys of `coordinates` for `fields` (only ``Placemark/Fields/land``, ``Placemark/Fields/country``
+  /// and ``Placemark/Fields/timeZone`` count), found as ``placemarks(for:fields:threads:)`` finds them:
+  /// ``placemark(of:)`` of each is the placemark that gives.
+  package func placemarkKeys(
+    for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
+  ) throws(PlaceDataError) -> [PlacemarkKey] {
+    _ = try placemarkLayers()
+    let built = prepared.withLock { $0.batchIndexes }
+    let keys: [PlacemarkKey]
+    if let indexes = coordinates.count > Self.batchIndexThreshold
+      ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
+    {
+      let assembly = PlacemarkAssembly(lookups: indexes)
+      keys = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+        try assembly.key(for: coordinate, fields: fields)
+      }
+    } else {
+      let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
+      keys = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+        try assembly.key(for: coordinate, fields: fields)
+      }
+    }
+    try data.checkIntact()
+    return keys
   }
 
   /// The placemarks of a sequence of coordinates of any length, handed to `body` in order, one chunk at a

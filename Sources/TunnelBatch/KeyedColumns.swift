@@ -1,0 +1,111 @@
+import TunnelGeo
+import TunnelReports
+import TunnelSystem
+
+/// The CSV columns or JSON members of a batch's land, country and time zone for each value they can take,
+/// written once per batch and copied into every row that has the value (see `PlacemarkKey`).
+///
+/// Each value's bytes are those the field writes for a placemark that holds it
+/// (`ReverseGeocoder.placemark(of:)`), so a row answered by key is written as the whole placemark's row
+/// would be. A zone that a key holds whole (where polygons overlap, or the nearest place's on land: a few
+/// rows in ten thousand) is written for its row.
+final class KeyedColumns: @unchecked Sendable {
+  // @unchecked: nothing changes after init.
+  private let format: PlaceColumns.Format
+  private let precision: Precision
+  /// Every value's bytes, one after another.
+  private let bytes: [UInt8]
+  /// Where the bytes of `land` false and true are.
+  private let land: [Range<Int>]
+  /// Where the bytes of each country feature's are, and last those of no country.
+  private let countries: [Range<Int>]
+  /// Where the bytes of each time zone polygon's zone are.
+  private let zones: [Range<Int>]
+  /// Where the bytes of each nautical zone are, from 12 hours west.
+  private let nautical: [Range<Int>]
+  /// A placemark with no value, for the zones written for their row.
+  private let empty: Placemark
+
+  init(
+    geocoder: ReverseGeocoder, fields: [PlacemarkField], format: PlaceColumns.Format, precision: Precision
+  ) throws(PlaceDataError) {
+    self.format = format
+    self.precision = precision
+    let none = PlacemarkKey(land: false, country: -1, timeZone: nil)
+    empty = try geocoder.placemark(of: none)
+    var out = OutputBytes()
+    func spans(_ field: PlacemarkField, _ keys: [PlacemarkKey]) throws(PlaceDataError) -> [Range<Int>] {
+      guard fields.contains(field) else { return [] }
+      var spans: [Range<Int>] = []
+      for key in keys {
+        let start = out.count
+        Self.write(field, try geocoder.placemark(of: key), format: format, precision: precision, to: &out)
+        spans.append(start..<out.count)
+      }
+      return spans
+    }
+    let counts = try geocoder.keyFeatureCounts()
+    var key = none
+    land = try spans(
+      .land,
+      [false, true].map { flag in
+        key.land = flag; return key
+      })
+    key = none
+    countries = try spans(
+      .country,
+      (0...counts.countries).map { feature in
+        key.country = feature < counts.countries ? Int32(feature) : -1
+        return key
+      })
+    key = none
+    zones = try spans(
+      .timeZone,
+      (0..<counts.timeZones).map { feature in
+        key.timeZone = .polygon(Int32(feature)); return key
+      })
+    nautical = try spans(
+      .timeZone,
+      (-12...12).map { hours in
+        key.timeZone = .nautical(Int8(hours)); return key
+      })
+    bytes = out.bytes
+  }
+
+  /// Appends `field`'s columns or member for the key at `key` (read in place: no copy of a zone it holds
+  /// whole).
+  func write(_ field: PlacemarkField, _ key: UnsafePointer<PlacemarkKey>, to out: inout OutputBytes) {
+    let span: Range<Int>
+    switch field {
+    case .land: span = land[key.pointee.land ? 1 : 0]
+    case .country:
+      span = countries[key.pointee.country >= 0 ? Int(key.pointee.country) : countries.count - 1]
+    case .timeZone:
+      switch key.pointee.timeZone {
+      case .polygon(let feature): span = zones[Int(feature)]
+      case .nautical(let hours): span = nautical[Int(hours) + 12]
+      case .read(let zone):
+        var placemark = empty
+        placemark.timeZone = zone
+        return Self.write(field, placemark, format: format, precision: precision, to: &out)
+      case nil: preconditionFailure("a key without the time zone it was asked for")
+      }
+    default: preconditionFailure("\(field) is not a field of a key")
+    }
+    bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[span])) }
+  }
+
+  /// Appends `field`'s columns or member as a whole placemark's row has them.
+  private static func write(
+    _ field: PlacemarkField, _ placemark: Placemark, format: PlaceColumns.Format, precision: Precision,
+    to out: inout OutputBytes
+  ) {
+    let answer = BatchAnswer(placemark: placemark)
+    switch format {
+    case .delimited(let separator):
+      PlacemarkField.writeCSV([field], answer, to: &out, separator: separator, precision: precision)
+    case .json:
+      PlacemarkField.writeJSON([field], answer, to: &out, precision: precision)
+    }
+  }
+}
