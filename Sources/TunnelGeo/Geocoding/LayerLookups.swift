@@ -98,6 +98,9 @@ struct LayerLookups: PlacemarkLookups, Sendable {
 
   func mayHaveIsland(near coordinate: Coordinate) -> Bool { true }
 
+  func countryBorders(fartherThan limit: Double, from coordinate: Coordinate, _ vector: SIMD3<Double>) -> Bool
+  { false }
+
   func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
   {
     let coast = layers.coast.polygons

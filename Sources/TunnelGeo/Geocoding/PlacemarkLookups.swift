@@ -40,6 +40,9 @@ protocol PlacemarkLookups {
 
   /// The country feature whose border (coastlines included) is nearest within `limit` radians.
   func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
+  /// True where every country border is known to lie farther than `limit` radians (a cheap test before
+  /// a search; false where it is not known).
+  func countryBorders(fartherThan limit: Double, from coordinate: Coordinate, _ vector: SIMD3<Double>) -> Bool
   /// The country feature taken by `accept` whose border is nearest within `limit` radians.
   func countryBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
