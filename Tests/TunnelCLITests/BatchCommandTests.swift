@@ -318,7 +318,8 @@ import Testing
     let result = try TunnelProcess.run(["batch", "--help"])
     #expect(result.status == 0)
     for text in [
-      "Examples:", "tunnel batch points.csv", "--fields", "nearestPlace alone is the fast path", "--antipode",
+      "Examples:", "tunnel batch points.csv", "--fields",
+      "without other fields, take fast paths", "--antipode",
       "tunnel_land", "never quoted", "as it came", "escaped", "Columns are never guessed",
       "the options choose",
       "LATITUDE_DD", "sep=", "semicolons",
