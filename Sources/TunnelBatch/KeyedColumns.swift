@@ -45,30 +45,13 @@ final class KeyedColumns: @unchecked Sendable {
       return spans
     }
     let counts = try geocoder.keyFeatureCounts()
-    var key = none
-    land = try spans(
-      .land,
-      [false, true].map { flag in
-        key.land = flag; return key
-      })
-    key = none
-    countries = try spans(
-      .country,
-      (0...counts.countries).map { feature in
-        key.country = feature < counts.countries ? Int32(feature) : -1
-        return key
-      })
-    key = none
-    zones = try spans(
-      .timeZone,
-      (0..<counts.timeZones).map { feature in
-        key.timeZone = .polygon(Int32(feature)); return key
-      })
-    nautical = try spans(
-      .timeZone,
-      (-12...12).map { hours in
-        key.timeZone = .nautical(Int8(hours)); return key
-      })
+    func key(country: Int = -1, zone: PlacemarkKey.Zone? = nil) -> PlacemarkKey {
+      PlacemarkKey(land: false, country: Int32(country), timeZone: zone)
+    }
+    land = try spans(.land, [none, PlacemarkKey(land: true, country: -1, timeZone: nil)])
+    countries = try spans(.country, (0..<counts.countries).map { key(country: $0) } + [none])
+    zones = try spans(.timeZone, (0..<counts.timeZones).map { key(zone: .polygon(Int32($0))) })
+    nautical = try spans(.timeZone, (-12...12).map { key(zone: .nautical(Int8($0))) })
     bytes = out.bytes
   }
 

@@ -25,9 +25,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     var found: (index: Int, chordSquared: Double)?
     func nearest() throws(PlaceDataError) -> (index: Int, chordSquared: Double) {
       if let found { return found }
-      guard let nearest = lookups.nearestPlace(to: vector), nearest.index >= 0 else {
-        throw .malformed(path: lookups.layers.places.path, detail: "no places")
-      }
+      let nearest = try closestPlace(to: vector)
       found = nearest
       return nearest
     }
@@ -106,14 +104,19 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     if fields.contains(.timeZone) {
       key.timeZone = try zone(
         at: coordinate, zones: lookups.timeZoneFeatures(containing: coordinate), land: onLand
-      ) { () throws(PlaceDataError) in
-        guard let nearest = lookups.nearestPlace(to: SphereGeometry.unitVector(coordinate)),
-          nearest.index >= 0
-        else { throw .malformed(path: lookups.layers.places.path, detail: "no places") }
-        return nearest.index
-      }
+      ) { () throws(PlaceDataError) in try closestPlace(to: SphereGeometry.unitVector(coordinate)).index }
     }
     return key
+  }
+
+  /// The place nearest to a point (its unit vector), with its squared chord distance.
+  private func closestPlace(
+    to vector: SIMD3<Double>
+  ) throws(PlaceDataError) -> (index: Int, chordSquared: Double) {
+    guard let nearest = lookups.nearestPlace(to: vector), nearest.index >= 0 else {
+      throw .malformed(path: lookups.layers.places.path, detail: "no places")
+    }
+    return nearest
   }
 
   /// The placemark a key stands for: its land, country and time zone named, the other fields empty.
