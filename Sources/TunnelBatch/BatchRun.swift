@@ -340,7 +340,8 @@ public final class BatchRun {
             let chunk = ReadOnlyRows(
               rows: rows, lines: lines,
               answers: AnswerStorage(
-                placemarks: placemarks, keys: keys, keyedColumns: Unretained(answers.keyedColumns)))
+                placemarks: placemarks, keys: keys,
+                keyedColumns: answers.keyedColumns.map { Unmanaged.passUnretained($0) }))
             DispatchQueue.concurrentPerform(iterations: parts) { part in
               let (rows, lines, storage) = (chunk.rows, chunk.lines, chunk.answers)
               var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
@@ -456,7 +457,8 @@ struct AnswerStorage: @unchecked Sendable {
   // @unchecked: nothing writes the answers while the workers read them.
   let placemarks: UnsafeBufferPointer<Placemark>
   let keys: UnsafeBufferPointer<PlacemarkKey>
-  let keyedColumns: Unretained<KeyedColumns>?
+  /// Held by the batch, read without counting a reference (`_withUnsafeGuaranteedRef`).
+  let keyedColumns: Unmanaged<KeyedColumns>?
 }
 
 /// One slot per part, each written by one worker.

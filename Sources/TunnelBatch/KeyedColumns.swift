@@ -1,6 +1,5 @@
 import TunnelGeo
 import TunnelReports
-import TunnelSystem
 
 /// The CSV columns or JSON members of a batch's land, country and time zone for each value they can take,
 /// written once per batch and copied into every row that has the value (see `PlacemarkKey`).

@@ -1,6 +1,5 @@
 import TunnelGeo
 import TunnelReports
-import TunnelSystem
 
 /// A part of a placemark that a batch can add to each row, named by its key in the placemark's JSON.
 public enum PlacemarkField: String, Sendable, CaseIterable {
@@ -108,7 +107,7 @@ struct BatchAnswer {
   /// The key, read in place, when the chunk was answered by key, and the columns of its values (held
   /// by the batch).
   let key: UnsafePointer<PlacemarkKey>?
-  let keyedColumns: Unretained<KeyedColumns>?
+  let keyedColumns: Unmanaged<KeyedColumns>?
   /// What keeps an answer made on its own alive.
   private let owner: PlacemarkCell?
 
@@ -167,7 +166,9 @@ extension PlacemarkField {
     _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: Precision
   ) {
     if let key = answer.key, let columns = answer.keyedColumns {
-      return columns.read { columns in for field in fields { columns.write(field, key, to: &out) } }
+      return columns._withUnsafeGuaranteedRef { columns in
+        for field in fields { columns.write(field, key, to: &out) }
+      }
     }
     for field in fields { field.writeJSON(answer.placemark, answer, to: &out, precision: precision) }
   }
@@ -276,7 +277,9 @@ extension PlacemarkField {
       return
     }
     if let key = answer.key, let columns = answer.keyedColumns {
-      return columns.read { columns in for field in fields { columns.write(field, key, to: &out) } }
+      return columns._withUnsafeGuaranteedRef { columns in
+        for field in fields { columns.write(field, key, to: &out) }
+      }
     }
     for field in fields {
       field.writeCSV(answer.placemark, answer, to: &out, separator: separator, precision: precision)

@@ -113,7 +113,8 @@ import Testing
               + Int32((Int64(box.maxLongitude - box.minLongitude) * Int64(2 * column + 1)) / 24))
           let coordinate = lakes.polygons.coordinate(point)
           guard lakes.polygons.contains(point, feature: feature),
-            FeatureChoice.lake(of: coast.polygons.features(containing: coordinate), in: coast) == lake
+            FeatureChoice.lake(of: coast.polygons.features(containing: coordinate), in: coast.polygons)
+              == lake
           else { continue }
           checked += 1
           for geocoder in [Self.oneOff, Self.batch] {

@@ -27,7 +27,8 @@ enum FeatureNames {
       // On the island's land as the coastline draws it: the island outlines come from another survey.
       func onLand(_ point: Coordinate) -> Bool {
         guard let coast else { return true }
-        return (FeatureChoice.highestLevel(of: coast.polygons.features(containing: point), in: coast) ?? 0)
+        return
+          (FeatureChoice.highestLevel(of: coast.polygons.features(containing: point), in: coast.polygons) ?? 0)
           % 2 == 1
       }
       if let point = largest(features, in: islands.polygons).flatMap({
@@ -66,7 +67,7 @@ enum FeatureNames {
       let lake = lakes.coastFeature(feature)
       let point = interiorPoint(of: feature, in: lakes.polygons) {
         let features = coast.polygons.features(containing: $0)
-        return lake.map { FeatureChoice.lake(of: features, in: coast) == $0 } ?? features.isEmpty
+        return lake.map { FeatureChoice.lake(of: features, in: coast.polygons) == $0 } ?? features.isEmpty
       }
       if let point { return point }
     }

@@ -121,6 +121,9 @@ final class BatchIndexes: Sendable {
     let shores, countryBorders, namedSeaBorders, islandShores, regionBorders,
       zoneBorders: Unretained<ShoreIndex>?
     let seaShores, countryBorderGrid, zoneBorderGrid, regionBorderGrid: Unretained<NearestShoreGrid>?
+    /// The layers whose features' levels and names the polygon lookups read.
+    let coastLayer: Unretained<PolygonLayer>
+    let countryLayer: Unretained<PolygonLayer>
   }
 
   /// Builds the indexes of `parts` (taking those `existing` has, and the nearest-place grid from
@@ -268,6 +271,7 @@ final class BatchIndexes: Sendable {
       )
     (self.places, countryPlaces) = (second.placeGrid, second.countryPlaces)
     islandCells = parts.contains(.countries) ? old?.islandCells ?? IslandCells(coast: coastLayer) : nil
+    let (coastPolygons, countryPolygons) = (layers.coast.polygons, layers.countries.polygons)
     unretained = UnretainedIndexes(
       places: Unretained(self.places), coast: Unretained(coast),
       countries: Unretained(countries), marine: Unretained(marine), timeZones: Unretained(timeZones),
@@ -276,7 +280,8 @@ final class BatchIndexes: Sendable {
       islandShores: Unretained(islandShores), regionBorders: Unretained(regionBorders),
       zoneBorders: Unretained(zoneBorders), seaShores: Unretained(seaShores),
       countryBorderGrid: Unretained(countryBorderGrid), zoneBorderGrid: Unretained(zoneBorderGrid),
-      regionBorderGrid: Unretained(regionBorderGrid))
+      regionBorderGrid: Unretained(regionBorderGrid), coastLayer: Unretained(coastPolygons)!,
+      countryLayer: Unretained(countryPolygons)!)
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
   }
@@ -385,6 +390,23 @@ final class BatchIndexes: Sendable {
   }
 }
 
+/// A reference to an object that something else keeps alive, read without counting it
+/// (``BatchIndexes``' lookups).
+struct Unretained<Object: AnyObject & Sendable>: @unchecked Sendable {
+  // @unchecked: the object is Sendable; Unmanaged is only its address.
+  private let reference: Unmanaged<Object>
+
+  init?(_ object: Object?) {
+    guard let object else { return nil }
+    reference = .passUnretained(object)
+  }
+
+  /// Calls `body` with the object, neither retained nor released.
+  @inline(__always) func read<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+    try reference._withUnsafeGuaranteedRef(body)
+  }
+}
+
 /// A buffer written from several threads, each at its own indices.
 private struct SendableBuffer<Element>: @unchecked Sendable {
   // @unchecked: the threads write disjoint elements, and the buffer is read after they have all finished.
@@ -409,21 +431,23 @@ extension BatchIndexes: PlacemarkLookups {
 
   func coastLevel(at coordinate: Coordinate) -> Int? {
     guard let coast = unretained.coast else { return unindexed.coastLevel(at: coordinate) }
-    return FeatureChoice.highestLevel(
-      of: coast.read { $0.features(containing: coordinate) }, in: layers.coast)
+    let features = coast.read { $0.features(containing: coordinate) }
+    // Through its unretained handle: `layers.coast` retained the layer for every point, on every core.
+    return unretained.coastLayer.read { FeatureChoice.highestLevel(of: features, in: $0) }
   }
 
   func lakeFeature(containing coordinate: Coordinate) -> Int? {
     guard let coast = unretained.coast else { return unindexed.lakeFeature(containing: coordinate) }
-    return FeatureChoice.lake(of: coast.read { $0.features(containing: coordinate) }, in: layers.coast)
+    let features = coast.read { $0.features(containing: coordinate) }
+    return unretained.coastLayer.read { FeatureChoice.lake(of: features, in: $0) }
   }
 
   func countryFeature(containing coordinate: Coordinate) -> Int? {
     guard let countries = unretained.countries else {
       return unindexed.countryFeature(containing: coordinate)
     }
-    return FeatureChoice.country(
-      of: countries.read { $0.features(containing: coordinate) }, in: layers.countries)
+    let features = countries.read { $0.features(containing: coordinate) }
+    return unretained.countryLayer.read { FeatureChoice.country(of: features, in: $0) }
   }
 
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {

@@ -18,16 +18,17 @@ struct LayerLookups: PlacemarkLookups, Sendable {
   }
 
   func coastLevel(at coordinate: Coordinate) -> Int? {
-    FeatureChoice.highestLevel(of: layers.coast.polygons.features(containing: coordinate), in: layers.coast)
+    FeatureChoice.highestLevel(
+      of: layers.coast.polygons.features(containing: coordinate), in: layers.coast.polygons)
   }
 
   func lakeFeature(containing coordinate: Coordinate) -> Int? {
-    FeatureChoice.lake(of: layers.coast.polygons.features(containing: coordinate), in: layers.coast)
+    FeatureChoice.lake(of: layers.coast.polygons.features(containing: coordinate), in: layers.coast.polygons)
   }
 
   func countryFeature(containing coordinate: Coordinate) -> Int? {
     FeatureChoice.country(
-      of: layers.countries.polygons.features(containing: coordinate), in: layers.countries)
+      of: layers.countries.polygons.features(containing: coordinate), in: layers.countries.polygons)
   }
 
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {

@@ -99,21 +99,23 @@ enum BoundaryLayer: Sendable {
 
 /// The rules that pick one feature among those containing a point, shared by both lookups.
 enum FeatureChoice {
-  /// The highest GSHHG level among coastline features; nil for none.
-  static func highestLevel<Features: Sequence<Int>>(of features: Features, in coast: CoastlineLayer) -> Int? {
+  /// The highest GSHHG level among coastline features (of the coastline's `polygons`); nil for none.
+  static func highestLevel<Features: Sequence<Int>>(of features: Features, in polygons: PolygonLayer) -> Int?
+  {
     var highest: Int? = nil
     for feature in features {
-      let level = coast.polygons.level(of: feature)
+      let level = polygons.level(of: feature)
       if highest.map({ level > $0 }) ?? true { highest = level }
     }
     return highest
   }
 
-  /// The lake (level 2) among coastline features when it is the highest level; nil otherwise.
-  static func lake<Features: Sequence<Int>>(of features: Features, in coast: CoastlineLayer) -> Int? {
+  /// The lake (level 2) among coastline features (of the coastline's `polygons`) when it is the highest
+  /// level; nil otherwise.
+  static func lake<Features: Sequence<Int>>(of features: Features, in polygons: PolygonLayer) -> Int? {
     var highest: (feature: Int, level: Int)? = nil
     for feature in features {
-      let level = coast.polygons.level(of: feature)
+      let level = polygons.level(of: feature)
       if highest.map({ level > $0.level }) ?? true { highest = (feature, level) }
     }
     return highest.flatMap { $0.level == CoastlineLevel.lake.rawValue ? $0.feature : nil }
@@ -133,11 +135,11 @@ enum FeatureChoice {
     return nil
   }
 
-  /// The first country feature with an ISO alpha-2 code, else the first.
-  static func country<Features: Sequence<Int>>(of features: Features, in countries: CountryLayer) -> Int? {
+  /// The first country feature (of the countries' `polygons`) with an ISO alpha-2 code, else the first.
+  static func country<Features: Sequence<Int>>(of features: Features, in polygons: PolygonLayer) -> Int? {
     var first: Int? = nil
     for feature in features {
-      if countries.polygons.hasAttribute(0, of: feature) { return feature }
+      if polygons.hasAttribute(0, of: feature) { return feature }
       first = first ?? feature
     }
     return first

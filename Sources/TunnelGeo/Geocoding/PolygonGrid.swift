@@ -487,7 +487,9 @@ final class PolygonGrid: @unchecked Sendable {
     for index in start..<(start + node.stateCount) { result.toggle(states[index]) }
     let q = (Int64(point.latitude), Int64(point.longitude))
     let first = Int(node.link)
-    for run in runs[first..<(first + node.runCount)] {
+    // By index: a slice of the runs held their array, a counted reference on every core for every point.
+    for runIndex in first..<(first + node.runCount) {
+      let run = runs[runIndex]
       // The edges of a run share their ring, hence their feature: only the parity of crossings counts.
       let start = Int(run.start)
       var odd = false

@@ -241,7 +241,7 @@ public struct LakeLayer: Sendable {
   /// a pond on an island in a lake, in a lake no source names, and for a coastline of another resolution.
   public func name(at coordinate: Coordinate, coast: CoastlineLayer) -> String? {
     guard coast.resolution == .high,
-      let lake = FeatureChoice.lake(of: coast.polygons.features(containing: coordinate), in: coast)
+      let lake = FeatureChoice.lake(of: coast.polygons.features(containing: coordinate), in: coast.polygons)
     else { return nil }
     return name(ofCoastFeature: lake, at: coordinate)
   }
