@@ -3,8 +3,9 @@
 ///
 /// A ``Placemark`` is a few hundred bytes of strings; building one per point, copying it into the chunk's
 /// answers and dropping its strings afterwards was most of a `--fields timeZone` batch above the cost of
-/// reading and writing its rows. A key is a few bytes, and the batch writes each value's columns once
-/// (the country of each feature, the zone of each polygon) and copies them into every row that has it.
+/// reading and writing its rows. A key holds numbers (but for the rare zone read whole), and the batch
+/// writes each value's columns once (the country of each feature, the zone of each polygon) and copies
+/// them into every row that has it.
 /// ``ReverseGeocoder/placemark(of:)`` reads a key into the placemark the same point gives.
 package struct PlacemarkKey: Sendable {
   /// Whether the point is on land; false when ``Placemark/Fields/land`` was not asked for.
