@@ -161,15 +161,23 @@ final class PlacemarkCell {
 }
 
 extension PlacemarkField {
+  /// For an answer by key, appends the fields' columns or members from the keyed columns and returns true;
+  /// false for any other answer.
+  private static func writeKeyed(
+    _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes
+  ) -> Bool {
+    guard let key = answer.key, let columns = answer.keyedColumns else { return false }
+    columns._withUnsafeGuaranteedRef { columns in
+      for field in fields { columns.write(field, key, to: &out) }
+    }
+    return true
+  }
+
   /// Appends the field's JSON members (`"country":{…}`), each followed by a comma.
   static func writeJSON(
     _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: Precision
   ) {
-    if let key = answer.key, let columns = answer.keyedColumns {
-      return columns._withUnsafeGuaranteedRef { columns in
-        for field in fields { columns.write(field, key, to: &out) }
-      }
-    }
+    if writeKeyed(fields, answer, to: &out) { return }
     for field in fields { field.writeJSON(answer.placemark, answer, to: &out, precision: precision) }
   }
 
@@ -276,11 +284,7 @@ extension PlacemarkField {
       for field in fields { field.writeCSV(nil, nil, to: &out, separator: separator, precision: precision) }
       return
     }
-    if let key = answer.key, let columns = answer.keyedColumns {
-      return columns._withUnsafeGuaranteedRef { columns in
-        for field in fields { columns.write(field, key, to: &out) }
-      }
-    }
+    if writeKeyed(fields, answer, to: &out) { return }
     for field in fields {
       field.writeCSV(answer.placemark, answer, to: &out, separator: separator, precision: precision)
     }
