@@ -98,6 +98,9 @@ final class BatchIndexes: Sendable {
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
   let countryClearance: [SIMD2<Float>]
+  /// The cells of a 0.1° grid near a country border, within the wider of the coastal tolerance and the
+  /// border accuracy (built with ``countries``).
+  let countryBorderCells: BorderCells?
   /// Where an island may be near, for the country of the sea round islands (built with ``countries``).
   let islandCells: IslandCells?
   /// The layers the indexes were built from.
@@ -171,6 +174,7 @@ final class BatchIndexes: Sendable {
       var countries: PolygonGrid?
       var borders: ShoreIndex?
       var clearance: [SIMD2<Float>] = []
+      var borderCells: BorderCells?
       var marine: PolygonGrid?
       var namedSeas: ShoreIndex?
       var islands: PolygonGrid?
@@ -178,7 +182,7 @@ final class BatchIndexes: Sendable {
       var placeGrid: NearestPlaceGrid?
       var countryPlaces: CountryPlaceIndex?
     }
-    let (first, second) = Self.both(
+    let (first, second) = Parallel.both(
       { () -> First in
         var built = First()
         // The shores are found through the coastline's grid.
@@ -219,6 +223,12 @@ final class BatchIndexes: Sendable {
           built.clearance =
             old?.countryClearance
             ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
+          built.borderCells =
+            old?.countryBorderCells
+            ?? BorderCells.cached(
+              borders: borders,
+              reach: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
+                / SphereGeometry.radiusKm, kind: "border-cells", cache: cache)
         }
         if parts.contains(.marine) {
           let marine = old?.marine ?? grid(marineLayer)
@@ -253,7 +263,7 @@ final class BatchIndexes: Sendable {
     }
     if parts.contains(.boundaries), let countryTree = second.borders, let zoneTree = second.zoneBorders {
       let (countryGrid, zoneGrid) = (old?.countryBorderGrid, old?.zoneBorderGrid)
-      (countryBorderGrid, zoneBorderGrid) = Self.both(
+      (countryBorderGrid, zoneBorderGrid) = Parallel.both(
         { borderGrid(countryTree, "country-border-grid", countryGrid) },
         { borderGrid(zoneTree, "zone-border-grid", zoneGrid) })
     } else {
@@ -270,6 +280,7 @@ final class BatchIndexes: Sendable {
         second.islands, second.islandShores
       )
     (self.places, countryPlaces) = (second.placeGrid, second.countryPlaces)
+    countryBorderCells = second.borderCells
     islandCells = parts.contains(.countries) ? old?.islandCells ?? IslandCells(coast: coastLayer) : nil
     let (coastPolygons, countryPolygons) = (layers.coast.polygons, layers.countries.polygons)
     unretained = UnretainedIndexes(
@@ -344,10 +355,14 @@ final class BatchIndexes: Sendable {
   }
 
   /// Whether every country border lies farther than `limit` radians from a coordinate (whose unit vector
-  /// is `vector`): by the clearance of its ``countries`` leaf, else by the distance from the leaf's middle
-  /// less the way from the coordinate to the middle. False means only that neither bound settles it.
+  /// is `vector`): by ``countryBorderCells`` where the limit is within their reach, else by the clearance
+  /// of its ``countries`` leaf, else by the distance from the leaf's middle less the way from the
+  /// coordinate to the middle. False means only that none of them settles it.
   func countryBorders(fartherThan limit: Double, from coordinate: Coordinate, _ vector: SIMD3<Double>) -> Bool
   {
+    if let cells = countryBorderCells, limit <= cells.reach, !cells.mayHaveBoundary(near: coordinate) {
+      return true
+    }
     guard let countries = unretained.countries, !countryClearance.isEmpty else { return false }
     let (node, box) = countries.read { $0.leafDegreeBox($0.layer.fixedPoint(coordinate)) }
     let clearance = countryClearance[node]
@@ -370,24 +385,6 @@ final class BatchIndexes: Sendable {
   func remember(_ description: ShoreDescription, of point: SIMD3<Double>) {
     shoreDescriptions.withLock { $0[ShorePoint(point)] = description }
   }
-
-  /// `first()` and `second()`, on two cores.
-  private static func both<First: Sendable, Second: Sendable>(
-    _ first: @Sendable () -> First, _ second: @Sendable () -> Second
-  ) -> (First, Second) {
-    let firstResult = Locked<First?>(nil)
-    let secondResult = Locked<Second?>(nil)
-    DispatchQueue.concurrentPerform(iterations: 2) { task in
-      if task == 0 {
-        let result = first()
-        firstResult.withLock { $0 = result }
-      } else {
-        let result = second()
-        secondResult.withLock { $0 = result }
-      }
-    }
-    return (firstResult.withLock { $0! }, secondResult.withLock { $0! })
-  }
 }
 
 /// A reference to an object that something else keeps alive, read without counting it
@@ -405,14 +402,6 @@ struct Unretained<Object: AnyObject & Sendable>: @unchecked Sendable {
   @inline(__always) func read<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
     try reference._withUnsafeGuaranteedRef(body)
   }
-}
-
-/// A buffer written from several threads, each at its own indices.
-private struct SendableBuffer<Element>: @unchecked Sendable {
-  // @unchecked: the threads write disjoint elements, and the buffer is read after they have all finished.
-  let buffer: UnsafeMutableBufferPointer<Element>
-
-  init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
 }
 
 /// The lookups of a batch: the same answers as ``LayerLookups``, from the in-memory indexes.

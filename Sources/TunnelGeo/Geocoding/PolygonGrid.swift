@@ -1,3 +1,5 @@
+import TunnelSystem
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -108,14 +110,14 @@ final class PolygonGrid: @unchecked Sendable {
     mutating func grow() { startAndLength += 1 }
   }
 
-  /// Builds the grid.
-  init(layer: PolygonLayer) {
+  /// Builds the grid, from the layer's rings decoded before if given (``decodeRings(of:)``).
+  init(layer: PolygonLayer, rings: Rings? = nil) {
     self.layer = layer
     let units = Int64(layer.unitsPerDegree)
     cellUnits = units
     originLatitude = -90 * units
     originLongitude = -180 * units
-    decode()
+    take(rings ?? Self.decodeRings(of: layer))
     buildCells()
     compact()
   }
@@ -123,8 +125,8 @@ final class PolygonGrid: @unchecked Sendable {
   /// The grid of `layer` from cells saved before (``PolygonGridFile``), or nil unless every node, run and
   /// state is one the layer's grid could have: children after their parent and inside the grid, runs of
   /// edges inside one ring, states that are features. Only the cells are read: the vertices are decoded
-  /// from the layer, as a build does.
-  init?(layer: PolygonLayer, nodes: [Node], states: [Int32], runs: [Run]) {
+  /// from the layer, as a build does (or were, `rings`).
+  init?(layer: PolygonLayer, rings: Rings? = nil, nodes: [Node], states: [Int32], runs: [Run]) {
     self.layer = layer
     let units = Int64(layer.unitsPerDegree)
     cellUnits = units
@@ -132,13 +134,16 @@ final class PolygonGrid: @unchecked Sendable {
     originLongitude = -180 * units
     guard layer.vertexCount < Run.vertexLimit, nodes.count >= Self.rows * Self.columns, nodes.count < 1 << 28
     else { return nil }
-    decode()
+    take(rings ?? Self.decodeRings(of: layer))
     let featureCount = Int32(layer.featureCount)
     guard states.allSatisfy({ $0 >= 0 && $0 < featureCount }) else { return nil }
+    // Every edge of a run starts before its ring's closing vertex: no vertex an edge of the run starts at
+    // closes a ring.
+    let closing = Self.closingVertices(ringStart: ringStart, vertexCount: vertices.count)
     for run in runs {
-      guard run.length > 0, run.start + run.length < vertices.count else { return nil }
-      // Every edge of the run starts before its ring's closing vertex.
-      guard run.start + run.length < Int(ringStart[ring(ofEdge: run.start) + 1]) else { return nil }
+      guard run.length > 0, run.start + run.length < vertices.count,
+        !Self.anySet(closing, in: run.start..<(run.start + run.length))
+      else { return nil }
     }
     for (index, node) in nodes.enumerated() {
       if node.isInner {
@@ -154,31 +159,120 @@ final class PolygonGrid: @unchecked Sendable {
     self.runs = runs
   }
 
+  /// One bit per vertex, set at the last vertex of each ring (the one that closes it).
+  private static func closingVertices(ringStart: [Int32], vertexCount: Int) -> [UInt64] {
+    var bits = [UInt64](repeating: 0, count: (vertexCount + 63) / 64)
+    for next in ringStart.dropFirst() where next > 0 && Int(next) <= vertexCount {
+      let vertex = Int(next) - 1
+      bits[vertex >> 6] |= 1 << UInt64(vertex & 63)
+    }
+    return bits
+  }
+
+  /// Whether any bit of `range` is set in `bits` (which cover it).
+  private static func anySet(_ bits: [UInt64], in range: Range<Int>) -> Bool {
+    var word = range.lowerBound >> 6
+    let lastWord = (range.upperBound - 1) >> 6
+    while word <= lastWord {
+      var mask = UInt64.max
+      if word == range.lowerBound >> 6 { mask &= UInt64.max << UInt64(range.lowerBound & 63) }
+      if word == lastWord { mask &= UInt64.max >> UInt64(63 - ((range.upperBound - 1) & 63)) }
+      if bits[word] & mask != 0 { return true }
+      word += 1
+    }
+    return false
+  }
+
   /// The cells, as ``PolygonGridFile`` saves them.
   var cells: (nodes: [Node], states: [Int32], runs: [Run]) { (nodes, states, runs) }
 
   // MARK: Building
 
-  /// Decodes every ring of the layer, into local arrays first: appending to the grid's own properties
-  /// would check exclusive access on every vertex in a build without optimisation, where loading a grid
-  /// from the cache is mostly this.
-  private func decode() {
+  /// A layer's rings, decoded: every vertex, ring after ring, each ring closed; per ring, the index of its
+  /// first vertex (one more entry holds the vertex count) and its feature.
+  struct Rings: Sendable {
+    var vertices: [FixedPoint]
+    var ringStart: [Int32]
+    var ringFeature: [Int32]
+  }
+
+  /// Takes decoded rings as the grid's own.
+  private func take(_ rings: Rings) {
+    vertices = rings.vertices
+    ringStart = rings.ringStart
+    ringFeature = rings.ringFeature
+  }
+
+  /// Decodes every ring of a layer: where the ring table's vertex counts add up to the layer's, straight
+  /// into one array, slices of the rings on every core; a ring that decodes to another count than its
+  /// record's, or a table that does not add up, has the layer decoded again ring after ring, appending.
+  static func decodeRings(of layer: PolygonLayer) -> Rings {
     precondition(layer.vertexCount < Run.vertexLimit, "\(layer.path): too many vertices for a grid")
-    var vertices: [FixedPoint] = []
+    let ringCount = layer.ringCount
     var ringStart: [Int32] = []
     var ringFeature: [Int32] = []
-    vertices.reserveCapacity(layer.vertexCount)
-    ringStart.reserveCapacity(layer.ringCount + 1)
-    ringFeature.reserveCapacity(layer.ringCount)
-    for ring in 0..<layer.ringCount {
-      ringStart.append(Int32(vertices.count))
-      ringFeature.append(Int32(layer.ring(ring).feature))
-      layer.forEachVertex(ofRing: ring) { vertices.append($0) }
+    ringStart.reserveCapacity(ringCount + 1)
+    ringFeature.reserveCapacity(ringCount)
+    var total = 0
+    for ring in 0..<ringCount {
+      let record = layer.ring(ring)
+      ringStart.append(Int32(truncatingIfNeeded: total))
+      ringFeature.append(Int32(truncatingIfNeeded: record.feature))
+      total += record.vertexCount
+      if total > layer.vertexCount { return appendingRings(of: layer) }
     }
-    ringStart.append(Int32(vertices.count))
-    self.vertices = vertices
-    self.ringStart = ringStart
-    self.ringFeature = ringFeature
+    ringStart.append(Int32(truncatingIfNeeded: total))
+    guard total == layer.vertexCount else { return appendingRings(of: layer) }
+    let (starts, vertexCount) = (ringStart, total)
+    // The first ring starting at or after a vertex.
+    @Sendable func firstRing(from vertex: Int) -> Int {
+      var (low, high) = (0, ringCount)
+      while low < high {
+        let middle = (low + high) / 2
+        if Int(starts[middle]) < vertex { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    let slices = max(1, min(16, total / 65_536))
+    let intact = Locked(true)
+    var whole = true
+    let vertices = [FixedPoint](unsafeUninitializedCapacity: total) { buffer, count in
+      let output = SendableBuffer(buffer)
+      Parallel.perform(iterations: slices) { slice in
+        let rings = firstRing(from: vertexCount * slice / slices)..<firstRing(from: vertexCount * (slice + 1) / slices)
+        for ring in rings {
+          var position = Int(starts[ring])
+          let end = Int(starts[ring + 1])
+          layer.forEachVertex(ofRing: ring) { point in
+            if position < end { output.buffer.initializeElement(at: position, to: point) }
+            position += 1
+          }
+          if position != end {
+            intact.withLock { $0 = false }
+            return
+          }
+        }
+      }
+      whole = intact.withLock { $0 }
+      // A slice that stopped short left vertices unwritten: then nothing is kept.
+      count = whole ? total : 0
+    }
+    guard whole else { return appendingRings(of: layer) }
+    return Rings(vertices: vertices, ringStart: ringStart, ringFeature: ringFeature)
+  }
+
+  /// Decodes every ring of a layer one after another, appending: what a layer whose rings do not hold
+  /// what its ring table says decodes to.
+  private static func appendingRings(of layer: PolygonLayer) -> Rings {
+    var rings = Rings(vertices: [], ringStart: [], ringFeature: [])
+    rings.vertices.reserveCapacity(layer.vertexCount)
+    for ring in 0..<layer.ringCount {
+      rings.ringStart.append(Int32(truncatingIfNeeded: rings.vertices.count))
+      rings.ringFeature.append(Int32(truncatingIfNeeded: layer.ring(ring).feature))
+      layer.forEachVertex(ofRing: ring) { rings.vertices.append($0) }
+    }
+    rings.ringStart.append(Int32(truncatingIfNeeded: rings.vertices.count))
+    return rings
   }
 
   /// Drops the room the arrays grew beyond their contents while they were built.

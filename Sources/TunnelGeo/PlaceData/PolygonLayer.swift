@@ -206,9 +206,13 @@ public final class PolygonLayer: Sendable {
 
   /// Decodes `count` vertices starting at `streamOffset` (an absolute point, then deltas).
   @inline(__always) func decode(streamOffset: Int, count: Int, _ body: (FixedPoint) -> Void) {
-    var position = stream.offset + streamOffset
+    let start = stream.offset + streamOffset
     let end = stream.offset + stream.byteCount
-    guard streamOffset >= 0, position <= end else { return }
+    guard streamOffset >= 0, start <= end, count > 0 else { return }
+    // Every byte the vertices can take, their blocks checked once: a coordinate's varint stops at ten
+    // bytes (its shift reaches 64), two coordinates a vertex. Reading byte by byte through the file would
+    // check a block for each.
+    let bytes = file.bytes(at: start, count: count > (end - start) / 20 ? end - start : count * 20)
     // The two coordinates, latitude first; each vertex adds a zigzag varint to each. Written as one loop
     // without a nested function, whose captured state a build without optimisation guards on every byte.
     var coordinates: (Int64, Int64) = (0, 0)
@@ -216,9 +220,11 @@ public final class PolygonLayer: Sendable {
     var axis = 0
     var result: UInt64 = 0
     var shift: UInt64 = 0
+    var position = 0
+    let byteCount = bytes.count
     while decoded < count {
-      guard position < end, shift < 64 else { return }
-      let byte = file.u8(position)
+      guard position < byteCount, shift < 64 else { return }
+      let byte = bytes.load(fromByteOffset: position, as: UInt8.self)
       position += 1
       result |= UInt64(byte & 0x7F) << shift
       shift += 7

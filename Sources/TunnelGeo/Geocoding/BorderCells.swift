@@ -1,0 +1,68 @@
+/// Which cells of a 0.1° grid may lie within ``reach`` of a boundary in a ``ShoreIndex``: a batch asks
+/// for the nearest country border within the coastal tolerance at sea near every coast, and most of
+/// those points have none so near.
+///
+/// Each edge is marked by a cap that holds it and its surroundings: around the middle of its arc, as
+/// wide as half the arc plus ``reach`` plus a rounding margin. A point within ``reach`` of the edge is
+/// within half the arc plus ``reach`` of that middle, so inside the cap, so in a marked cell. A point in a
+/// cell left clear has no boundary within ``reach``, and the search would find none.
+struct BorderCells: Sendable {
+  /// How far from a boundary cells are marked, in radians.
+  let reach: Double
+  private let cells: CellBitmap
+
+  /// Added to each cap's angle, for the rounding of the vectors and angles (about 6 mm).
+  static let margin = 1e-9
+
+  /// The cells within `reach` radians of the boundaries in `borders`.
+  init(borders: ShoreIndex, reach: Double) {
+    self.reach = reach
+    var cells = CellBitmap()
+    borders.grid.vertices.withUnsafeBufferPointer { vertices in
+      for piece in 0..<borders.pieceFirstEdge.count {
+        let first = Int(borders.pieceFirstEdge[piece])
+        var a = borders.vectors.unitVector(vertices[first])
+        for vertex in (first + 1)...(first + Int(borders.pieceEdgeCount[piece])) {
+          let b = borders.vectors.unitVector(vertices[vertex])
+          defer { a = b }
+          let sum = a + b
+          let length = (sum * sum).sum().squareRoot()
+          // The edge's ends are never near opposite; if they were, every cell is marked.
+          guard length > 1e-3 else {
+            cells.mark(south: -90, north: 90, west: -180, east: 180)
+            continue
+          }
+          cells.mark(
+            around: sum / length, angle: SphereGeometry.angle(a, b) / 2 + reach + Self.margin)
+        }
+      }
+    }
+    self.cells = cells
+  }
+
+  private init(reach: Double, cells: CellBitmap) {
+    self.reach = reach
+    self.cells = cells
+  }
+
+  /// Whether a boundary may lie within ``reach`` of a coordinate; false means there is none.
+  @inline(__always) func mayHaveBoundary(near coordinate: Coordinate) -> Bool { cells.isMarked(coordinate) }
+
+  /// ``init(borders:reach:)``, read from `cache` when saved there before (keyed by the borders' checksum
+  /// and the reach), else computed and saved there (``IndexCacheFile``).
+  static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {
+    guard let cache else { return BorderCells(borders: borders, reach: reach) }
+    let version: UInt32 = 1
+    let name = IndexCacheFile.name(layer: borders.grid.layer, kind: kind, version: version)
+    let keys = [version, borders.checksum, Float(reach).bitPattern] + IndexCacheFile.keys(CellBitmap.wordCount)
+    let magic = "TUNLBCEL"
+    if var file = IndexCacheFile.Reader(name, in: cache, magic: magic, keys: keys, arrays: 1),
+      let words = file.read(UInt64.self), file.finish(), let cells = CellBitmap(words: words)
+    {
+      return BorderCells(reach: reach, cells: cells)
+    }
+    let computed = BorderCells(borders: borders, reach: reach)
+    IndexCacheFile.save(name, in: cache, magic: magic, keys: keys, arrays: [CacheArray(computed.cells.words)])
+    return computed
+  }
+}

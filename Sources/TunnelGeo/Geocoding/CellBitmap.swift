@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One bit for each cell of a 0.1° grid of latitude and longitude: the cells a batch need not search
+/// (``IslandCells``, ``BorderCells``). Marks are made generously, so that a point in a cell left clear
+/// is known to be far from what was marked.
+struct CellBitmap: Sendable {
+  static let cellsPerDegree = 10
+  static let columns = 360 * cellsPerDegree
+  static let rows = 180 * cellsPerDegree
+  static let wordCount = (rows * columns + 63) / 64
+  private(set) var words: [UInt64]
+
+  /// Every cell clear.
+  init() { words = Array(repeating: 0, count: Self.wordCount) }
+
+  /// The cells of `words`, as ``words`` gives them; nil unless there are as many as the grid's.
+  init?(words: [UInt64]) {
+    guard words.count == Self.wordCount else { return nil }
+    self.words = words
+  }
+
+  /// Marks every cell that meets a box in degrees: from `south` to `north` (clamped to the poles), and
+  /// east from `west` to `east` across the antimeridian if need be (every column when that is 360° or
+  /// more).
+  mutating func mark(south: Double, north: Double, west: Double, east: Double) {
+    let firstRow = Self.row(south)
+    let lastRow = Self.row(north)
+    let wide = east - west >= 360
+    for row in firstRow...lastRow {
+      if wide {
+        for column in 0..<Self.columns { set(row * Self.columns + column) }
+        continue
+      }
+      var column = Self.column(west)
+      let last = Self.column(east)
+      while true {
+        set(row * Self.columns + column)
+        if column == last { break }
+        column = (column + 1) % Self.columns
+      }
+    }
+  }
+
+  /// Marks every cell that meets the cap of `angle` radians around the unit vector `centre`: its box,
+  /// which holds the cap, and every column where the cap holds a pole.
+  mutating func mark(around centre: SIMD3<Double>, angle: Double) {
+    let radius = angle * 180 / .pi
+    let latitude =
+      atan2(centre.z, (centre.x * centre.x + centre.y * centre.y).squareRoot()) * 180 / .pi
+    let (south, north) = (latitude - radius, latitude + radius)
+    // Within the cap's angle of a pole, or wider than a quarter circle: a box as wide as the world.
+    guard south > -90, north < 90, angle < .pi / 2 else {
+      mark(south: south, north: north, west: -180, east: 180)
+      return
+    }
+    // The cap's widest longitude from its centre, asin(sin r / cos φ): less than 90°, since the cap
+    // holds no pole.
+    let sine = sin(angle) / cos(latitude * .pi / 180)
+    guard sine < 1 else {
+      mark(south: south, north: north, west: -180, east: 180)
+      return
+    }
+    let longitude = atan2(centre.y, centre.x) * 180 / .pi
+    let widen = asin(sine) * 180 / .pi
+    mark(south: south, north: north, west: longitude - widen, east: longitude + widen)
+  }
+
+  @inline(__always) private mutating func set(_ index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
+
+  private static func row(_ latitude: Double) -> Int {
+    min(rows - 1, max(0, Int(((latitude + 90) * Double(cellsPerDegree)).rounded(.down))))
+  }
+
+  private static func column(_ longitude: Double) -> Int {
+    var wrapped = longitude.truncatingRemainder(dividingBy: 360)
+    if wrapped < -180 { wrapped += 360 }
+    if wrapped >= 180 { wrapped -= 360 }
+    return min(columns - 1, max(0, Int(((wrapped + 180) * Double(cellsPerDegree)).rounded(.down))))
+  }
+
+  /// Whether the cell holding a coordinate is marked.
+  @inline(__always) func isMarked(_ coordinate: Coordinate) -> Bool {
+    let index = Self.row(coordinate.latitude) * Self.columns + Self.column(coordinate.longitude)
+    return words[index >> 6] & (1 << UInt64(index & 63)) != 0
+  }
+}
