@@ -9,7 +9,7 @@
 struct BorderCells: Sendable {
   /// How far from a boundary cells are marked, in radians.
   let reach: Double
-  private let cells: CellBitmap
+  let cells: CellBitmap
 
   /// Added to each cap's angle, for the rounding of the vectors and angles (about 6 mm).
   static let margin = 1e-9
@@ -54,7 +54,8 @@ struct BorderCells: Sendable {
     guard let cache else { return BorderCells(borders: borders, reach: reach) }
     let version: UInt32 = 1
     let name = IndexCacheFile.name(layer: borders.grid.layer, kind: kind, version: version)
-    let keys = [version, borders.checksum, Float(reach).bitPattern] + IndexCacheFile.keys(CellBitmap.wordCount)
+    let keys =
+      [version, borders.checksum, Float(reach).bitPattern] + IndexCacheFile.keys(CellBitmap.wordCount)
     let magic = "TUNLBCEL"
     if var file = IndexCacheFile.Reader(name, in: cache, magic: magic, keys: keys, arrays: 1),
       let words = file.read(UInt64.self), file.finish(), let cells = CellBitmap(words: words)

@@ -239,7 +239,8 @@ final class PolygonGrid: @unchecked Sendable {
     let vertices = [FixedPoint](unsafeUninitializedCapacity: total) { buffer, count in
       let output = SendableBuffer(buffer)
       Parallel.perform(iterations: slices) { slice in
-        let rings = firstRing(from: vertexCount * slice / slices)..<firstRing(from: vertexCount * (slice + 1) / slices)
+        let rings =
+          firstRing(from: vertexCount * slice / slices)..<firstRing(from: vertexCount * (slice + 1) / slices)
         for ring in rings {
           var position = Int(starts[ring])
           let end = Int(starts[ring + 1])

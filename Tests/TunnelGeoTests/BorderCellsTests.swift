@@ -1,0 +1,94 @@
+import Foundation
+import RandomPoints
+import SeededRandom
+import Testing
+
+@testable import TunnelGeo
+
+/// The bitmap of cells near a country border leaves clear only cells with no border within its reach,
+/// and leaves most of the world clear; read back from the cache, it is the same.
+@Suite struct BorderCellsTests {
+  /// A point `angle` radians from the unit vector `point`, in a random direction.
+  static func offset(
+    _ point: SIMD3<Double>, by angle: Double, using generator: inout SplitMix64
+  )
+    -> SIMD3<Double>
+  {
+    let random = SphereGeometry.unitVector(Coordinate.random(using: &generator))
+    var tangent = random - (random * point).sum() * point
+    tangent /= (tangent * tangent).sum().squareRoot()
+    return point * cos(angle) + tangent * sin(angle)
+  }
+
+  @Test("A cell left clear has no country border within the reach, near the borders and anywhere")
+  func clearCellsHaveNoBorderNear() throws {
+    let indexes = try BatchIndexTests.indexed.preparedIndexes([.countries, .timeZones])
+    let borders = try #require(indexes.countryBorders)
+    let cells = try #require(indexes.countryBorderCells)
+    var generator = SplitMix64(seed: 61)
+    var within = 0
+    var clearNear = 0
+    var vectors: [SIMD3<Double>] = []
+    // Points on random edges of the borders, moved in any direction: half up to the reach and a little
+    // more, half up to eight times the reach.
+    for round in 0..<4_000 {
+      let piece = Int(generator.next() % UInt64(borders.pieceFirstEdge.count))
+      vectors.removeAll(keepingCapacity: true)
+      borders.appendVectors(ofPiece: piece, to: &vectors)
+      let edge = Int(generator.next() % UInt64(vectors.count - 1))
+      let share = Double(generator.next() % 1_000) / 1_000
+      var onEdge = vectors[edge] * (1 - share) + vectors[edge + 1] * share
+      onEdge /= (onEdge * onEdge).sum().squareRoot()
+      let angle = cells.reach * (round % 2 == 0 ? 1.2 : 8) * Double(generator.next() % 1_000) / 1_000
+      let coordinate = SphereGeometry.coordinate(Self.offset(onEdge, by: angle, using: &generator))
+      let vector = SphereGeometry.unitVector(coordinate)
+      let hit = borders.nearest(to: vector, within: cells.reach)
+      if hit != nil { within += 1 }
+      guard !cells.mayHaveBoundary(near: coordinate) else { continue }
+      clearNear += 1
+      #expect(hit == nil, "\(coordinate): a border \(hit!.angle) away in a clear cell")
+    }
+    #expect(within > 1_500 && clearNear > 300, "\(within) within the reach, \(clearNear) clear")
+    // Uniform points: most are clear, and none of those has a border near.
+    var clear = 0
+    for _ in 0..<4_000 {
+      let coordinate = Coordinate.random(using: &generator)
+      guard !cells.mayHaveBoundary(near: coordinate) else { continue }
+      clear += 1
+      #expect(borders.nearest(to: SphereGeometry.unitVector(coordinate), within: cells.reach) == nil)
+    }
+    #expect(clear > 3_400)
+  }
+
+  @Test("The cells read back from the cache are the cells built; a damaged file is built again")
+  func cachedCellsAreTheBuiltOnes() throws {
+    let indexes = try BatchIndexTests.indexed.preparedIndexes([.countries, .timeZones])
+    let borders = try #require(indexes.countryBorders)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bcells-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let cache = try IndexCache(path: directory)
+    let reach = 5 / SphereGeometry.radiusKm
+    let built = BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache)
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+      $0.contains("border-cells")
+    }
+    #expect(files.count == 1)
+    let loaded = BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache)
+    #expect(loaded.cells.words == built.cells.words && loaded.reach == reach)
+    #expect(built.cells.words == BorderCells(borders: borders, reach: reach).cells.words)
+    let path = directory + "/" + files[0]
+    let original = try Data(contentsOf: URL(fileURLWithPath: path))
+    var damaged = original
+    damaged[damaged.count / 2] ^= 0x10
+    try damaged.write(to: URL(fileURLWithPath: path))
+    let rebuilt = BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache)
+    #expect(rebuilt.cells.words == built.cells.words)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    // Another reach is not read from the file: it is built, and marks more.
+    let wider = BorderCells.cached(borders: borders, reach: 2 * reach, kind: "border-cells", cache: cache)
+    #expect(zip(wider.cells.words, built.cells.words).allSatisfy { $0 & $1 == $1 })
+    #expect(wider.cells.words != built.cells.words)
+  }
+}
