@@ -130,12 +130,14 @@ final class BatchIndexes: Sendable {
   }
 
   /// Builds the indexes of `parts` (taking those `existing` has, and the nearest-place grid from
-  /// `placeGrid`) in two chains, one per core. With a `cache`, every index is loaded from there
-  /// when saved before, and saved there when built (``PolygonGridFile``, ``IndexCacheFile``).
+  /// `placeGrid`), and decodes the names, as one job per layer, two jobs at a time. With a `cache`,
+  /// every index is loaded from there when saved before, and saved there when built
+  /// (``PolygonGridFile``, ``IndexCacheFile``).
   ///
-  /// Each tree is built right after its grid, while few other indexes exist, and each layer's vertex
-  /// stream is let go as soon as its grid holds the vertices: the scratch space of the largest builds
-  /// never comes on top of all the finished indexes, which keeps the peak memory of a batch low.
+  /// Each tree is built right after its grid, in the grid's job, while few other indexes exist, and each
+  /// layer's vertex stream is let go as soon as its grid holds the vertices: the scratch space of the
+  /// largest builds never comes on top of all the finished indexes, which keeps the peak memory of a
+  /// batch low.
   init(
     layers: PlacemarkLayers, parts wanted: Parts = .all, existing: BatchIndexes? = nil,
     cache: IndexCache? = nil,
@@ -145,13 +147,11 @@ final class BatchIndexes: Sendable {
     self.parts = parts
     self.layers = layers
     unindexed = existing?.unindexed ?? LayerLookups(layers: layers)
-    names = existing?.names ?? PlacemarkNames(layers)
     let places = layers.places
     let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer, regionLayer) = (
       layers.coast.polygons, layers.countries.polygons, layers.marine.polygons, layers.zones.polygons,
       layers.islands.polygons, layers.regions.polygons
     )
-    let regionFeatureCountries = names.regionFeatureCountries
     let old = existing
     @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
       let grid = PolygonGridFile.grid(layer: layer, cache: cache)
@@ -161,20 +161,21 @@ final class BatchIndexes: Sendable {
     @Sendable func tree(_ grid: PolygonGrid, _ kind: String, accept: (Int) -> Bool) -> ShoreIndex {
       ShoreIndex.cached(grid: grid, kind: kind, cache: cache, accept: accept)
     }
-    struct First: Sendable {
+    /// What the jobs below build, each its own members.
+    struct Built: Sendable {
+      var names: PlacemarkNames?
       var coast: PolygonGrid?
       var shores: ShoreIndex?
       var seaShores: NearestShoreGrid?
       var regions: PolygonGrid?
       var regionBorders: ShoreIndex?
-    }
-    struct Second: Sendable {
       var zones: PolygonGrid?
       var zoneBorders: ShoreIndex?
       var countries: PolygonGrid?
       var borders: ShoreIndex?
       var clearance: [SIMD2<Float>] = []
       var borderCells: BorderCells?
+      var islandCells: IslandCells?
       var marine: PolygonGrid?
       var namedSeas: ShoreIndex?
       var islands: PolygonGrid?
@@ -182,78 +183,107 @@ final class BatchIndexes: Sendable {
       var placeGrid: NearestPlaceGrid?
       var countryPlaces: CountryPlaceIndex?
     }
-    let (first, second) = Parallel.both(
-      { () -> First in
-        var built = First()
-        // The shores are found through the coastline's grid.
-        if !parts.isDisjoint(with: [.coast, .shores]) { built.coast = old?.coast ?? grid(coastLayer) }
-        if parts.contains(.shores), let coast = built.coast {
-          let shores = old?.shores ?? tree(coast, "shores") { _ in true }
-          built.shores = shores
-          built.seaShores =
+    let built = Locked(Built())
+    // One job per layer, none waiting for another, the largest first: two run at a time, whichever core
+    // is free taking the next.
+    var jobs: [@Sendable () -> Void] = []
+    // The shores are found through the coastline's grid.
+    if !parts.isDisjoint(with: [.coast, .shores]) {
+      jobs.append {
+        let coast = old?.coast ?? grid(coastLayer)
+        var (shores, seaShores): (ShoreIndex?, NearestShoreGrid?) = (nil, nil)
+        if parts.contains(.shores) {
+          shores = old?.shores ?? tree(coast, "shores") { _ in true }
+          seaShores =
             old?.seaShores
-            ?? NearestShoreGrid.cached(shores: shores, kind: "sea-shores", cache: cache) {
+            ?? NearestShoreGrid.cached(shores: shores!, kind: "sea-shores", cache: cache) {
               coastLayer.level(of: $0) % 2 == 1
             }
         }
-        if parts.contains(.regions) {
-          let regions = old?.regions ?? grid(regionLayer)
-          built.regions = regions
-          built.regionBorders =
-            old?.regionBorders ?? tree(regions, "region-borders") { regionFeatureCountries[$0] != nil }
+        built.withLock { ($0.coast, $0.shores, $0.seaShores) = (coast, shores, seaShores) }
+      }
+    }
+    // After the coastline's, the time zones' is the build that needs the most scratch space.
+    if !parts.isDisjoint(with: [.timeZones, .boundaries]) {
+      jobs.append {
+        let zones = old?.timeZones ?? grid(zoneLayer)
+        let borders =
+          parts.contains(.boundaries) ? old?.zoneBorders ?? tree(zones, "zone-borders") { _ in true } : nil
+        built.withLock { ($0.zones, $0.zoneBorders) = (zones, borders) }
+      }
+    }
+    if parts.contains(.countries) {
+      jobs.append {
+        let countries = old?.countries ?? grid(countryLayer)
+        let borders = old?.countryBorders ?? tree(countries, "borders") { _ in true }
+        let clearance =
+          old?.countryClearance ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
+        let cells =
+          old?.countryBorderCells
+          ?? BorderCells.cached(
+            borders: borders,
+            reach: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
+              / SphereGeometry.radiusKm, kind: "border-cells", cache: cache)
+        let islandCells = old?.islandCells ?? IslandCells(coast: coastLayer)
+        built.withLock {
+          ($0.countries, $0.borders, $0.clearance, $0.borderCells, $0.islandCells) = (
+            countries, borders, clearance, cells, islandCells
+          )
         }
-        return built
-      },
-      { () -> Second in
-        var built = Second()
-        // The time zones first, while few indexes exist: after the coastline's, theirs is the build that
-        // needs the most scratch space.
-        if !parts.isDisjoint(with: [.timeZones, .boundaries]) {
-          built.zones = old?.timeZones ?? grid(zoneLayer)
-        }
-        if parts.contains(.boundaries), let zones = built.zones {
-          let borders = old?.zoneBorders ?? tree(zones, "zone-borders") { _ in true }
-          built.zoneBorders = borders
-        }
-        if parts.contains(.countries) {
-          let countries = old?.countries ?? grid(countryLayer)
-          let borders = old?.countryBorders ?? tree(countries, "borders") { _ in true }
-          built.countries = countries
-          built.borders = borders
-          built.clearance =
-            old?.countryClearance
-            ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
-          built.borderCells =
-            old?.countryBorderCells
-            ?? BorderCells.cached(
-              borders: borders,
-              reach: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
-                / SphereGeometry.radiusKm, kind: "border-cells", cache: cache)
-        }
-        if parts.contains(.marine) {
-          let marine = old?.marine ?? grid(marineLayer)
-          built.marine = marine
-          built.namedSeas =
-            old?.namedSeaBorders ?? tree(marine, "named-sea-borders") { marineLayer.hasAttribute(0, of: $0) }
-        }
-        if parts.contains(.islands) {
-          let islands = old?.islands ?? grid(islandLayer)
-          built.islands = islands
-          built.islandShores = old?.islandShores ?? tree(islands, "island-shores") { _ in true }
-        }
-        if parts.contains(.places) {
-          let placeGrid = old?.places ?? makePlaceGrid(places)
-          built.placeGrid = placeGrid
-          built.countryPlaces =
-            old?.countryPlaces
-            ?? CountryPlaceIndex.cached(places: places, vectors: placeGrid.vectors, cache: cache)
-        }
-        return built
-      })
+      }
+    }
+    if parts.contains(.regions) {
+      jobs.append {
+        let regions = old?.regions ?? grid(regionLayer)
+        // The rule of PlacemarkNames.regionFeatureCountries, whose names are decoded meanwhile.
+        let borders =
+          old?.regionBorders
+          ?? tree(regions, "region-borders") {
+            PlacemarkNames.countryCodeValue(layers.regions.countryCode($0)) != nil
+          }
+        built.withLock { ($0.regions, $0.regionBorders) = (regions, borders) }
+      }
+    }
+    if parts.contains(.places) {
+      jobs.append {
+        let placeGrid = old?.places ?? makePlaceGrid(places)
+        let countryPlaces =
+          old?.countryPlaces
+          ?? CountryPlaceIndex.cached(places: places, vectors: placeGrid.vectors, cache: cache)
+        built.withLock { ($0.placeGrid, $0.countryPlaces) = (placeGrid, countryPlaces) }
+      }
+    }
+    if parts.contains(.marine) {
+      jobs.append {
+        let marine = old?.marine ?? grid(marineLayer)
+        let named =
+          old?.namedSeaBorders ?? tree(marine, "named-sea-borders") { marineLayer.hasAttribute(0, of: $0) }
+        built.withLock { ($0.marine, $0.namedSeas) = (marine, named) }
+      }
+    }
+    if parts.contains(.islands) {
+      jobs.append {
+        let islands = old?.islands ?? grid(islandLayer)
+        let shores = old?.islandShores ?? tree(islands, "island-shores") { _ in true }
+        built.withLock { ($0.islands, $0.islandShores) = (islands, shores) }
+      }
+    }
+    if let names = old?.names {
+      built.withLock { $0.names = names }
+    } else {
+      jobs.append {
+        let names = PlacemarkNames(layers)
+        built.withLock { $0.names = names }
+      }
+    }
+    let work = jobs
+    Parallel.perform(iterations: work.count, threads: 2) { work[$0]() }
+    let done = built.withLock { $0 }
+    names = done.names!
     (coast, shores, seaShores, regions, regionBorders) = (
-      first.coast, first.shores, first.seaShores, first.regions, first.regionBorders
+      done.coast, done.shores, done.seaShores, done.regions, done.regionBorders
     )
-    zoneBorders = second.zoneBorders
+    zoneBorders = done.zoneBorders
     // The grids over the country, zone and region borders, two at a time, once their trees exist.
     @Sendable func borderGrid(
       _ tree: ShoreIndex, _ kind: String, _ existing: NearestShoreGrid?
@@ -261,7 +291,7 @@ final class BatchIndexes: Sendable {
       existing
         ?? NearestShoreGrid.cached(shores: tree, kind: kind, cache: cache, listsInteriors: true) { _ in true }
     }
-    if parts.contains(.boundaries), let countryTree = second.borders, let zoneTree = second.zoneBorders {
+    if parts.contains(.boundaries), let countryTree = done.borders, let zoneTree = done.zoneBorders {
       let (countryGrid, zoneGrid) = (old?.countryBorderGrid, old?.zoneBorderGrid)
       (countryBorderGrid, zoneBorderGrid) = Parallel.both(
         { borderGrid(countryTree, "country-border-grid", countryGrid) },
@@ -273,15 +303,14 @@ final class BatchIndexes: Sendable {
     let regionGrid = old?.regionBorderGrid
     regionBorderGrid =
       parts.contains(.boundaries)
-      ? first.regionBorders.map { borderGrid($0, "region-border-grid", regionGrid) } : nil
+      ? done.regionBorders.map { borderGrid($0, "region-border-grid", regionGrid) } : nil
     (timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores) =
       (
-        second.zones, second.countries, second.borders, second.clearance, second.marine, second.namedSeas,
-        second.islands, second.islandShores
+        done.zones, done.countries, done.borders, done.clearance, done.marine, done.namedSeas,
+        done.islands, done.islandShores
       )
-    (self.places, countryPlaces) = (second.placeGrid, second.countryPlaces)
-    countryBorderCells = second.borderCells
-    islandCells = parts.contains(.countries) ? old?.islandCells ?? IslandCells(coast: coastLayer) : nil
+    (self.places, countryPlaces) = (done.placeGrid, done.countryPlaces)
+    (countryBorderCells, islandCells) = (done.borderCells, done.islandCells)
     let (coastPolygons, countryPolygons) = (layers.coast.polygons, layers.countries.polygons)
     unretained = UnretainedIndexes(
       places: Unretained(self.places), coast: Unretained(coast),

@@ -12,10 +12,11 @@ import Foundation
 /// started inside another's work one index at a time: a batch builds its indexes two at a time, and each
 /// shares its own work out again (a grid's rings decode in slices while its file is read).
 enum Parallel {
-  /// Calls `body` with every index of `0..<iterations`, on as many threads as there are cores (the
-  /// calling thread one of them), and returns once every call has.
-  static func perform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let threads = min(iterations, max(1, ProcessInfo.processInfo.activeProcessorCount))
+  /// Calls `body` with every index of `0..<iterations`, on as many threads as there are cores or
+  /// `threads` if fewer (the calling thread one of them), each taking the next index when it is free,
+  /// and returns once every call has.
+  static func perform(iterations: Int, threads most: Int = .max, _ body: @escaping @Sendable (Int) -> Void) {
+    let threads = min(iterations, most, max(1, ProcessInfo.processInfo.activeProcessorCount))
     guard threads > 1 else {
       for index in 0..<iterations { body(index) }
       return
