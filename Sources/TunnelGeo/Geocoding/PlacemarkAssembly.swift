@@ -90,21 +90,23 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// The land, country and time zone of a point for `fields` as the layers number them (the others are
   /// not looked up): ``placemark(of:)`` of it has the values ``placemark(for:fields:)`` gives there.
   func key(for coordinate: Coordinate, fields: Placemark.Fields) throws(PlaceDataError) -> PlacemarkKey {
-    var level: Int??
-    func onLand() -> Bool {
-      if level == nil { level = .some(lookups.coastLevel(at: coordinate)) }
-      return level!.map { $0 % 2 == 1 } ?? false
-    }
-    var key = PlacemarkKey(land: fields.contains(.land) && onLand(), country: -1, timeZone: nil)
+    let zones = fields.contains(.timeZone) ? lookups.timeZoneFeatures(containing: coordinate) : FeatureSet()
+    // Whether the point is on land, looked up only where it is asked or decides the zone (outside every
+    // zone polygon). Found here rather than remembered by a closure: a variable that a closure changes
+    // was a heap allocation for every point.
+    let land =
+      fields.contains(.land) || (fields.contains(.timeZone) && zones.isEmpty)
+      ? lookups.coastLevel(at: coordinate).map { $0 % 2 == 1 } ?? false : false
+    var key = PlacemarkKey(land: fields.contains(.land) && land, country: -1, timeZone: nil)
     if fields.contains(.country),
       let feature = ownCountry(at: coordinate, SphereGeometry.unitVector(coordinate))
     {
       key.country = Int32(feature)
     }
     if fields.contains(.timeZone) {
-      key.timeZone = try zone(
-        at: coordinate, zones: lookups.timeZoneFeatures(containing: coordinate), land: onLand
-      ) { () throws(PlaceDataError) in try closestPlace(to: SphereGeometry.unitVector(coordinate)).index }
+      key.timeZone = try zone(at: coordinate, zones: zones, land: { land }) { () throws(PlaceDataError) in
+        try closestPlace(to: SphereGeometry.unitVector(coordinate)).index
+      }
     }
     return key
   }
