@@ -320,6 +320,7 @@ public final class BatchRun {
       1, min(chunk.count / 256, options.threads ?? ProcessInfo.processInfo.activeProcessorCount))
     let parts = workers == 1 ? 1 : workers * 4
     let good = answers.count / (options.antipode ? 2 : 1)
+    let hasAntipodes = answers.count > good
     let skipInvalid = options.skipInvalid
     // Whether any row before each part is written, for the GeoJSON commas.
     var writtenBefore = [Int](repeating: 0, count: parts + 1)
@@ -341,7 +342,10 @@ public final class BatchRun {
               rows: rows, lines: lines,
               answers: AnswerStorage(
                 placemarks: placemarks, keys: keys,
-                keyedColumns: answers.keyedColumns.map { Unmanaged.passUnretained($0) }))
+                keyedColumns: answers.keyedColumns.map { Unmanaged.passUnretained($0) },
+                nearestPlaces: UnsafeBufferPointer(answers.nearestPlaces),
+                places: answers.places.map { Unmanaged.passUnretained($0) },
+                placeColumns: answers.placeColumns.map { Unmanaged.passUnretained($0) }))
             DispatchQueue.concurrentPerform(iterations: parts) { part in
               let (rows, lines, storage) = (chunk.rows, chunk.lines, chunk.answers)
               var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
@@ -350,8 +354,8 @@ public final class BatchRun {
                 if skipInvalid, rows[index].problem != nil { continue }
                 let slot = Int(slots[index])
                 formatter.write(
-                  rows[index], lines: lines, slot >= 0 ? answers.answer(slot, storage) : nil,
-                  slot >= 0 && answers.count > good ? answers.answer(good + slot, storage) : nil,
+                  rows[index], lines: lines, slot >= 0 ? BatchAnswer(index: slot, storage: storage) : nil,
+                  slot >= 0 && hasAntipodes ? BatchAnswer(index: good + slot, storage: storage) : nil,
                   first: written == 0, to: &out)
                 written += 1
               }
@@ -436,11 +440,6 @@ final class Answers: @unchecked Sendable {
     !placemarks.isEmpty
       ? placemarks.count : !keys.isEmpty ? keys.count : places != nil ? nearestPlaces.count : noFieldCount
   }
-
-  /// The answer at `index`, read through `storage`.
-  func answer(_ index: Int, _ storage: AnswerStorage) -> BatchAnswer {
-    BatchAnswer(self, index, storage: storage)
-  }
 }
 
 /// A chunk's rows, plain lines and answers, read by every worker while the chunk is formatted.
@@ -459,6 +458,11 @@ struct AnswerStorage: @unchecked Sendable {
   let keys: UnsafeBufferPointer<PlacemarkKey>
   /// Held by the batch, read without counting a reference (`_withUnsafeGuaranteedRef`).
   let keyedColumns: Unmanaged<KeyedColumns>?
+  /// On the fast path, as ``Answers`` holds them; the layer held by the geocoder, the columns by the
+  /// batch.
+  let nearestPlaces: UnsafeBufferPointer<(index: Int, distanceKm: Double)>
+  let places: Unmanaged<PlaceLayer>?
+  let placeColumns: Unmanaged<PlaceColumns>?
 }
 
 /// One slot per part, each written by one worker.

@@ -99,35 +99,39 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
 /// through the chunk's answers counted references to them and to their array for every row (a sixth of a
 /// `--fields timeZone` batch). The chunk's answers outlive the formatting of its rows.
 struct BatchAnswer {
-  /// The chunk's answers, for the fast path; nil for an answer made on its own.
-  unowned(unsafe) let answers: Answers?
-  let index: Int
   /// The whole placemark, read in place (no copy of it or its strings); nil on the fast path.
   let placemark: UnsafePointer<Placemark>?
   /// The key, read in place, when the chunk was answered by key, and the columns of its values (held
   /// by the batch).
   let key: UnsafePointer<PlacemarkKey>?
   let keyedColumns: Unmanaged<KeyedColumns>?
+  /// On the fast path: the nearest place's index and distance, read in place, the place layer (held by
+  /// the geocoder) and the columns of the batch's places if kept (held by the batch).
+  let nearestPlace: UnsafePointer<(index: Int, distanceKm: Double)>?
+  let places: Unmanaged<PlaceLayer>?
+  let placeColumns: Unmanaged<PlaceColumns>?
   /// What keeps an answer made on its own alive.
   private let owner: PlacemarkCell?
 
-  /// The answer at `index` of `answers`, read through `storage` while they are formatted.
-  init(_ answers: Answers, _ index: Int, storage: AnswerStorage) {
-    self.answers = answers
-    self.index = index
+  /// The answer at `index` of a chunk's answers, read through `storage` while they are formatted.
+  init(index: Int, storage: AnswerStorage) {
     placemark = storage.placemarks.isEmpty ? nil : storage.placemarks.baseAddress! + index
     key = storage.keys.isEmpty ? nil : storage.keys.baseAddress! + index
     keyedColumns = storage.keyedColumns
+    nearestPlace = storage.places == nil ? nil : UnsafePointer(storage.nearestPlaces.baseAddress! + index)
+    places = storage.places
+    placeColumns = storage.placeColumns
     owner = nil
   }
 
   init(placemark: Placemark) {
     let cell = PlacemarkCell(placemark)
-    answers = nil
-    index = 0
     self.placemark = UnsafePointer(cell.pointer)
     key = nil
     keyedColumns = nil
+    nearestPlace = nil
+    places = nil
+    placeColumns = nil
     owner = cell
   }
 
@@ -137,11 +141,21 @@ struct BatchAnswer {
     body(placemark!.pointee.nearestPlace)
   }
 
-  /// On the fast path, the place layer, the nearest place's index there, and its distance.
-  var nearestPlaceIndex: (places: PlaceLayer, index: Int, distanceKm: Double)? {
-    guard let answers, let places = answers.places else { return nil }
-    let found = answers.nearestPlaces[index]
-    return (places, found.index, found.distanceKm)
+  /// On the fast path, writes the nearest place's columns or member (``PlacemarkField/writeNearestPlace(_:_:distanceKm:columns:format:to:precision:)``)
+  /// and returns true; false elsewhere.
+  func writeNearestPlaceIndex(
+    format: PlaceColumns.Format, to out: inout OutputBytes, precision: Precision
+  ) -> Bool {
+    guard let nearestPlace, let places else { return false }
+    let (place, distanceKm) = nearestPlace.pointee
+    // Through the guaranteed references: counting them for every row, on every core, was most of a
+    // batch of nearest places.
+    places._withUnsafeGuaranteedRef { places in
+      PlacemarkField.writeNearestPlace(
+        places, place, distanceKm: distanceKm, columns: placeColumns, format: format, to: &out,
+        precision: precision)
+    }
+    return true
   }
 }
 
@@ -216,11 +230,7 @@ extension PlacemarkField {
       out.member("lake", placemark?.pointee.lake)
       out.member("sea", placemark?.pointee.sea)
     case .nearestPlace:
-      if let (places, place, distanceKm) = answer.nearestPlaceIndex {
-        return Self.writeNearestPlace(
-          places, place, distanceKm: distanceKm, columns: answer.answers?.placeColumns, format: .json,
-          to: &out, precision: precision)
-      }
+      if answer.writeNearestPlaceIndex(format: .json, to: &out, precision: precision) { return }
       answer.withNearestPlace { place in
         out.object("nearestPlace", present: true) { out in
           out.member("countryCode", place.countryCode)
@@ -372,10 +382,9 @@ extension PlacemarkField {
       for _ in PlacemarkField.nearestPlace.columns { out.append(separator) }
       return
     }
-    if let (places, place, distanceKm) = answer.nearestPlaceIndex {
-      return writeNearestPlace(
-        places, place, distanceKm: distanceKm, columns: answer.answers?.placeColumns,
-        format: .delimited(separator: separator), to: &out, precision: precision)
+    if answer.writeNearestPlaceIndex(format: .delimited(separator: separator), to: &out, precision: precision)
+    {
+      return
     }
     answer.withNearestPlace { place in
       field(place.name)
@@ -392,10 +401,12 @@ extension PlacemarkField {
   /// Appends the nearest place's CSV columns or JSON member with `distanceKm`: copied from `columns`
   /// when it is there, else written from the place layer.
   static func writeNearestPlace(
-    _ places: PlaceLayer, _ place: Int, distanceKm: Double, columns: PlaceColumns?,
+    _ places: PlaceLayer, _ place: Int, distanceKm: Double, columns: Unmanaged<PlaceColumns>?,
     format: PlaceColumns.Format, to out: inout OutputBytes, precision: Precision
   ) {
-    if let columns { return columns.write(place, distanceKm: distanceKm, to: &out) }
+    if let columns {
+      return columns._withUnsafeGuaranteedRef { $0.write(place, distanceKm: distanceKm, to: &out) }
+    }
     writeNearestPlace(places, place, .beforeDistance, format: format, to: &out, precision: precision)
     out.number(distanceKm, places: precision.kilometres)
     writeNearestPlace(places, place, .afterDistance, format: format, to: &out, precision: precision)

@@ -300,6 +300,52 @@ import Glibc
   }
 
   /// The fields of each line of CSV or TSV output, unquoted (a doubled quote inside quotes is one).
+  /// Nearest places alone take the fast path: their columns are written once per place and copied
+  /// into every row, kept from chunk to chunk. Over chunks of more than a thousand points each, they are
+  /// the bytes the batch of every field writes in those columns, as CSV and as JSON Lines.
+  @Test func nearestPlacesAcrossChunksAreTheWholeBatchs() throws {
+    let (text, whole) = try Self.wholeBatch
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let body = lines.dropFirst().joined(separator: "\n")
+    let repeated = "lat,lon\n" + body + body + body
+    let some = try run(
+      repeated,
+      options: BatchRun.Options(fields: [.nearestPlace], antipode: true, format: .csv, chunkSize: 1_100)
+    ).output
+    let wholeRows = Self.fields(whole, separator: ",")
+    let someRows = Self.fields(some, separator: ",")
+    try #require(someRows.count == 3 * (wholeRows.count - 1) + 1)
+    let header = wholeRows[0]
+    for (column, name) in someRows[0].enumerated() {
+      let wholeColumn = try #require(header.firstIndex(of: name), "no column \(name) in the whole batch")
+      for row in 1..<someRows.count
+      where someRows[row][column] != wholeRows[(row - 1) % (wholeRows.count - 1) + 1][wholeColumn] {
+        Issue.record("\(name), row \(row): \(someRows[row][column])")
+      }
+    }
+    // JSON Lines: each row's nearestPlace members are those of the whole placemark's.
+    let jsonFast = try run(
+      repeated,
+      options: BatchRun.Options(fields: [.nearestPlace], antipode: true, format: .jsonl, chunkSize: 1_100)
+    ).output.split(separator: "\n")
+    let jsonWhole = try run(
+      repeated,
+      options: BatchRun.Options(
+        fields: [.nearestPlace, .land], antipode: true, format: .jsonl, chunkSize: 1_100)
+    ).output.split(separator: "\n")
+    try #require(jsonFast.count == jsonWhole.count && jsonFast.count == 3 * (wholeRows.count - 1))
+    for (fast, slow) in zip(jsonFast, jsonWhole) {
+      let fastObject = try JSONSerialization.jsonObject(with: Data(fast.utf8)) as! [String: Any]
+      let slowObject = try JSONSerialization.jsonObject(with: Data(slow.utf8)) as! [String: Any]
+      let places = try #require(fastObject["nearestPlace"] as? NSDictionary, "\(fast)")
+      #expect(places == slowObject["nearestPlace"] as? NSDictionary, "\(fast)")
+      let antipode = try #require(fastObject["antipode"] as? [String: Any], "\(fast)")
+      let antipodePlaces = try #require(antipode["nearestPlace"] as? NSDictionary, "\(fast)")
+      #expect(
+        antipodePlaces == (slowObject["antipode"] as? [String: Any])?["nearestPlace"] as? NSDictionary)
+    }
+  }
+
   static func fields(_ text: String, separator: Character) -> [[String]] {
     var rows: [[String]] = []
     var row: [String] = []
