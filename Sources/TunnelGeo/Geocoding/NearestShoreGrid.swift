@@ -364,37 +364,37 @@ final class NearestShoreGrid: Sendable {
         let cell = NearestPlaceGrid.leaf(of: query, topSize: topSize, first: first, count: count)
         if count[cell] == Self.treeCell { return false }
         let start = Int(first[cell])
-        shores.nodes.withUnsafeBufferPointer { nodes in
-          // Listed nodes and the children of inner ones still to open, depth first, each node's children
-          // nearest on top: the nearest pieces are measured first, and their distance rules out more.
-          withUnsafeTemporaryAllocation(of: (node: UInt32, bound: Double).self, capacity: 64) { stack in
-            for slot in start..<(start + Int(count[cell])) {
-              stack[0] = (candidates[slot], 0)
-              var depth = 1
-              while depth > 0 {
-                depth -= 1
-                let entry = nodes[Int(stack[depth].node)]
-                guard ShoreIndex.bound(entry, query) <= reach else { continue }
-                if entry.isLeaf {
-                  if shores.scan(piece: entry.target, query: query, best: &best) {
-                    reach = best.chord.squareRoot() + ShoreIndex.slack
-                  }
-                  continue
+        // Listed nodes and the children of inner ones still to open, depth first, each node's children
+        // nearest on top: the nearest pieces are measured first, and their distance rules out more. The
+        // nodes are read one at a time through the tree: their array's buffer, taken whole, counted a
+        // reference to it for every query, on every core.
+        withUnsafeTemporaryAllocation(of: (node: UInt32, bound: Double).self, capacity: 64) { stack in
+          for slot in start..<(start + Int(count[cell])) {
+            stack[0] = (candidates[slot], 0)
+            var depth = 1
+            while depth > 0 {
+              depth -= 1
+              let entry = shores.node(Int(stack[depth].node))
+              guard ShoreIndex.bound(entry, query) <= reach else { continue }
+              if entry.isLeaf {
+                if shores.scan(piece: entry.target, query: query, best: &best) {
+                  reach = best.chord.squareRoot() + ShoreIndex.slack
                 }
-                // A fanout of 8 over at most 7 levels stays well within 64 slots. Each child goes in below
-                // the nearer ones pushed before it (an insertion sort of at most 8).
-                let base = depth
-                for child in entry.target..<(entry.target + Int(entry.count)) {
-                  let bound = ShoreIndex.bound(nodes[child], query)
-                  guard bound <= reach else { continue }
-                  var position = depth
-                  while position > base, stack[position - 1].bound < bound {
-                    stack[position] = stack[position - 1]
-                    position -= 1
-                  }
-                  stack[position] = (UInt32(child), bound)
-                  depth += 1
+                continue
+              }
+              // A fanout of 8 over at most 7 levels stays well within 64 slots. Each child goes in below
+              // the nearer ones pushed before it (an insertion sort of at most 8).
+              let base = depth
+              for child in entry.target..<(entry.target + Int(entry.count)) {
+                let bound = ShoreIndex.bound(shores.node(child), query)
+                guard bound <= reach else { continue }
+                var position = depth
+                while position > base, stack[position - 1].bound < bound {
+                  stack[position] = stack[position - 1]
+                  position -= 1
                 }
+                stack[position] = (UInt32(child), bound)
+                depth += 1
               }
             }
           }

@@ -196,6 +196,9 @@ final class PolygonGrid: @unchecked Sendable {
     var ringFeature: [Int32]
   }
 
+  /// Vertex `index` of ``vertices``.
+  @inline(__always) func vertex(_ index: Int) -> FixedPoint { vertices[index] }
+
   /// Takes decoded rings as the grid's own.
   private func take(_ rings: Rings) {
     vertices = rings.vertices

@@ -390,29 +390,32 @@ final class ShoreIndex: Sendable {
     let edge = Int(pieceFirstEdge[piece])
     let feature = Int(pieceFeature[piece])
     let last = edge + Int(pieceEdgeCount[piece])
-    return grid.vertices.withUnsafeBufferPointer { vertices in
-      var improved = false
-      var reach = best.chord.squareRoot() + Self.slack
-      var previous = vectors.unitVector(vertices[edge])
-      var toPrevious = SphereGeometry.chordSquared(query, previous).squareRoot()
-      for vertex in (edge + 1)...last {
-        let current = vectors.unitVector(vertices[vertex])
-        let toCurrent = SphereGeometry.chordSquared(query, current).squareRoot()
-        defer { (previous, toPrevious) = (current, toCurrent) }
-        // Arcs that cannot come as near as the best point are not measured.
-        guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toCurrent, previous, current) <= reach
-        else { continue }
-        let closest = SphereGeometry.closestPoint(on: previous, current, to: query)
-        let chord = SphereGeometry.chordSquared(query, closest)
-        if chord < best.chord || (chord == best.chord && feature < best.feature) {
-          best = Best(chord: chord, feature: feature, point: closest)
-          reach = chord.squareRoot() + Self.slack
-          improved = true
-        }
+    // The vertices one at a time through the grid: their array's buffer, taken whole, counted a reference
+    // to it for every piece, on every core.
+    var improved = false
+    var reach = best.chord.squareRoot() + Self.slack
+    var previous = vectors.unitVector(grid.vertex(edge))
+    var toPrevious = SphereGeometry.chordSquared(query, previous).squareRoot()
+    for vertex in (edge + 1)...last {
+      let current = vectors.unitVector(grid.vertex(vertex))
+      let toCurrent = SphereGeometry.chordSquared(query, current).squareRoot()
+      defer { (previous, toPrevious) = (current, toCurrent) }
+      // Arcs that cannot come as near as the best point are not measured.
+      guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toCurrent, previous, current) <= reach
+      else { continue }
+      let closest = SphereGeometry.closestPoint(on: previous, current, to: query)
+      let chord = SphereGeometry.chordSquared(query, closest)
+      if chord < best.chord || (chord == best.chord && feature < best.feature) {
+        best = Best(chord: chord, feature: feature, point: closest)
+        reach = chord.squareRoot() + Self.slack
+        improved = true
       }
-      return improved
     }
+    return improved
   }
+
+  /// Node `index` of the tree, read on its own (see ``scan(piece:query:best:)``).
+  @inline(__always) func node(_ index: Int) -> Node { nodes[index] }
 
   /// Appends the unit vectors of a piece's vertices (its edge count plus one), as ``scan(piece:query:best:)``
   /// computes them.
