@@ -76,9 +76,13 @@ struct CellBitmap: Sendable {
   }
 
   private static func column(_ longitude: Double) -> Int {
-    var wrapped = longitude.truncatingRemainder(dividingBy: 360)
-    if wrapped < -180 { wrapped += 360 }
-    if wrapped >= 180 { wrapped -= 360 }
+    // A longitude in range is its own remainder: the division, slow, only for the others.
+    var wrapped = longitude
+    if !(wrapped >= -180 && wrapped < 180) {
+      wrapped = longitude.truncatingRemainder(dividingBy: 360)
+      if wrapped < -180 { wrapped += 360 }
+      if wrapped >= 180 { wrapped -= 360 }
+    }
     return min(columns - 1, max(0, Int(((wrapped + 180) * Double(cellsPerDegree)).rounded(.down))))
   }
 
