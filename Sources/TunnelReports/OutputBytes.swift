@@ -82,11 +82,31 @@ package struct OutputBytes {
     let length = buffer.count
     guard length > 0 else { return }
     storage.reserve(storage.count + length)
-    let target = storage.base + storage.count
-    if length <= 32 {
-      for index in 0..<length { target[index] = buffer[index] }
+    let target = UnsafeMutableRawPointer(storage.base + storage.count)
+    let source = UnsafeRawPointer(buffer.baseAddress!)
+    // Short spans (a line, a column) as two overlapping words, first and last: no loop and no call.
+    if length >= 16 && length <= 32 {
+      let head = source.loadUnaligned(as: SIMD16<UInt8>.self)
+      let tail = source.loadUnaligned(fromByteOffset: length - 16, as: SIMD16<UInt8>.self)
+      target.storeBytes(of: head, as: SIMD16<UInt8>.self)
+      target.storeBytes(of: tail, toByteOffset: length - 16, as: SIMD16<UInt8>.self)
+    } else if length >= 8 && length < 16 {
+      let head = source.loadUnaligned(as: UInt64.self)
+      let tail = source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+      target.storeBytes(of: head, as: UInt64.self)
+      target.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+    } else if length >= 4 && length < 8 {
+      let head = source.loadUnaligned(as: UInt32.self)
+      let tail = source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+      target.storeBytes(of: head, as: UInt32.self)
+      target.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+    } else if length < 4 {
+      for index in 0..<length {
+        target.storeBytes(
+          of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+      }
     } else {
-      memcpy(target, buffer.baseAddress!, length)
+      memcpy(target, source, length)
     }
     storage.count += length
   }
