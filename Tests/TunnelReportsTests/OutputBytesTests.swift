@@ -24,7 +24,7 @@ import TunnelReports
       #expect(out.count == expected.count, "after \(length)")
     }
     let written = out.withBytes { Array($0) }
-    let firstDifference = zip(written, expected).firstIndex { $0 != $1 }
+    let firstDifference = zip(written, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
     #expect(
       written.count == expected.count && firstDifference == nil,
       "first difference at byte \(firstDifference ?? -1)")
