@@ -8,7 +8,8 @@ import Darwin
 
 /// An index kept in an ``IndexCache`` folder as arrays of plain values, so that a batch reads it instead
 /// of building it again. Every kind of index is kept this way: the nearest-place grid, the polygon grids,
-/// the trees of shores and borders, the sea-shore grid and the border clearances.
+/// the trees of shores and borders, the sea-shore grid, the border clearances and the cells near country
+/// borders (``BorderCells``).
 ///
 /// The header holds an 8-byte magic naming the kind of index, the number of keys and the keys (what the
 /// index was built from: checksums, sizes, parameters; little-endian `UInt32`s), the number of arrays and

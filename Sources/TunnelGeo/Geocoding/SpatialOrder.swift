@@ -11,7 +11,8 @@ enum SpatialOrder {
   /// The positions of `coordinates`, sorted by their cell on a 2¹⁶ × 2¹⁶ grid of latitude and longitude
   /// in Z-order (ties keep their input order).
   ///
-  /// - Complexity: O(n): four passes of a radix sort over 32-bit keys.
+  /// - Complexity: O(n): three passes of a radix sort over 32-bit keys, 11 bits at a time (the counts of
+  /// a pass fit in the first-level cache).
   static func positions(of coordinates: UnsafeBufferPointer<Coordinate>) -> [UInt32] {
     precondition(coordinates.count <= Int(UInt32.max), "too many coordinates")
     // Each item is its key (high 32 bits) and its position (low 32 bits).
@@ -19,13 +20,15 @@ enum SpatialOrder {
       UInt64(key(coordinate)) << 32 | UInt64(position)
     }
     var scratch = [UInt64](repeating: 0, count: items.count)
-    for pass in 0..<4 {
-      let shift = UInt64(32 + 8 * pass)
-      var counts = [Int](repeating: 0, count: 257)
-      for item in items { counts[Int((item >> shift) & 0xFF) + 1] += 1 }
-      for digit in 0..<256 { counts[digit + 1] += counts[digit] }
+    let bits = 11
+    let mask = UInt64(1 << bits - 1)
+    for pass in 0..<3 {
+      let shift = UInt64(32 + bits * pass)
+      var counts = [Int](repeating: 0, count: 1 << bits + 1)
+      for item in items { counts[Int((item >> shift) & mask) + 1] += 1 }
+      for digit in 0..<(1 << bits) { counts[digit + 1] += counts[digit] }
       for item in items {
-        let digit = Int((item >> shift) & 0xFF)
+        let digit = Int((item >> shift) & mask)
         scratch[counts[digit]] = item
         counts[digit] += 1
       }
