@@ -21,19 +21,11 @@ struct BorderCells: Sendable {
     borders.grid.vertices.withUnsafeBufferPointer { vertices in
       for piece in 0..<borders.pieceFirstEdge.count {
         let first = Int(borders.pieceFirstEdge[piece])
-        var a = borders.vectors.unitVector(vertices[first])
+        var start = borders.vectors.unitVector(vertices[first])
         for vertex in (first + 1)...(first + Int(borders.pieceEdgeCount[piece])) {
-          let b = borders.vectors.unitVector(vertices[vertex])
-          defer { a = b }
-          let sum = a + b
-          let length = (sum * sum).sum().squareRoot()
-          // The edge's ends are never near opposite; if they were, every cell is marked.
-          guard length > 1e-3 else {
-            cells.mark(south: -90, north: 90, west: -180, east: 180)
-            continue
-          }
-          cells.mark(
-            around: sum / length, angle: SphereGeometry.angle(a, b) / 2 + reach + Self.margin)
+          let end = borders.vectors.unitVector(vertices[vertex])
+          cells.mark(edgeFrom: start, to: end, reach: reach + Self.margin)
+          start = end
         }
       }
     }
@@ -51,19 +43,13 @@ struct BorderCells: Sendable {
   /// ``init(borders:reach:)``, read from `cache` when saved there before (keyed by the borders' checksum
   /// and the reach), else computed and saved there (``IndexCacheFile``).
   static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {
-    guard let cache else { return BorderCells(borders: borders, reach: reach) }
-    let version: UInt32 = 1
+    let version: UInt32 = 2
     let name = IndexCacheFile.name(layer: borders.grid.layer, kind: kind, version: version)
-    let keys =
-      [version, borders.checksum, Float(reach).bitPattern] + IndexCacheFile.keys(CellBitmap.wordCount)
-    let magic = "TUNLBCEL"
-    if var file = IndexCacheFile.Reader(name, in: cache, magic: magic, keys: keys, arrays: 1),
-      let words = file.read(UInt64.self), file.finish(), let cells = CellBitmap(words: words)
-    {
-      return BorderCells(reach: reach, cells: cells)
-    }
-    let computed = BorderCells(borders: borders, reach: reach)
-    IndexCacheFile.save(name, in: cache, magic: magic, keys: keys, arrays: [CacheArray(computed.cells.words)])
-    return computed
+    let keys = [version, borders.checksum, Float(reach).bitPattern]
+    return BorderCells(
+      reach: reach,
+      cells: CellBitmap.cached(name, keys: keys, cache: cache) {
+        BorderCells(borders: borders, reach: reach).cells
+      })
   }
 }

@@ -69,6 +69,19 @@ struct CellBitmap: Sendable {
     mark(south: south, north: north, west: longitude - widen, east: longitude + widen)
   }
 
+  /// Marks every cell within `reach` radians of the great-circle arc between the unit vectors `start` and
+  /// `end` (the shorter one): the cap around the arc's middle, half the arc plus `reach` wide, holds every
+  /// point that near. Ends that are nearly opposite mark every cell.
+  mutating func mark(edgeFrom start: SIMD3<Double>, to end: SIMD3<Double>, reach: Double) {
+    let sum = start + end
+    let length = (sum * sum).sum().squareRoot()
+    guard length > 1e-3 else {
+      mark(south: -90, north: 90, west: -180, east: 180)
+      return
+    }
+    mark(around: sum / length, angle: SphereGeometry.angle(start, end) / 2 + reach)
+  }
+
   @inline(__always) private mutating func set(_ index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
 
   private static func row(_ latitude: Double) -> Int {
@@ -90,5 +103,26 @@ struct CellBitmap: Sendable {
   @inline(__always) func isMarked(_ coordinate: Coordinate) -> Bool {
     let index = Self.row(coordinate.latitude) * Self.columns + Self.column(coordinate.longitude)
     return words[index >> 6] & (1 << UInt64(index & 63)) != 0
+  }
+}
+
+extension CellBitmap {
+  static let fileMagic = "TUNLCELL"
+
+  /// The cells `build` marks, read from `cache` when saved there before as `name` with `keys` (and the
+  /// grid's size), else built and saved there (``IndexCacheFile``).
+  static func cached(
+    _ name: String, keys: [UInt32], cache: IndexCache?, build: () -> CellBitmap
+  ) -> CellBitmap {
+    guard let cache else { return build() }
+    let keys = keys + IndexCacheFile.keys(wordCount)
+    if var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 1),
+      let words = file.read(UInt64.self), file.finish(), let cells = CellBitmap(words: words)
+    {
+      return cells
+    }
+    let built = build()
+    IndexCacheFile.save(name, in: cache, magic: fileMagic, keys: keys, arrays: [CacheArray(built.words)])
+    return built
   }
 }
