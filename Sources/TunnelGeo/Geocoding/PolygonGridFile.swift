@@ -33,7 +33,7 @@ enum PolygonGridFile {
   static func grid(layer: PolygonLayer, cache: IndexCache?) -> PolygonGrid {
     guard let cache else { return PolygonGrid(layer: layer) }
     let (rings, cells) = Parallel.both(
-      { PolygonGrid.decodeRings(of: layer) }, { Cells(loading: name(for: layer), from: cache, layer: layer) })
+      { PolygonGrid.decodeRings(of: layer) }, { Cells(loading: layer, from: cache) })
     if let cells,
       let loaded = PolygonGrid(
         layer: layer, rings: rings, nodes: cells.nodes, states: cells.states, runs: cells.runs)
@@ -47,21 +47,22 @@ enum PolygonGridFile {
 
   /// The grid saved in `cache`, or nil when there is none or it does not pass every check.
   static func load(from cache: IndexCache, layer: PolygonLayer) -> PolygonGrid? {
-    guard let cells = Cells(loading: name(for: layer), from: cache, layer: layer) else { return nil }
+    guard let cells = Cells(loading: layer, from: cache) else { return nil }
     return PolygonGrid(layer: layer, nodes: cells.nodes, states: cells.states, runs: cells.runs)
   }
 
-  /// The arrays of a grid's file, read and signature checked, their values not yet.
+  /// The arrays of a layer's grid file, read and signature checked, their values not yet.
   private struct Cells: Sendable {
     let nodes: [PolygonGrid.Node]
     let states: [Int32]
     let runs: [PolygonGrid.Run]
 
-    init?(loading name: String, from cache: IndexCache, layer: PolygonLayer) {
+    init?(loading layer: PolygonLayer, from cache: IndexCache) {
       // The arrays are read straight into the grid's own: a node is three UInt32s, a run one, all
       // little-endian as the file's (the build targets are).
       guard MemoryLayout<PolygonGrid.Node>.stride == 12, MemoryLayout<PolygonGrid.Run>.stride == 4,
-        var file = IndexCacheFile.Reader(name, in: cache, magic: magic, keys: keys(for: layer), arrays: 3),
+        var file = IndexCacheFile.Reader(
+          name(for: layer), in: cache, magic: magic, keys: keys(for: layer), arrays: 3),
         let nodes = file.read(PolygonGrid.Node.self), let states = file.read(Int32.self),
         let runs = file.read(PolygonGrid.Run.self), file.finish()
       else { return nil }
