@@ -198,14 +198,16 @@ final class NearestShoreGrid: Sendable {
     ) -> (chord: Double, point: SIMD3<Double>) {
       var best = (chord: Double.infinity, point: point)
       var reach = limit
-      var toPrevious = SphereGeometry.chordSquared(point, vectors[piece.start]).squareRoot()
+      var previousChord = SphereGeometry.chordSquared(point, vectors[piece.start])
+      var toPrevious = previousChord.squareRoot()
       for edge in piece.start..<(piece.start + piece.edges) {
         let (a, b) = (vectors[edge], vectors[edge + 1])
-        let toNext = SphereGeometry.chordSquared(point, b).squareRoot()
-        defer { toPrevious = toNext }
+        let nextChord = SphereGeometry.chordSquared(point, b)
+        let toNext = nextChord.squareRoot()
+        defer { (previousChord, toPrevious) = (nextChord, toNext) }
         guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toNext, a, b) <= reach else { continue }
-        let closest = SphereGeometry.closestPoint(on: a, b, to: point)
-        let chord = SphereGeometry.chordSquared(point, closest)
+        let (closest, chord) = SphereGeometry.closestPoint(
+          on: a, b, to: point, chordToA: previousChord, chordToB: nextChord)
         if chord < best.chord {
           best = (chord, closest)
           if limit.isFinite && chord.squareRoot() <= limit { return best }

@@ -395,16 +395,18 @@ final class ShoreIndex: Sendable {
     var improved = false
     var reach = best.chord.squareRoot() + Self.slack
     var previous = vectors.unitVector(grid.vertex(edge))
-    var toPrevious = SphereGeometry.chordSquared(query, previous).squareRoot()
+    var previousChord = SphereGeometry.chordSquared(query, previous)
+    var toPrevious = previousChord.squareRoot()
     for vertex in (edge + 1)...last {
       let current = vectors.unitVector(grid.vertex(vertex))
-      let toCurrent = SphereGeometry.chordSquared(query, current).squareRoot()
-      defer { (previous, toPrevious) = (current, toCurrent) }
+      let currentChord = SphereGeometry.chordSquared(query, current)
+      let toCurrent = currentChord.squareRoot()
+      defer { (previous, previousChord, toPrevious) = (current, currentChord, toCurrent) }
       // Arcs that cannot come as near as the best point are not measured.
       guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toCurrent, previous, current) <= reach
       else { continue }
-      let closest = SphereGeometry.closestPoint(on: previous, current, to: query)
-      let chord = SphereGeometry.chordSquared(query, closest)
+      let (closest, chord) = SphereGeometry.closestPoint(
+        on: previous, current, to: query, chordToA: previousChord, chordToB: currentChord)
       if chord < best.chord || (chord == best.chord && feature < best.feature) {
         best = Best(chord: chord, feature: feature, point: closest)
         reach = chord.squareRoot() + Self.slack

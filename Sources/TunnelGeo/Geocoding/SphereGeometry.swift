@@ -108,6 +108,33 @@ enum SphereGeometry {
     }
     return chordSquared(p, a) <= chordSquared(p, b) ? a : b
   }
+
+  /// ``closestPoint(on:_:to:)`` and the squared chord from `p` to it, given the squared chords from `p` to
+  /// `a` and to `b` (``chordSquared(_:_:)`` of `p` and each): where the foot of the perpendicular falls
+  /// clearly outside the arc, the nearer end, without measuring. The nearest point of a piece of border to
+  /// a point some way off is nearly always one of its vertices, so most arcs are settled here.
+  ///
+  /// The foot lies beyond `a` when `p · ((a × b) × a) < 0`, for unit vectors `b·p − (a·p)(a·b)`, and
+  /// beyond `b` when `a·p − (a·b)(b·p) < 0`. Those dot products are off by a few units in the last place,
+  /// and `closestPoint`'s own test of the same sign (with `a × b` as it computes it) by a few more times
+  /// `|a × b|` ≤ 2: below −``outsideMargin`` the two cannot disagree, and `closestPoint` returns the nearer
+  /// end too, by the same rule (`a` on a tie). Both answers are the same bits.
+  @inline(__always) static func closestPoint(
+    on a: SIMD3<Double>, _ b: SIMD3<Double>, to p: SIMD3<Double>, chordToA: Double, chordToB: Double
+  ) -> (point: SIMD3<Double>, chordSquared: Double) {
+    let ap = a.x * p.x + a.y * p.y + a.z * p.z
+    let bp = b.x * p.x + b.y * p.y + b.z * p.z
+    let ab = a.x * b.x + a.y * b.y + a.z * b.z
+    if bp - ap * ab < -outsideMargin || ap - ab * bp < -outsideMargin {
+      return chordToA <= chordToB ? (a, chordToA) : (b, chordToB)
+    }
+    let closest = closestPoint(on: a, b, to: p)
+    return (closest, chordSquared(p, closest))
+  }
+
+  /// How far below zero the tests of ``closestPoint(on:_:to:chordToA:chordToB:)`` must fall to settle an
+  /// arc by its end: a thousand times the rounding of either way of computing them.
+  static let outsideMargin = 1e-12
 }
 
 /// Unit vectors of fixed-point coordinates (``PolygonLayer/unitsPerDegree`` per degree) without a call to
