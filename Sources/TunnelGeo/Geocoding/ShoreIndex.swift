@@ -393,23 +393,34 @@ final class ShoreIndex: Sendable {
     // The vertices one at a time through the grid: their array's buffer, taken whole, counted a reference
     // to it for every piece, on every core.
     var improved = false
-    var reach = best.chord.squareRoot() + Self.slack
     var previous = vectors.unitVector(grid.vertex(edge))
     var previousChord = SphereGeometry.chordSquared(query, previous)
-    var toPrevious = previousChord.squareRoot()
+    var previousDot = SphereGeometry.dot(previous, query)
     for vertex in (edge + 1)...last {
       let current = vectors.unitVector(grid.vertex(vertex))
       let currentChord = SphereGeometry.chordSquared(query, current)
-      let toCurrent = currentChord.squareRoot()
-      defer { (previous, previousChord, toPrevious) = (current, currentChord, toCurrent) }
-      // Arcs that cannot come as near as the best point are not measured.
-      guard SphereGeometry.arcChordLowerBound(toA: toPrevious, toB: toCurrent, previous, current) <= reach
-      else { continue }
-      let (closest, chord) = SphereGeometry.closestPoint(
-        on: previous, current, to: query, chordToA: previousChord, chordToB: currentChord)
+      let currentDot = SphereGeometry.dot(current, query)
+      defer { (previous, previousChord, previousDot) = (current, currentChord, currentDot) }
+      let closest: SIMD3<Double>
+      let chord: Double
+      // Most arcs are nearest at an end, whose chord is known: no root is taken for them. The others
+      // are measured only when they can come as near as the best point.
+      if SphereGeometry.footIsOutside(
+        aDotP: previousDot, bDotP: currentDot, aDotB: SphereGeometry.dot(previous, current))
+      {
+        (closest, chord) =
+          previousChord <= currentChord ? (previous, previousChord) : (current, currentChord)
+      } else {
+        guard
+          SphereGeometry.arcChordLowerBound(
+            toA: previousChord.squareRoot(), toB: currentChord.squareRoot(), previous, current)
+            <= best.chord.squareRoot() + Self.slack
+        else { continue }
+        closest = SphereGeometry.closestPoint(on: previous, current, to: query)
+        chord = SphereGeometry.chordSquared(query, closest)
+      }
       if chord < best.chord || (chord == best.chord && feature < best.feature) {
         best = Best(chord: chord, feature: feature, point: closest)
-        reach = chord.squareRoot() + Self.slack
         improved = true
       }
     }

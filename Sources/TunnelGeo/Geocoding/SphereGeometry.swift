@@ -122,18 +122,27 @@ enum SphereGeometry {
   @inline(__always) static func closestPoint(
     on a: SIMD3<Double>, _ b: SIMD3<Double>, to p: SIMD3<Double>, chordToA: Double, chordToB: Double
   ) -> (point: SIMD3<Double>, chordSquared: Double) {
-    let ap = a.x * p.x + a.y * p.y + a.z * p.z
-    let bp = b.x * p.x + b.y * p.y + b.z * p.z
-    let ab = a.x * b.x + a.y * b.y + a.z * b.z
-    if bp - ap * ab < -outsideMargin || ap - ab * bp < -outsideMargin {
+    if footIsOutside(aDotP: dot(a, p), bDotP: dot(b, p), aDotB: dot(a, b)) {
       return chordToA <= chordToB ? (a, chordToA) : (b, chordToB)
     }
     let closest = closestPoint(on: a, b, to: p)
     return (closest, chordSquared(p, closest))
   }
 
-  /// How far below zero the tests of ``closestPoint(on:_:to:chordToA:chordToB:)`` must fall to settle an
-  /// arc by its end: a thousand times the rounding of either way of computing them.
+  /// Whether the foot of the perpendicular from `p` to the arc from `a` to `b` falls clearly outside the
+  /// arc, from the dot products of the three unit vectors: then ``closestPoint(on:_:to:)`` is the nearer
+  /// end (see ``closestPoint(on:_:to:chordToA:chordToB:)``).
+  @inline(__always) static func footIsOutside(aDotP: Double, bDotP: Double, aDotB: Double) -> Bool {
+    bDotP - aDotP * aDotB < -outsideMargin || aDotP - aDotB * bDotP < -outsideMargin
+  }
+
+  /// The dot product.
+  @inline(__always) static func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+    a.x * b.x + a.y * b.y + a.z * b.z
+  }
+
+  /// How far below zero the tests of ``footIsOutside(aDotP:bDotP:aDotB:)`` must fall to settle an arc by
+  /// its end: a thousand times the rounding of either way of computing them.
   static let outsideMargin = 1e-12
 }
 
