@@ -37,6 +37,22 @@ import Glibc
     return (output, summary, bad)
   }
 
+  @Test("Whole placemarks are answered in larger chunks than the fast paths, unless a size is given")
+  func chunkSizesFollowTheFields() {
+    let placemarks: [[PlacemarkField]] = [
+      PlacemarkField.allCases, [.boundaryKm], [.country, .nearestPlace], [.sea],
+    ]
+    for fields in placemarks {
+      #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.placemarkChunkSize, "\(fields)")
+    }
+    let fastPaths: [[PlacemarkField]] = [[], [.nearestPlace], [.timeZone], [.land, .country, .timeZone]]
+    for fields in fastPaths {
+      #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.chunkSize, "\(fields)")
+    }
+    #expect(BatchRun.Options.placemarkChunkSize > BatchRun.Options.chunkSize)
+    #expect(BatchRun.Options(fields: [.sea], chunkSize: 10).chunkSize == 10)
+  }
+
   /// Points spread over the globe, with a bad row every seventh line.
   static func points(_ count: Int) -> (text: String, coordinates: [Coordinate?]) {
     var text = "id,lat,lon,note\n"

@@ -105,9 +105,12 @@ struct BatchEndpoint: Sendable {
       if let latitude = columns.latitude, latitude == columns.longitude {
         throw .badRequest(BatchError.sameColumn(name: latitude).description(naming: parameters))
       }
+      // The smaller chunks whatever the fields: a server answers up to `maximumBatches` at once, and each
+      // batch's memory counts more than its speed.
       options = BatchRun.Options(
         fields: fields, antipode: try flag("antipode"), format: output ?? .csv,
-        precision: precision, skipInvalid: try flag("skip_invalid"), threads: threads)
+        precision: precision, skipInvalid: try flag("skip_invalid"), threads: threads,
+        chunkSize: BatchRun.Options.chunkSize)
     }
 
     /// The parameters that choose columns, as the library's messages call them.
