@@ -92,3 +92,31 @@ import Testing
     #expect(wider.cells.words != built.cells.words)
   }
 }
+
+/// The islands the country of the sea round islands looks for, found through the tree of every level's
+/// shoreline when a batch has it: the same point, feature and angle as the coastline layer's own search.
+@Suite struct SmallIslandTests {
+  @Test("The nearest small island through the shores' tree is the layer's own")
+  func islandsThroughTheShoresAreTheLayers() throws {
+    let indexes = try BatchIndexTests.indexed.preparedIndexes(.all)
+    #expect(!indexes.smallIslands.isEmpty && indexes.shores != nil)
+    let coast = indexes.layers.coast.polygons
+    let limit = ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm
+    var generator = SplitMix64(seed: 29)
+    var found = 0
+    for _ in 0..<3_000 {
+      let point = coast.pointNearAVertex(within: 0.1, using: &generator)
+      let vector = SphereGeometry.unitVector(point)
+      let tree = indexes.nearestIsland(to: point, vector, within: limit)
+      let layer = indexes.unindexed.nearestIsland(to: point, vector, within: limit)
+      #expect(tree?.feature == layer?.feature, "\(point)")
+      #expect(tree?.angle == layer?.angle, "\(point)")
+      #expect(tree?.point == layer?.point, "\(point)")
+      if let tree {
+        found += 1
+        #expect(LayerLookups.isSmallIsland(tree.feature, of: coast))
+      }
+    }
+    #expect(found > 300, "\(found) islands found")
+  }
+}

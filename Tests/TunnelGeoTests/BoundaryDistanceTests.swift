@@ -156,6 +156,28 @@ import Darwin
     #expect(country > 5 && country < 15)
   }
 
+  /// A batch measures the second-level regions' boundaries through its own grid: the distances are the
+  /// one-off search's, and those to the nearest edge, near the counties' and départements' vertices.
+  @Test func subregionDistancesAreTheOneOffs() throws {
+    let layers = try Self.oneOff.placemarkLayers()
+    let subregions = Edges(layers.subregions.polygons)
+    var generator = SplitMix64(seed: 97)
+    let points = (0..<120).map { _ in
+      layers.subregions.polygons.pointNearAVertex(within: 0.2, using: &generator)
+    }
+    let batch = try Self.batch.placemarks(for: points, fields: .boundaries)
+    var measured = 0
+    for (point, batchPlacemark) in zip(points, batch) {
+      let placemark = try Self.oneOff.placemark(for: point, indexes: nil, fields: .boundaries)
+      #expect(batchPlacemark.boundaryKm == placemark.boundaryKm, "\(point)")
+      guard let subregion = batchPlacemark.boundaryKm?.subregion else { continue }
+      measured += 1
+      let nearest = subregions.nearest(to: SphereGeometry.unitVector(point)) * SphereGeometry.radiusKm
+      #expect(abs(subregion - nearest) < 1e-6, "\(point): \(subregion) \(nearest)")
+    }
+    #expect(measured > 60, "\(measured) of \(points.count) measured")
+  }
+
   /// Asked alone, the distances are those of the whole placemark.
   @Test func askedAlone() throws {
     for point in try Self.points(count: 8) {

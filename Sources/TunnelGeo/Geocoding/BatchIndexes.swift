@@ -79,6 +79,9 @@ final class BatchIndexes: Sendable {
   let shores: ShoreIndex?
   /// The nearest shoreline of land or ice (odd GSHHG levels), for points at sea.
   let seaShores: NearestShoreGrid?
+  /// Per feature of the coastline, with ``shores``: whether it is an island the country of the sea round
+  /// islands looks for (``LayerLookups/isSmallIsland(_:of:)``), found through ``shores``.
+  let smallIslands: [Bool]
   /// The nearest country border (coastlines included), for the coastal tolerance.
   let countryBorders: ShoreIndex?
   /// The nearest named marine polygon, for sea points in none.
@@ -94,6 +97,9 @@ final class BatchIndexes: Sendable {
   let countryBorderGrid: NearestShoreGrid?
   let zoneBorderGrid: NearestShoreGrid?
   let regionBorderGrid: NearestShoreGrid?
+  /// The nearest second-level region border at any distance (over a tree of their borders, which the grid
+  /// holds), for its distance.
+  let subregionBorderGrid: NearestShoreGrid?
   /// Per node of ``countries``, in radians: a lower bound of the distance from any point of the node's
   /// box to the nearest country border, and one of the distance from the box's middle to it (both 0 for
   /// a box with borders in it).
@@ -123,7 +129,8 @@ final class BatchIndexes: Sendable {
     let coast, countries, marine, timeZones, islands, regions: Unretained<PolygonGrid>?
     let shores, countryBorders, namedSeaBorders, islandShores, regionBorders,
       zoneBorders: Unretained<ShoreIndex>?
-    let seaShores, countryBorderGrid, zoneBorderGrid, regionBorderGrid: Unretained<NearestShoreGrid>?
+    let seaShores, countryBorderGrid, zoneBorderGrid, regionBorderGrid,
+      subregionBorderGrid: Unretained<NearestShoreGrid>?
     /// The layers whose features' levels and names the polygon lookups read.
     let coastLayer: Unretained<PolygonLayer>
     let countryLayer: Unretained<PolygonLayer>
@@ -148,9 +155,9 @@ final class BatchIndexes: Sendable {
     self.layers = layers
     unindexed = existing?.unindexed ?? LayerLookups(layers: layers)
     let places = layers.places
-    let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer, regionLayer) = (
+    let (coastLayer, countryLayer, marineLayer, zoneLayer, islandLayer, regionLayer, subregionLayer) = (
       layers.coast.polygons, layers.countries.polygons, layers.marine.polygons, layers.zones.polygons,
-      layers.islands.polygons, layers.regions.polygons
+      layers.islands.polygons, layers.regions.polygons, layers.subregions.polygons
     )
     let old = existing
     @Sendable func grid(_ layer: PolygonLayer) -> PolygonGrid {
@@ -167,10 +174,12 @@ final class BatchIndexes: Sendable {
       var coast: PolygonGrid?
       var shores: ShoreIndex?
       var seaShores: NearestShoreGrid?
+      var smallIslands: [Bool] = []
       var regions: PolygonGrid?
       var regionBorders: ShoreIndex?
       var zones: PolygonGrid?
       var zoneBorders: ShoreIndex?
+      var subregionBorders: ShoreIndex?
       var countries: PolygonGrid?
       var borders: ShoreIndex?
       var clearance: [SIMD2<Float>] = []
@@ -192,6 +201,7 @@ final class BatchIndexes: Sendable {
       jobs.append {
         let coast = old?.coast ?? grid(coastLayer)
         var (shores, seaShores): (ShoreIndex?, NearestShoreGrid?) = (nil, nil)
+        var smallIslands: [Bool] = []
         if parts.contains(.shores) {
           shores = old?.shores ?? tree(coast, "shores") { _ in true }
           seaShores =
@@ -199,8 +209,13 @@ final class BatchIndexes: Sendable {
             ?? NearestShoreGrid.cached(shores: shores!, kind: "sea-shores", cache: cache) {
               coastLayer.level(of: $0) % 2 == 1
             }
+          smallIslands =
+            old.flatMap { $0.smallIslands.isEmpty ? nil : $0.smallIslands }
+            ?? (0..<coastLayer.featureCount).map { LayerLookups.isSmallIsland($0, of: coastLayer) }
         }
-        built.withLock { ($0.coast, $0.shores, $0.seaShores) = (coast, shores, seaShores) }
+        built.withLock {
+          ($0.coast, $0.shores, $0.seaShores, $0.smallIslands) = (coast, shores, seaShores, smallIslands)
+        }
       }
     }
     // After the coastline's, the time zones' is the build that needs the most scratch space.
@@ -244,6 +259,15 @@ final class BatchIndexes: Sendable {
         built.withLock { ($0.regions, $0.regionBorders) = (regions, borders) }
       }
     }
+    // The second-level regions' own lookups read their layer still: its pages are kept.
+    if parts.contains(.boundaries), old?.subregionBorderGrid == nil {
+      jobs.append {
+        let borders = tree(PolygonGridFile.grid(layer: subregionLayer, cache: cache), "subregion-borders") {
+          _ in true
+        }
+        built.withLock { $0.subregionBorders = borders }
+      }
+    }
     if parts.contains(.places) {
       jobs.append {
         let placeGrid = old?.places ?? makePlaceGrid(places)
@@ -280,8 +304,8 @@ final class BatchIndexes: Sendable {
     Parallel.perform(iterations: work.count, threads: 2) { work[$0]() }
     let done = built.withLock { $0 }
     names = done.names!
-    (coast, shores, seaShores, regions, regionBorders) = (
-      done.coast, done.shores, done.seaShores, done.regions, done.regionBorders
+    (coast, shores, seaShores, smallIslands, regions, regionBorders) = (
+      done.coast, done.shores, done.seaShores, done.smallIslands, done.regions, done.regionBorders
     )
     zoneBorders = done.zoneBorders
     // The grids over the country, zone and region borders, two at a time, once their trees exist.
@@ -300,10 +324,13 @@ final class BatchIndexes: Sendable {
       (countryBorderGrid, zoneBorderGrid) = (nil, nil)
     }
     // A point's distance to its region's border was a search of the borders' tree for every point.
-    let regionGrid = old?.regionBorderGrid
-    regionBorderGrid =
+    let (regionGrid, subregionGrid) = (old?.regionBorderGrid, old?.subregionBorderGrid)
+    (regionBorderGrid, subregionBorderGrid) =
       parts.contains(.boundaries)
-      ? done.regionBorders.map { borderGrid($0, "region-border-grid", regionGrid) } : nil
+      ? Parallel.both(
+        { done.regionBorders.map { borderGrid($0, "region-border-grid", regionGrid) } },
+        { subregionGrid ?? done.subregionBorders.map { borderGrid($0, "subregion-border-grid", nil) } })
+      : (nil, nil)
     (timeZones, countries, countryBorders, countryClearance, marine, namedSeaBorders, islands, islandShores) =
       (
         done.zones, done.countries, done.borders, done.clearance, done.marine, done.namedSeas,
@@ -320,7 +347,8 @@ final class BatchIndexes: Sendable {
       islandShores: Unretained(islandShores), regionBorders: Unretained(regionBorders),
       zoneBorders: Unretained(zoneBorders), seaShores: Unretained(seaShores),
       countryBorderGrid: Unretained(countryBorderGrid), zoneBorderGrid: Unretained(zoneBorderGrid),
-      regionBorderGrid: Unretained(regionBorderGrid), coastLayer: Unretained(coastPolygons)!,
+      regionBorderGrid: Unretained(regionBorderGrid), subregionBorderGrid: Unretained(subregionBorderGrid),
+      coastLayer: Unretained(coastPolygons)!,
       countryLayer: Unretained(countryPolygons)!)
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
@@ -557,7 +585,14 @@ extension BatchIndexes: PlacemarkLookups {
 
   func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
   {
-    unindexed.nearestIsland(to: coordinate, vector, within: limit)
+    // The shores' tree holds every level's shoreline when the batch finds the nearest land: the islands
+    // are among them, and it finds the point the layer's own search does.
+    guard let shores = unretained.shores, !smallIslands.isEmpty else {
+      return unindexed.nearestIsland(to: coordinate, vector, within: limit)
+    }
+    return smallIslands.withUnsafeBufferPointer { islands in
+      shores.read { $0.nearest(to: vector, within: limit) { islands[$0] } }
+    }
   }
 
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
@@ -573,6 +608,7 @@ extension BatchIndexes: PlacemarkLookups {
       switch layer {
       case .countries: (unretained.countryBorders, unretained.countryBorderGrid)
       case .regions: (unretained.regionBorders, unretained.regionBorderGrid)
+      case .subregions: (nil, unretained.subregionBorderGrid)
       case .timeZones: (unretained.zoneBorders, unretained.zoneBorderGrid)
       }
     if let grid { return grid.read { $0.nearest(to: vector) }?.angle }

@@ -105,13 +105,19 @@ struct LayerLookups: PlacemarkLookups, Sendable {
   func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
   {
     let coast = layers.coast.polygons
-    let span = Int32(ReverseGeocoder.islandSpanDegrees * Double(coast.unitsPerDegree))
     return NearestBoundarySearch(layer: coast, coordinate: coordinate).nearest(within: limit) { feature in
-      guard coast.level(of: feature) % 2 == 1 else { return false }
-      // One ring a feature: its box is the island's.
-      let box = coast.ringBox(coast.rings(of: feature).lowerBound)
-      return box.maxLatitude - box.minLatitude < span && box.maxLongitude - box.minLongitude < span
+      Self.isSmallIsland(feature, of: coast)
     }
+  }
+
+  /// Whether a feature of the coastline is land or ice (an odd level) less than
+  /// ``ReverseGeocoder/islandSpanDegrees`` across: the islands ``nearestIsland(to:_:within:)`` looks for.
+  static func isSmallIsland(_ feature: Int, of coast: PolygonLayer) -> Bool {
+    guard coast.level(of: feature) % 2 == 1 else { return false }
+    let span = Int32(ReverseGeocoder.islandSpanDegrees * Double(coast.unitsPerDegree))
+    // One ring a feature: its box is the island's.
+    let box = coast.ringBox(coast.rings(of: feature).lowerBound)
+    return box.maxLatitude - box.minLatitude < span && box.maxLongitude - box.minLongitude < span
   }
 
   func islandOutline(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
@@ -131,6 +137,10 @@ struct LayerLookups: PlacemarkLookups, Sendable {
     case .regions:
       NearestBoundarySearch(layer: layers.regions.polygons, coordinate: coordinate).nearestAtAnyDistance {
         PlacemarkNames.countryCodeValue(layers.regions.countryCode($0)) != nil
+      }?.angle
+    case .subregions:
+      NearestBoundarySearch(layer: layers.subregions.polygons, coordinate: coordinate).nearestAtAnyDistance {
+        _ in true
       }?.angle
     case .timeZones:
       NearestBoundarySearch(layer: layers.zones.polygons, coordinate: coordinate).nearestAtAnyDistance {

@@ -147,10 +147,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     return Placemark.Boundaries(
       country: kilometres(lookups.boundaryAngle(.countries, to: coordinate, vector)),
       region: regionByPolygon ? kilometres(lookups.boundaryAngle(.regions, to: coordinate, vector)) : nil,
-      subregion: hasSubregion
-        ? kilometres(
-          NearestBoundarySearch(layer: lookups.layers.subregions.polygons, coordinate: coordinate)
-            .nearestAtAnyDistance { _ in true }?.angle) : nil,
+      subregion: hasSubregion ? kilometres(lookups.boundaryAngle(.subregions, to: coordinate, vector)) : nil,
       timeZone: kilometres(zone))
   }
 

@@ -94,7 +94,7 @@ protocol PlacemarkLookups {
 
 /// The layers whose nearest boundary a placemark measures (``Placemark/Boundaries``).
 enum BoundaryLayer: Sendable {
-  case countries, regions, timeZones
+  case countries, regions, subregions, timeZones
 }
 
 /// The rules that pick one feature among those containing a point, shared by both lookups.
