@@ -73,7 +73,16 @@ public final class BatchRun {
     public static let placemarkChunkSize = 65_536
 
     /// Whether the rows are answered with whole placemarks: not on a fast path.
-    var answersWithPlacemarks: Bool { !fields.isEmpty && !nearestPlaceOnly && !keyedOnly }
+    var answersWithPlacemarks: Bool {
+      !fields.isEmpty && !nearestPlaceOnly && !keyedOnly && !keyedWithNearestPlace
+    }
+
+    /// Whether the rows are answered by key and the nearest place beside it: the nearest place and some
+    /// of the key's fields are asked for, and nothing else.
+    var keyedWithNearestPlace: Bool {
+      answersByKey && fields.count > 1 && fields.contains(.nearestPlace)
+        && fields.allSatisfy { PlacemarkField.keyed.contains($0) || $0 == .nearestPlace }
+    }
 
     /// Whether only the nearest place is asked for: answered from the nearest-place grid alone.
     var nearestPlaceOnly: Bool { fields == [.nearestPlace] }
@@ -297,24 +306,24 @@ public final class BatchRun {
       case .jsonl, .geojson: .json
       }
     if options.nearestPlaceOnly {
-      let found = try geocoder.nearestPlaceIndices(to: points, threads: options.threads)
-      let places = try geocoder.data.places()
-      // Worth its table from the first chunk of some size on: a few rows do not repeat their places.
-      if placeColumns == nil, points.count >= PlaceColumns.threshold {
-        placeColumns = PlaceColumns(placeCount: places.count, format: format, precision: options.precision)
-      }
-      placeColumns?.add(found, of: places)
+      let (places, found) = try nearestPlaces(of: points, format: format)
       return (Answers(places: places, nearestPlaces: found, placeColumns: placeColumns), slots)
     }
-    if options.keyedOnly {
+    if options.keyedOnly || options.keyedWithNearestPlace {
+      let keyFields = options.fields.filter { $0 != .nearestPlace }
       let columns =
         try keyedColumns
-        ?? KeyedColumns(
-          geocoder: geocoder, fields: options.fields, format: format, precision: options.precision)
+        ?? KeyedColumns(geocoder: geocoder, fields: keyFields, format: format, precision: options.precision)
       keyedColumns = columns
       let keys = try geocoder.placemarkKeys(
-        for: points, fields: options.placemarkFields, threads: options.threads)
-      return (Answers(keys: keys, keyedColumns: columns), slots)
+        for: points, fields: PlacemarkField.placemarkFields(keyFields), threads: options.threads)
+      guard options.keyedWithNearestPlace else { return (Answers(keys: keys, keyedColumns: columns), slots) }
+      let (places, found) = try nearestPlaces(of: points, format: format)
+      return (
+        Answers(
+          keys: keys, keyedColumns: columns, places: places, nearestPlaces: found, placeColumns: placeColumns),
+        slots
+      )
     }
     return (
       Answers(
@@ -322,6 +331,21 @@ public final class BatchRun {
           for: points, fields: options.placemarkFields, threads: options.threads)),
       slots
     )
+  }
+
+  /// Each point's nearest place by its index in the place layer, and the layer; the batch's columns of
+  /// its places are kept up to date.
+  private func nearestPlaces(
+    of points: [Coordinate], format: PlaceColumns.Format
+  ) throws -> (PlaceLayer, [(index: Int, distanceKm: Double)]) {
+    let found = try geocoder.nearestPlaceIndices(to: points, threads: options.threads)
+    let places = try geocoder.data.places()
+    // Worth its table from the first chunk of some size on: a few rows do not repeat their places.
+    if placeColumns == nil, points.count >= PlaceColumns.threshold {
+      placeColumns = PlaceColumns(placeCount: places.count, format: format, precision: options.precision)
+    }
+    placeColumns?.add(found, of: places)
+    return (places, found)
   }
 
   /// The chunk's rows as bytes, in parts formatted on every core.
@@ -430,6 +454,21 @@ final class Answers: @unchecked Sendable {
     places = nil
     nearestPlaces = .allocate(capacity: 0)
     placeColumns = nil
+    noFieldCount = 0
+  }
+
+  /// Keys, and the nearest places beside them.
+  init(
+    keys: [PlacemarkKey], keyedColumns: KeyedColumns, places: PlaceLayer,
+    nearestPlaces: [(index: Int, distanceKm: Double)], placeColumns: PlaceColumns?
+  ) {
+    placemarks = []
+    self.keys = keys
+    self.keyedColumns = keyedColumns
+    self.places = places
+    self.nearestPlaces = .allocate(capacity: nearestPlaces.count)
+    _ = self.nearestPlaces.initialize(from: nearestPlaces)
+    self.placeColumns = placeColumns
     noFieldCount = 0
   }
 

@@ -175,14 +175,22 @@ final class PlacemarkCell {
 }
 
 extension PlacemarkField {
-  /// For an answer by key, appends the fields' columns or members from the keyed columns and returns true;
-  /// false for any other answer.
+  /// For an answer by key, appends the fields' columns or members from the keyed columns, and the
+  /// nearest place's from the chunk's nearest places, and returns true; false for any other answer.
   private static func writeKeyed(
-    _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes
+    _ fields: [PlacemarkField], _ answer: BatchAnswer, format: PlaceColumns.Format, precision: Precision,
+    to out: inout OutputBytes
   ) -> Bool {
     guard let key = answer.key, let columns = answer.keyedColumns else { return false }
     columns._withUnsafeGuaranteedRef { columns in
-      for field in fields { columns.write(field, key, to: &out) }
+      for field in fields {
+        if field == .nearestPlace,
+          answer.writeNearestPlaceIndex(format: format, to: &out, precision: precision)
+        {
+          continue
+        }
+        columns.write(field, key, to: &out)
+      }
     }
     return true
   }
@@ -191,7 +199,7 @@ extension PlacemarkField {
   static func writeJSON(
     _ fields: [PlacemarkField], _ answer: BatchAnswer, to out: inout OutputBytes, precision: Precision
   ) {
-    if writeKeyed(fields, answer, to: &out) { return }
+    if writeKeyed(fields, answer, format: .json, precision: precision, to: &out) { return }
     for field in fields { field.writeJSON(answer.placemark, answer, to: &out, precision: precision) }
   }
 
@@ -294,7 +302,9 @@ extension PlacemarkField {
       for field in fields { field.writeCSV(nil, nil, to: &out, separator: separator, precision: precision) }
       return
     }
-    if writeKeyed(fields, answer, to: &out) { return }
+    if writeKeyed(fields, answer, format: .delimited(separator: separator), precision: precision, to: &out) {
+      return
+    }
     for field in fields {
       field.writeCSV(answer.placemark, answer, to: &out, separator: separator, precision: precision)
     }

@@ -4,8 +4,9 @@ import TunnelGeo
 
 @testable import TunnelBatch
 
-/// A batch of land, country and time zone alone is answered by key (`PlacemarkKey`, ``KeyedColumns``);
-/// its output is byte for byte the one whole placemarks give, in every format, on every kind of input.
+/// A batch of land, country and time zone alone is answered by key (`PlacemarkKey`, ``KeyedColumns``),
+/// and with the nearest place too, by key and the nearest places beside the keys; its output is byte for
+/// byte the one whole placemarks give, in every format, on every kind of input.
 @Suite struct KeyedAnswerTests {
   /// The output of a batch of `text`, answered by key or by whole placemarks.
   func output(
@@ -13,12 +14,13 @@ import TunnelGeo
   ) throws -> String {
     var options = options
     options.answersByKey = byKey
-    #expect(options.keyedOnly == byKey)
+    #expect((options.keyedOnly || options.keyedWithNearestPlace) == byKey)
     return try BatchRunTests().run(text, options: options, format: format).output
   }
 
   static let keyedFields: [[PlacemarkField]] = [
-    [.land], [.country], [.timeZone], [.timeZone, .land, .country],
+    [.land], [.country], [.timeZone], [.timeZone, .land, .country], [.nearestPlace, .timeZone],
+    [.land, .country, .nearestPlace, .timeZone],
   ]
 
   /// Points where each rule of the three fields decides: uniform, just off coasts and country borders
@@ -96,10 +98,14 @@ import TunnelGeo
     }
   }
 
-  @Test("Only land, country and time zone are answered by key")
+  @Test("Only land, country and time zone are answered by key, with or without the nearest place")
   func keyedFieldsOnly() {
     #expect(BatchRun.Options(fields: [.timeZone, .land]).keyedOnly)
     #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace]).keyedOnly)
+    #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace]).keyedWithNearestPlace)
+    #expect(!BatchRun.Options(fields: [.nearestPlace]).keyedWithNearestPlace)
+    #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace, .sea]).keyedWithNearestPlace)
+    #expect(!BatchRun.Options(fields: [.timeZone]).keyedWithNearestPlace)
     #expect(!BatchRun.Options(fields: [.sea]).keyedOnly)
     #expect(!BatchRun.Options(fields: []).keyedOnly)
   }
