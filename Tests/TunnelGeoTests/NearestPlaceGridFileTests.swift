@@ -200,6 +200,18 @@ import Testing
     var foreign = built.pieceFeature
     foreign[0] = Int32(coast.featureCount)
     #expect(tree(feature: foreign) == nil)
+    // A leaf holds its piece, which a query reads from it alone: past the vertices, of no feature or of no
+    // edge, the tree is refused too.
+    let leaf = try #require(built.nodes.firstIndex { $0.isLeaf })
+    var leafPast = built.nodes
+    leafPast[leaf].link = UInt32(grid.vertices.count - 1) | ShoreIndex.Node.leafBit
+    #expect(tree(nodes: leafPast) == nil)
+    var leafForeign = built.nodes
+    leafForeign[leaf].count = UInt32(leafForeign[leaf].edgeCount) | UInt32(coast.featureCount) << 8
+    #expect(tree(nodes: leafForeign) == nil)
+    var leafEmpty = built.nodes
+    leafEmpty[leaf].count &= ~0xFF
+    #expect(tree(nodes: leafEmpty) == nil)
     func seaGrid(
       first: [UInt32] = seaBuilt.first, candidates: [UInt32] = seaBuilt.candidates
     ) -> NearestShoreGrid? {

@@ -184,7 +184,7 @@ final class NearestShoreGrid: Sendable {
       for (node, entry) in shores.nodes.enumerated().reversed() {
         admitted[node] =
           entry.isLeaf
-          ? accept(Int(shores.pieceFeature[entry.target]))
+          ? accept(entry.feature)
           : (entry.target..<(entry.target + Int(entry.count))).allSatisfy { admitted[$0] }
       }
       self.admitted = admitted
@@ -287,9 +287,9 @@ final class NearestShoreGrid: Sendable {
           stack.append(contentsOf: entry.target..<(entry.target + Int(entry.count)))
           continue
         }
-        guard accept(Int(shores.pieceFeature[entry.target])) else { continue }
+        guard accept(entry.feature) else { continue }
         let start = vectors.count
-        shores.appendVectors(ofPiece: entry.target, to: &vectors)
+        shores.appendVectors(ofLeaf: entry, to: &vectors)
         let piece = Candidate(node: UInt32(node), start: start, edges: vectors.count - start - 1)
         if reaches(piece, corners, reach, exact: exact) {
           found.append(piece)
@@ -379,7 +379,7 @@ final class NearestShoreGrid: Sendable {
               let entry = shores.node(Int(stack[depth].node))
               guard ShoreIndex.bound(entry, query) <= reach else { continue }
               if entry.isLeaf {
-                if shores.scan(piece: entry.target, query: query, best: &best) {
+                if shores.scan(leaf: entry, query: query, best: &best) {
                   reach = best.chord.squareRoot() + ShoreIndex.slack
                 }
                 continue

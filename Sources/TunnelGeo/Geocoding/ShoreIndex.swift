@@ -35,7 +35,9 @@ final class ShoreIndex: Sendable {
   let nodes: [Node]
 
   /// A node: its ball, and its children (`count` nodes from `link`) or, for a leaf (``leafBit`` set), its
-  /// piece.
+  /// piece: the vertex that starts its first edge in `link`, its edge count in the low byte of `count` and
+  /// its feature above it. A query reads a piece from its leaf alone: three arrays more were three more
+  /// cache misses for every piece measured.
   struct Node {
     var x: Float
     var y: Float
@@ -48,6 +50,10 @@ final class ShoreIndex: Sendable {
     static let leafBit: UInt32 = 1 << 31
     var isLeaf: Bool { link & Self.leafBit != 0 }
     var target: Int { Int(link & ~Self.leafBit) }
+    /// A leaf's piece.
+    var firstEdge: Int { target }
+    var edgeCount: Int { Int(count & 0xFF) }
+    var feature: Int { Int(count >> 8) }
   }
 
   /// A CRC-32 of the pieces and the tree: what an index built over this one depends on.
@@ -83,7 +89,9 @@ final class ShoreIndex: Sendable {
     var depth = [UInt8](repeating: 0, count: nodes.count)
     for (node, entry) in nodes.enumerated() {
       if entry.isLeaf {
-        guard entry.target < pieces else { return nil }
+        guard entry.edgeCount >= 1, entry.firstEdge + entry.edgeCount < grid.vertices.count,
+          entry.feature < grid.layer.featureCount
+        else { return nil }
         continue
       }
       guard entry.count >= 1, Int(entry.count) <= Self.fanout, entry.target > node,
@@ -159,7 +167,7 @@ final class ShoreIndex: Sendable {
   }
 
   static let fileMagic = "TUNLSHOR"
-  static let fileVersion: UInt32 = 2
+  static let fileVersion: UInt32 = 3
 
   /// The pieces and the tree while they are built.
   private struct Builder {
@@ -188,6 +196,8 @@ final class ShoreIndex: Sendable {
     }
 
     mutating func cutPieces(accept: (Int) -> Bool) {
+      // A leaf holds its piece's feature in 24 bits.
+      precondition(grid.layer.featureCount < 1 << 24, "too many features for a shoreline tree")
       vectors.reserveCapacity(3 * grid.vertices.count)
       for vertex in 0..<grid.vertices.count {
         let exact = exactVectors.unitVector(grid.vertices[vertex])
@@ -265,8 +275,9 @@ final class ShoreIndex: Sendable {
     /// splits along the widest coordinate of the pieces' centres.
     private mutating func build(node: Int, _ order: UnsafeMutableBufferPointer<Int>, _ range: Range<Int>) {
       let (centre, radius) = ball(order, range)
-      var link = UInt32(order[range.lowerBound]) | Node.leafBit
-      var count = 0
+      let piece = order[range.lowerBound]
+      var link = pieceFirstEdge[piece] | Node.leafBit
+      var count = Int(pieceEdgeCount[piece]) | Int(pieceFeature[piece]) << 8
       if range.count > 1 {
         var groups: [Range<Int>] = []
         split(order, range, parts: ShoreIndex.fanout, into: &groups)
@@ -341,9 +352,7 @@ final class ShoreIndex: Sendable {
           node = nearest.node
         }
         let dived = node
-        if node >= 0, accept(Int(pieceFeature[nodes[node].target])),
-          scan(piece: nodes[node].target, query: query, best: &best)
-        {
+        if node >= 0, accept(nodes[node].feature), scan(leaf: nodes[node], query: query, best: &best) {
           reach = best.chord.squareRoot() + Self.slack
         }
         heap.push(HeapEntry(bound: rootBound, node: 0))
@@ -351,9 +360,8 @@ final class ShoreIndex: Sendable {
           if top.bound > reach { break }
           let entry = nodes[Int(top.node)]
           if entry.isLeaf {
-            let piece = entry.target
-            if Int(top.node) == dived || !accept(Int(pieceFeature[piece])) { continue }
-            if scan(piece: piece, query: query, best: &best) { reach = best.chord.squareRoot() + Self.slack }
+            if Int(top.node) == dived || !accept(entry.feature) { continue }
+            if scan(leaf: entry, query: query, best: &best) { reach = best.chord.squareRoot() + Self.slack }
             continue
           }
           let first = entry.target
@@ -385,11 +393,11 @@ final class ShoreIndex: Sendable {
     return (dx * dx + dy * dy + dz * dz).squareRoot() - Double(entry.radius)
   }
 
-  /// Measures a piece's edges; true when one of them is nearer than the best so far.
-  @inline(__always) func scan(piece: Int, query: SIMD3<Double>, best: inout Best) -> Bool {
-    let edge = Int(pieceFirstEdge[piece])
-    let feature = Int(pieceFeature[piece])
-    let last = edge + Int(pieceEdgeCount[piece])
+  /// Measures the edges of a leaf's piece; true when one of them is nearer than the best so far.
+  @inline(__always) func scan(leaf: Node, query: SIMD3<Double>, best: inout Best) -> Bool {
+    let edge = leaf.firstEdge
+    let feature = leaf.feature
+    let last = edge + leaf.edgeCount
     // The vertices one at a time through the grid: their array's buffer, taken whole, counted a reference
     // to it for every piece, on every core.
     var improved = false
@@ -427,16 +435,22 @@ final class ShoreIndex: Sendable {
     return improved
   }
 
-  /// Node `index` of the tree, read on its own (see ``scan(piece:query:best:)``).
+  /// Node `index` of the tree, read on its own (see ``scan(leaf:query:best:)``).
   @inline(__always) func node(_ index: Int) -> Node { nodes[index] }
 
-  /// Appends the unit vectors of a piece's vertices (its edge count plus one), as ``scan(piece:query:best:)``
+  /// Appends the unit vectors of a piece's vertices (its edge count plus one), as ``scan(leaf:query:best:)``
   /// computes them.
   func appendVectors(ofPiece piece: Int, to vectors: inout [SIMD3<Double>]) {
-    let edge = Int(pieceFirstEdge[piece])
-    for vertex in edge...(edge + Int(pieceEdgeCount[piece])) {
-      vectors.append(self.vectors.unitVector(grid.vertices[vertex]))
-    }
+    appendVectors(from: Int(pieceFirstEdge[piece]), edges: Int(pieceEdgeCount[piece]), to: &vectors)
+  }
+
+  /// Appends the unit vectors of a leaf's piece's vertices.
+  func appendVectors(ofLeaf leaf: Node, to vectors: inout [SIMD3<Double>]) {
+    appendVectors(from: leaf.firstEdge, edges: leaf.edgeCount, to: &vectors)
+  }
+
+  private func appendVectors(from edge: Int, edges: Int, to vectors: inout [SIMD3<Double>]) {
+    for vertex in edge...(edge + edges) { vectors.append(self.vectors.unitVector(grid.vertices[vertex])) }
   }
 
   /// Pieces, nodes and bytes held.
