@@ -117,7 +117,7 @@ enum SphereGeometry {
   /// The foot lies beyond `a` when `p · ((a × b) × a) < 0`, for unit vectors `b·p − (a·p)(a·b)`, and
   /// beyond `b` when `a·p − (a·b)(b·p) < 0`. Those dot products are off by a few units in the last place,
   /// and `closestPoint`'s own test of the same sign (with `a × b` as it computes it) by a few more times
-  /// `|a × b|` ≤ 2: below −``outsideMargin`` the two cannot disagree, and `closestPoint` returns the nearer
+  /// `|a × b|` ≤ 1: below −``outsideMargin`` the two cannot disagree, and `closestPoint` returns the nearer
   /// end too, by the same rule (`a` on a tie). Both answers are the same bits.
   @inline(__always) static func closestPoint(
     on a: SIMD3<Double>, _ b: SIMD3<Double>, to p: SIMD3<Double>, chordToA: Double, chordToB: Double
