@@ -344,7 +344,7 @@ public final class BatchRun {
     if placeColumns == nil, points.count >= PlaceColumns.threshold {
       placeColumns = PlaceColumns(placeCount: places.count, format: format, precision: options.precision)
     }
-    placeColumns?.add(found, of: places)
+    placeColumns?.add(found, of: places, threads: options.threads)
     return (places, found)
   }
 
@@ -518,7 +518,7 @@ struct AnswerStorage: @unchecked Sendable {
 }
 
 /// One slot per part, each written by one worker.
-private final class PartResults: @unchecked Sendable {
+final class PartResults: @unchecked Sendable {
   // @unchecked: each worker writes only its own slot, and the slots are read after all have finished.
   private let slots: UnsafeMutablePointer<OutputBytes>
   private let count: Int

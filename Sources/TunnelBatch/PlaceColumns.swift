@@ -1,14 +1,22 @@
+import Dispatch
 import TunnelGeo
 import TunnelReports
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The nearest place's CSV columns or JSON member as far as they depend on the place alone, written
 /// once per place and batch and copied into every row that has the place, around the row's distance.
 ///
 /// The places of a batch repeat: a million points uniform on the sphere have some 60,000 nearest places.
 /// The bytes of a chunk's new places are written between answering the chunk and formatting it
-/// (``add(_:of:)``), on one thread; the workers that format the chunk only read them.
+/// (``add(_:of:threads:)``), in parts on every core; the workers that format the chunk only read them.
 final class PlaceColumns: @unchecked Sendable {
-  // @unchecked, and exclusivity unchecked: written only by `add`, never while the columns are read (a
+  // @unchecked, and exclusivity unchecked: written only by `add` (the spans of each place by one of its
+  // workers), never while the columns are read (a
   // dynamic check of each read was a tenth of the formatting). The workers read the spans and the bytes
   // at their addresses: reading them through their array and their storage counted a reference to each
   // for every row, on every core.
@@ -27,7 +35,7 @@ final class PlaceColumns: @unchecked Sendable {
   /// they are written (they never are empty).
   private let spans: UnsafeMutableBufferPointer<(bytes: Range<Int>, distanceAt: Int)>
   @exclusivity(unchecked) private var bytes = OutputBytes(capacity: 1 << 16)
-  /// Where `bytes` are, as of the last ``add(_:of:)``.
+  /// Where `bytes` are, as of the last ``add(_:of:threads:)``.
   @exclusivity(unchecked) private var written: UnsafePointer<UInt8>?
 
   init(placeCount: Int, format: Format, precision: Precision) {
@@ -39,22 +47,61 @@ final class PlaceColumns: @unchecked Sendable {
 
   deinit { spans.deallocate() }
 
-  /// Writes the bytes of the places among `found` that have none yet.
-  func add(_ found: [(index: Int, distanceKm: Double)], of places: PlaceLayer) {
-    for (index, _) in found where spans[index].bytes.isEmpty {
-      let start = bytes.count
-      PlacemarkField.writeNearestPlace(
-        places, index, .beforeDistance, format: format, to: &bytes, precision: precision)
-      let distanceAt = bytes.count
-      PlacemarkField.writeNearestPlace(
-        places, index, .afterDistance, format: format, to: &bytes, precision: precision)
-      spans[index] = (start..<bytes.count, distanceAt)
+  /// Writes the bytes of the places among `found` that have none yet, in parts on every core (or on
+  /// `threads` threads) when there are many.
+  func add(_ found: [(index: Int, distanceKm: Double)], of places: PlaceLayer, threads: Int? = nil) {
+    // The chunk's new places, each once: a span still empty that ends at -1 is taken.
+    var new: [Int] = []
+    for (index, _) in found where spans[index].bytes.isEmpty && spans[index].distanceAt == 0 {
+      spans[index].distanceAt = -1
+      new.append(index)
+    }
+    let workers = max(
+      1, min(new.count / Self.partPlaces, threads ?? ProcessInfo.processInfo.activeProcessorCount))
+    let parts = workers == 1 ? 1 : workers * 4
+    let results = PartResults(count: parts)
+    defer { results.free() }
+    // Each part writes its places' bytes from 0 and their spans from there.
+    new.withUnsafeBufferPointer { new in
+      let new = SendablePlaces(indices: new)
+      DispatchQueue.concurrentPerform(iterations: parts) { part in
+        let range = (new.indices.count * part / parts)..<(new.indices.count * (part + 1) / parts)
+        var out = OutputBytes(capacity: 96 * range.count)
+        for index in new.indices[range] { self.write(place: index, of: places, to: &out) }
+        results.set(part, out)
+      }
+    }
+    // The parts end to end, their spans moved by where each starts.
+    for (part, out) in results.all().enumerated() {
+      let base = bytes.count
+      out.withBytes { bytes.append(contentsOf: $0) }
+      guard base > 0 else { continue }
+      for index in new[(new.count * part / parts)..<(new.count * (part + 1) / parts)] {
+        let span = spans[index]
+        spans[index] = (
+          (span.bytes.lowerBound + base)..<(span.bytes.upperBound + base), span.distanceAt + base
+        )
+      }
     }
     // The bytes stay there until the next chunk's places are added, after its rows are written.
     written = bytes.withBytes { $0.baseAddress }
   }
 
-  /// Appends the columns or member of place `index`, which ``add(_:of:)`` has written, with
+  /// Places a part of ``add(_:of:threads:)`` writes, at least: fewer are written on one thread.
+  static let partPlaces = 512
+
+  /// Writes the bytes of place `index` to `out`, and their span in `out`.
+  private func write(place index: Int, of places: PlaceLayer, to out: inout OutputBytes) {
+    let start = out.count
+    PlacemarkField.writeNearestPlace(
+      places, index, .beforeDistance, format: format, to: &out, precision: precision)
+    let distanceAt = out.count
+    PlacemarkField.writeNearestPlace(
+      places, index, .afterDistance, format: format, to: &out, precision: precision)
+    spans[index] = (start..<out.count, distanceAt)
+  }
+
+  /// Appends the columns or member of place `index`, which ``add(_:of:threads:)`` has written, with
   /// `distanceKm`.
   func write(_ index: Int, distanceKm: Double, to out: inout OutputBytes) {
     precondition(index >= 0 && index < spans.count, "place \(index) out of range")
@@ -69,4 +116,10 @@ final class PlaceColumns: @unchecked Sendable {
       contentsOf: UnsafeBufferPointer(
         start: all + span.distanceAt, count: span.bytes.upperBound - span.distanceAt))
   }
+}
+
+/// The places a chunk adds, read by every worker of ``PlaceColumns/add(_:of:threads:)``.
+private struct SendablePlaces: @unchecked Sendable {
+  // @unchecked: the buffer is read only, and outlives the workers.
+  let indices: UnsafeBufferPointer<Int>
 }

@@ -23,14 +23,26 @@ import Testing
 
   @Test func keysInterleaveLatitudeAndLongitude() throws {
     #expect(SpatialOrder.key(try Coordinate(latitude: -90, longitude: -180)) == 0)
-    // Longitude takes the even bits, latitude the odd ones; the last column (65,535) is 180° itself,
+    // Longitude takes the even bits, latitude the odd ones; the last column (2,047) is 180° itself,
     // which a longitude never reaches.
+    #expect(SpatialOrder.bitsPerAxis == 11)
     let east = SpatialOrder.key(try Coordinate(latitude: -90, longitude: 179.999_999_9))
     let north = SpatialOrder.key(try Coordinate(latitude: 90, longitude: -180))
-    #expect(east == 0x5555_5554 && north == 0xAAAA_AAAA)
-    // Nearby points share their leading bits.
+    #expect(east == 0x15_5554 && north == 0x2A_AAAA)
+    // Nearby points share their leading bits; points 10 km apart are in cells side by side.
     let here = SpatialOrder.key(try Coordinate(latitude: 56, longitude: 8.5))
     let near = SpatialOrder.key(try Coordinate(latitude: 56.001, longitude: 8.501))
-    #expect((here ^ near) >> 12 == 0)
+    #expect((here ^ near) >> 2 == 0)
+    let across = SpatialOrder.key(try Coordinate(latitude: 56.1, longitude: 8.5))
+    #expect(across != here && (here ^ across) >> 12 == 0)
+  }
+
+  @Test func onlySearchesOfShoresBordersAndRegionsAreSorted() {
+    #expect(!SpatialOrder.pays(for: [.land, .country, .timeZone, .nearestPlace]))
+    #expect(!SpatialOrder.pays(for: .timeZone))
+    #expect(!SpatialOrder.pays(for: []))
+    for field: Placemark.Fields in [.region, .sea, .nearestLand, .boundaries, .all] {
+      #expect(SpatialOrder.pays(for: field.union(.country)))
+    }
   }
 }

@@ -38,12 +38,38 @@ enum NearestPlaceGridFile {
     return built
   }
 
+  /// The grid in `cache`, or a new one built (and saved there), over vectors of `places` made while the
+  /// file is read and checked.
+  static func grid(places: PlaceLayer, cache: IndexCache?, topSize: Int = 64) -> NearestPlaceGrid {
+    let (vectors, saved) = Parallel.both(
+      { PlaceVectorArray(places: places) },
+      { cache.flatMap { savedArrays(from: $0, places: places, topSize: topSize) } })
+    if let saved {
+      return NearestPlaceGrid(
+        vectors: vectors, topSize: topSize, first: saved.first, count: saved.count,
+        candidates: saved.candidates)
+    }
+    let built = NearestPlaceGrid(places: places, vectors: vectors, topSize: topSize)
+    if let cache { save(built, places: places, in: cache) }
+    return built
+  }
+
   /// The grid saved in `cache`, or nil when there is none or it does not pass every check.
   static func load(
     from cache: IndexCache, places: PlaceLayer, vectors: PlaceVectorArray, topSize: Int
   )
     -> NearestPlaceGrid?
   {
+    savedArrays(from: cache, places: places, topSize: topSize).map {
+      NearestPlaceGrid(
+        vectors: vectors, topSize: topSize, first: $0.first, count: $0.count, candidates: $0.candidates)
+    }
+  }
+
+  /// The arrays of the grid saved in `cache`, or nil when there is none or they do not pass every check.
+  private static func savedArrays(
+    from cache: IndexCache, places: PlaceLayer, topSize: Int
+  ) -> (first: [UInt32], count: [UInt32], candidates: [UInt32])? {
     guard
       var file = IndexCacheFile.Reader(
         name(for: places, topSize: topSize), in: cache, magic: magic,
@@ -64,8 +90,7 @@ enum NearestPlaceGridFile {
       }
     }
     guard candidates.allSatisfy({ Int($0) < places.count }) else { return nil }
-    return NearestPlaceGrid(
-      vectors: vectors, topSize: topSize, first: first, count: count, candidates: candidates)
+    return (first, count, candidates)
   }
 
   /// Saves `grid` in `cache`; failures are ignored (the grid is only a cache).

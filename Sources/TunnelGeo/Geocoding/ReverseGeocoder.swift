@@ -56,8 +56,7 @@ public final class ReverseGeocoder: Sendable {
 
   /// The nearest-place grid of `places`, loaded from the cache directory or built (and saved there).
   func loadOrBuildPlaceGrid(_ places: PlaceLayer) -> NearestPlaceGrid {
-    NearestPlaceGridFile.grid(
-      places: places, vectors: PlaceVectorArray(places: places), cache: cache)
+    NearestPlaceGridFile.grid(places: places, cache: cache)
   }
 
   // MARK: Nearest place
@@ -230,15 +229,16 @@ public final class ReverseGeocoder: Sendable {
   private func placemarks(
     of coordinates: [Coordinate], indexes: BatchIndexes?, fields: Placemark.Fields, threads: Int?
   ) throws(PlaceDataError) -> [Placemark] {
+    let ordered = SpatialOrder.pays(for: fields)
     if let indexes {
       let assembly = PlacemarkAssembly(lookups: indexes)
-      return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-        try assembly.placemark(for: coordinate, fields: fields)
+      return try parallelMap(coordinates, ordered: ordered, threads: threads) {
+        coordinate throws(PlaceDataError) in try assembly.placemark(for: coordinate, fields: fields)
       }
     }
     let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
-    return try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-      try assembly.placemark(for: coordinate, fields: fields)
+    return try parallelMap(coordinates, ordered: ordered, threads: threads) {
+      coordinate throws(PlaceDataError) in try assembly.placemark(for: coordinate, fields: fields)
     }
   }
 
@@ -335,7 +335,9 @@ public final class ReverseGeocoder: Sendable {
   /// The result holds every placemark; for long inputs, ``forEachPlacemark(of:fields:chunkSize:threads:_:)``
   /// keeps only a chunk at a time.
   ///
-  /// The coordinates are answered in a spatial order (`SpatialOrder`), cut into one run per thread;
+  /// The coordinates are answered in a spatial order (`SpatialOrder`) when some field asked for is not
+  /// the land, the country, the time zone or the nearest place, and in their own order otherwise, cut
+  /// into one run per thread;
   /// each thread writes its own slots of the result, so the loop takes no locks. The batch indexes are
   /// built for inputs longer than ``batchIndexThreshold`` and used for any input once built.
   ///
@@ -371,13 +373,13 @@ public final class ReverseGeocoder: Sendable {
       ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
     {
       let assembly = PlacemarkAssembly(lookups: indexes)
-      keys = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-        try assembly.key(for: coordinate, fields: fields)
+      keys = try parallelMap(coordinates, ordered: false, threads: threads) {
+        coordinate throws(PlaceDataError) in try assembly.key(for: coordinate, fields: fields)
       }
     } else {
       let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
-      keys = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-        try assembly.key(for: coordinate, fields: fields)
+      keys = try parallelMap(coordinates, ordered: false, threads: threads) {
+        coordinate throws(PlaceDataError) in try assembly.key(for: coordinate, fields: fields)
       }
     }
     try data.checkIntact()
@@ -385,7 +387,8 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// The placemarks of a sequence of coordinates of any length, handed to `body` in order, one chunk at a
-  /// time, each chunk computed on every core (or on `threads` threads) in spatial order.
+  /// time, each chunk computed on every core (or on `threads` threads), in spatial order as in
+  /// ``placemarks(for:fields:threads:)``.
   ///
   /// Only one chunk of coordinates and placemarks is held at a time, so the memory used is that of the
   /// batch indexes (built when the first chunk is longer than ``batchIndexThreshold``) however many
@@ -464,7 +467,8 @@ public final class ReverseGeocoder: Sendable {
       }
     } else {
       let grid = try preparedPlaceGrid()
-      answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
+      answers = try parallelMap(coordinates, ordered: false, threads: threads) {
+        coordinate throws(PlaceDataError) in
         let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
         return make(places, found.index, found.chordSquared)
       }
@@ -508,10 +512,10 @@ public final class ReverseGeocoder: Sendable {
   /// order of the input; an error stops the work and is rethrown (of several, the one of the earliest
   /// run).
   ///
-  /// Inputs of ``SpatialOrder/threshold`` elements or more are visited in spatial order, cut into runs
-  /// that the threads take in turn.
+  /// Inputs of ``SpatialOrder/threshold`` elements or more are visited in spatial order when `ordered`,
+  /// cut into runs that the threads take in turn.
   private func parallelMap<Result: Sendable>(
-    _ input: [Coordinate], threads: Int?,
+    _ input: [Coordinate], ordered: Bool = true, threads: Int?,
     _ transform: @Sendable (Coordinate) throws(PlaceDataError) -> Result
   ) throws(PlaceDataError) -> [Result] {
     precondition(threads.map { $0 > 0 } ?? true, "threads must be positive")
@@ -524,7 +528,7 @@ public final class ReverseGeocoder: Sendable {
     // threads than cores, one run each, so that no more than `threads` run at once.
     let runs = workers > 1 && workers >= cores ? min(count, workers * 8) : workers
     let order =
-      count >= SpatialOrder.threshold ? input.withUnsafeBufferPointer(SpatialOrder.positions) : []
+      ordered && count >= SpatialOrder.threshold ? input.withUnsafeBufferPointer(SpatialOrder.positions) : []
     @Sendable func index(_ position: Int) -> Int { order.isEmpty ? position : Int(order[position]) }
     let errors = UnsafeMutablePointer<PlaceDataError?>.allocate(capacity: runs)
     let done = UnsafeMutablePointer<Int>.allocate(capacity: runs)
