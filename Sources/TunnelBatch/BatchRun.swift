@@ -143,7 +143,7 @@ public final class BatchRun {
   ///     that goes away (EPIPE) ends the batch with ``Summary/outputClosed``.
   ///   - shouldStop: Asked between chunks; true ends the batch after the rows already read.
   ///   - badRow: Told of each bad row, in input order.
-  ///   - progress: Told after each chunk: rows read so far and bytes read so far.
+  ///   - progress: Told after each chunk's rows are written: rows read so far and bytes read so far.
   /// - Throws: ``BatchError`` for input that cannot be read or output that cannot be written (the rows
   ///   written before stay whole, and GeoJSON is closed unless ``Options/closesOnFailure`` is false),
   ///   `PlaceDataError` for place data that cannot be read.
@@ -164,7 +164,7 @@ public final class BatchRun {
   ///     ``Summary/outputClosed``. ``Options/toTerminal`` is the sink's to honour.
   ///   - shouldStop: Asked between chunks; true ends the batch after the rows already read.
   ///   - badRow: Told of each bad row, in input order.
-  ///   - progress: Told after each chunk: rows read so far and bytes read so far.
+  ///   - progress: Told after each chunk's rows are written: rows read so far and bytes read so far.
   /// - Throws: As ``run(output:shouldStop:badRow:progress:)`` does.
   public func run(
     to sink: some BatchByteSink, shouldStop: () -> Bool = { false }, badRow: (BatchRecord) -> Void = { _ in },
@@ -227,42 +227,57 @@ public final class BatchRun {
     }
     // CSV and TSV from JSON rows have the columns of the first good row.
     let keepsColumns = input.valuesAreJSON && (options.format == .csv || options.format == .tsv)
+    // Each chunk is written while the next is answered; the sink is the batch's again once `finish()`
+    // has returned. Progress is told once the chunk's rows are out, and never while a chunk is being
+    // written: on a terminal its line would fall among the rows.
+    let writer = ChunkWriter(sink: sink)
+    defer { writer.close() }
+    var untold: (rows: Int, bytes: Int)? = nil
     while !chunk.isEmpty {
       if keepsColumns {
         Self.markMembersBeyond(formatter.inputColumns, in: &chunk, options: input.columnChoice.options)
       }
-      summary.rows += chunk.count
       let (answers, slots) = try answer(chunk)
       let bytes = format(
         chunk, lines: lines, answers: answers, slots: slots, formatter: formatter,
         rowsBefore: summary.rowsWritten)
       // A damaged block of the data found while answering or formatting: no row of this chunk is written.
       try geocoder.data.checkIntact()
+      // The chunk before is written before this one is counted: a reader gone by then ends the batch
+      // without it, as if it had gone before this chunk was read.
+      guard try writer.finish() else {
+        summary.outputClosed = true
+        return summary
+      }
+      if let untold { progress(untold.rows, untold.bytes) }
+      summary.rows += chunk.count
       // By index: a loop over the records would copy each.
       for index in chunk.indices where chunk[index].problem != nil {
         summary.badRows += 1
         badRow(chunk[index])
       }
       summary.rowsWritten += options.skipInvalid ? chunk.count { $0.problem == nil } : chunk.count
-      for part in bytes {
-        guard try part.withBytes(sink.write) else {
-          summary.outputClosed = true
-          return summary
-        }
-      }
-      progress(summary.rows, next.bytesRead)
+      writer.write(bytes)
+      untold = (summary.rows, next.bytesRead)
       if shouldStop() { break }
       do {
         next = try reader.next(shouldStop: shouldStop)
       } catch {
         // Input that cannot be read further: what was written stays whole, and a collection closed
         // unless the reader is to see the document unfinished.
-        if options.closesOnFailure { _ = try? sink.write(closing(summary.rowsWritten)) }
+        if options.closesOnFailure, (try? writer.finish()) == true {
+          _ = try? sink.write(closing(summary.rowsWritten))
+        }
         throw error
       }
       chunk = next.records
       lines = next.lines
     }
+    guard try writer.finish() else {
+      summary.outputClosed = true
+      return summary
+    }
+    if let untold { progress(untold.rows, untold.bytes) }
     if shouldStop() { summary.stopped = true }
     if try !sink.write(closing(summary.rowsWritten)) { summary.outputClosed = true }
     return summary

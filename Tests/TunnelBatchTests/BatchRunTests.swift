@@ -484,4 +484,67 @@ import Glibc
     ).run(output: ends[1])
     #expect(summary.outputClosed)
   }
+
+  /// A sink that keeps what it takes, refuses (or fails) the write numbered `refusing` (the header is
+  /// the first) and counts every write asked of it.
+  final class CountingSink: BatchByteSink, @unchecked Sendable {
+    // @unchecked: the batch hands the sink from thread to thread, one at a time.
+    let refusing: Int
+    let fails: Bool
+    var taken: [UInt8] = []
+    var writes = 0
+
+    init(refusing: Int, fails: Bool = false) {
+      self.refusing = refusing
+      self.fails = fails
+    }
+
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {
+      writes += 1
+      if writes == refusing {
+        if fails { throw .writeFailed("the disk is full") }
+        return false
+      }
+      // Slow enough that the next chunk is answered while this one is written.
+      usleep(2_000)
+      taken += bytes
+      return true
+    }
+  }
+
+  @Test("Chunks are written while the next is answered: in order, and none after a refusal")
+  func chunksWrittenBeside() throws {
+    let (text, _) = Self.points(100)
+    for format in [BatchOutputFormat.csv, .geojson] {
+      let options = BatchRun.Options(fields: [.nearestPlace, .country], format: format, chunkSize: 10)
+      let whole = try run(text, options: options).output
+      let all = CountingSink(refusing: 0)
+      let summary = try BatchRun(
+        input: try BatchInput(bytes: Array(text.utf8)), geocoder: Self.geocoder, options: options
+      )
+      .run(to: all)
+      #expect(String(decoding: all.taken, as: UTF8.self) == whole)
+      #expect(summary.rows == 100 && all.writes == 12)
+      // The header, two chunks, then the third refused: the batch ends with the rows read until then,
+      // and nothing more is asked of the sink.
+      let refusing = CountingSink(refusing: 4)
+      let ended = try BatchRun(
+        input: try BatchInput(bytes: Array(text.utf8)), geocoder: Self.geocoder, options: options
+      )
+      .run(to: refusing)
+      #expect(ended.outputClosed && ended.rows == 30 && ended.rowsWritten == 30 && refusing.writes == 4)
+      let header = whole.split(separator: "\n", omittingEmptySubsequences: false).prefix(1)
+      #expect(String(decoding: refusing.taken, as: UTF8.self).hasPrefix(header.joined()))
+      #expect(whole.hasPrefix(String(decoding: refusing.taken, as: UTF8.self)))
+      // A write that fails fails the batch, and nothing more is written.
+      let failing = CountingSink(refusing: 3, fails: true)
+      #expect(throws: BatchError.writeFailed("the disk is full")) {
+        try BatchRun(
+          input: try BatchInput(bytes: Array(text.utf8)), geocoder: Self.geocoder, options: options
+        )
+        .run(to: failing)
+      }
+      #expect(failing.writes == 3)
+    }
+  }
 }
