@@ -37,11 +37,11 @@ import Testing
     #expect(across != here && (here ^ across) >> 12 == 0)
   }
 
-  @Test func onlySearchesOfShoresBordersAndRegionsAreSorted() {
-    #expect(!SpatialOrder.pays(for: [.land, .country, .timeZone, .nearestPlace]))
+  @Test func theLandTheCountryAndTheTimeZoneAloneAreNotSorted() {
+    #expect(!SpatialOrder.pays(for: [.land, .country, .timeZone]))
     #expect(!SpatialOrder.pays(for: .timeZone))
     #expect(!SpatialOrder.pays(for: []))
-    for field: Placemark.Fields in [.region, .sea, .nearestLand, .boundaries, .all] {
+    for field: Placemark.Fields in [.nearestPlace, .region, .sea, .nearestLand, .boundaries, .all] {
       #expect(SpatialOrder.pays(for: field.union(.country)))
     }
   }

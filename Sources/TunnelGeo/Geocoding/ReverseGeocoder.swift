@@ -336,8 +336,8 @@ public final class ReverseGeocoder: Sendable {
   /// keeps only a chunk at a time.
   ///
   /// The coordinates are answered in a spatial order (`SpatialOrder`) when some field asked for is not
-  /// the land, the country, the time zone or the nearest place, and in their own order otherwise, cut
-  /// into one run per thread;
+  /// the land, the country or the time zone, and in their own order otherwise, cut into one run per
+  /// thread;
   /// each thread writes its own slots of the result, so the loop takes no locks. The batch indexes are
   /// built for inputs longer than ``batchIndexThreshold`` and used for any input once built.
   ///
@@ -467,8 +467,7 @@ public final class ReverseGeocoder: Sendable {
       }
     } else {
       let grid = try preparedPlaceGrid()
-      answers = try parallelMap(coordinates, ordered: false, threads: threads) {
-        coordinate throws(PlaceDataError) in
+      answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
         let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
         return make(places, found.index, found.chordSquared)
       }

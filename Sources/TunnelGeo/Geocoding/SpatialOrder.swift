@@ -5,18 +5,18 @@
 /// points spread over the whole sphere answers 1.4–2 times as fast in this order as in a random one
 /// (`Scripts/bench --placemarks` measures both). The order changes only the speed, never an answer.
 ///
-/// The land, the country, the time zone and the nearest place read indexes small enough to stay in the
-/// cache in any order: sorted first, a million uniform points took up to 6 % longer for each of them
-/// alone, so they are answered in their own order (``pays(for:)``). The searches of shores, borders and
-/// regions gain the most.
+/// The land, the country and the time zone read indexes small enough to stay in the cache in any order:
+/// sorted first, a million uniform points took 1–3 % longer for each of them alone, so they are answered
+/// in their own order (``pays(for:)``). The nearest place alone gains 5 %; the searches of shores, borders
+/// and regions gain the most.
 enum SpatialOrder {
   /// Batches shorter than this are answered in their own order: sorting them gains nothing.
   static let threshold = 1_024
 
   /// Whether points answered with `fields` are worth sorting: some field asked for is not the land, the
-  /// country, the time zone or the nearest place.
+  /// country or the time zone.
   static func pays(for fields: Placemark.Fields) -> Bool {
-    !fields.subtracting([.land, .country, .timeZone, .nearestPlace]).isEmpty
+    !fields.subtracting([.land, .country, .timeZone]).isEmpty
   }
 
   /// Bits of latitude, and of longitude, in a key: cells of 180 / 2¹¹ degrees of latitude (10 km) by
