@@ -15,11 +15,10 @@ import Foundation
 /// The bytes of a chunk's new places are written between answering the chunk and formatting it
 /// (``add(_:of:threads:)``), in parts on every core; the workers that format the chunk only read them.
 final class PlaceColumns: @unchecked Sendable {
-  // @unchecked, and exclusivity unchecked: written only by `add` (the spans of each place by one of its
-  // workers), never while the columns are read (a
-  // dynamic check of each read was a tenth of the formatting). The workers read the spans and the bytes
-  // at their addresses: reading them through their array and their storage counted a reference to each
-  // for every row, on every core.
+  // @unchecked, and exclusivity unchecked: written only by `add` (the span of each place by one of its
+  // workers), never while the columns are read (a dynamic check of each read was a tenth of the
+  // formatting). The workers read the spans and the bytes at their addresses: reading them through their
+  // array and their storage counted a reference to each for every row, on every core.
   /// Points in a chunk from which the columns are kept.
   static let threshold = 1_024
 
