@@ -274,7 +274,7 @@ import Glibc
     let folder = Self.temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let cache = try IndexCache(path: folder)
-    let built = NearestPlaceGridFile.grid(places: places, vectors: vectors, cache: cache)
+    let built = NearestPlaceGridFile.grid(places: places, cache: cache)
     let path = folder + "/" + NearestPlaceGridFile.name(for: places, topSize: 64)
     var forged = Array(try #require(Self.contents(path)))
     let candidatesStart = forged.count - 4 * built.candidates.count
@@ -292,7 +292,7 @@ import Glibc
     try Data(forged).write(to: URL(fileURLWithPath: path))
     #expect(load() == nil)
     #expect(
-      NearestPlaceGridFile.grid(places: places, vectors: vectors, cache: cache).candidates == built.candidates
+      NearestPlaceGridFile.grid(places: places, cache: cache).candidates == built.candidates
     )
     // Signed with the folder's key, the same forgery would be read: the signature is what refuses it.
     Self.resign(&forged, key: try Self.readKey(folder))

@@ -14,7 +14,7 @@ import Testing
       .path
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let cache = try IndexCache(path: directory + "/a/b")
-    let built = NearestPlaceGridFile.grid(places: places, vectors: vectors, cache: cache)
+    let built = NearestPlaceGridFile.grid(places: places, cache: cache)
     let path = directory + "/a/b/" + NearestPlaceGridFile.name(for: places, topSize: 64)
     func load(topSize: Int = 64) -> NearestPlaceGrid? {
       NearestPlaceGridFile.load(from: cache, places: places, vectors: vectors, topSize: topSize)
@@ -40,7 +40,7 @@ import Testing
     try (original + Data([0])).write(to: URL(fileURLWithPath: path))
     #expect(load() == nil)
     // The next build replaces the bad file.
-    _ = NearestPlaceGridFile.grid(places: places, vectors: vectors, cache: cache)
+    _ = NearestPlaceGridFile.grid(places: places, cache: cache)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
   }
 }

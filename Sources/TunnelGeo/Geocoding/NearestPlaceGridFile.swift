@@ -25,19 +25,6 @@ enum NearestPlaceGridFile {
     ] + IndexCacheFile.keys(places.file.size)
   }
 
-  /// The grid in `cache`, or a new one built (and saved there).
-  static func grid(
-    places: PlaceLayer, vectors: PlaceVectorArray, cache: IndexCache?, topSize: Int = 64
-  )
-    -> NearestPlaceGrid
-  {
-    guard let cache else { return NearestPlaceGrid(places: places, vectors: vectors, topSize: topSize) }
-    if let loaded = load(from: cache, places: places, vectors: vectors, topSize: topSize) { return loaded }
-    let built = NearestPlaceGrid(places: places, vectors: vectors, topSize: topSize)
-    save(built, places: places, in: cache)
-    return built
-  }
-
   /// The grid in `cache`, or a new one built (and saved there), over vectors of `places` made while the
   /// file is read and checked.
   static func grid(places: PlaceLayer, cache: IndexCache?, topSize: Int = 64) -> NearestPlaceGrid {
