@@ -166,7 +166,7 @@ final class DelimitedReader {
   }
 
   /// The high bit of each byte of `word` that is zero, and of no other.
-  @inline(__always) private static func zeroBytes(_ word: UInt64) -> UInt64 {
+  @inline(__always) static func zeroBytes(_ word: UInt64) -> UInt64 {
     let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
     return ~(((word & low) &+ low) | word | low)
   }

@@ -119,18 +119,41 @@ final class DelimitedSource: RecordSource {
   /// columns are plain decimal numbers within range; nil for any other line.
   private func plainCoordinate(_ line: UnsafeBufferPointer<UInt8>, columns: CoordinateColumns) -> Coordinate?
   {
-    guard case .pair(let latitudeColumn, let longitudeColumn) = columns else { return nil }
+    guard case .pair(let latitudeColumn, let longitudeColumn) = columns, let base = line.baseAddress else {
+      return nil
+    }
     let separator = reader.separator
     var field = 0
     var fieldStart = 0
     var latitude: Range<Int>?
     var longitude: Range<Int>?
-    for index in 0...line.count where index == line.count || line[index] == separator {
+    // The field that ends at `index` (a separator, or the line's end).
+    @inline(__always) func ends(at index: Int) {
       if field == latitudeColumn { latitude = fieldStart..<index }
       if field == longitudeColumn { longitude = fieldStart..<index }
       field += 1
       fieldStart = index + 1
     }
+    // Eight bytes at a time: the separators among them, in order; past both columns, only counted.
+    let lastColumn = max(latitudeColumn, longitudeColumn)
+    let raw = UnsafeRawPointer(base)
+    let separators = UInt64(separator) &* 0x0101_0101_0101_0101
+    var index = 0
+    while index + 8 <= line.count {
+      var found = DelimitedReader.zeroBytes(
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ separators)
+      if field > lastColumn {
+        field += found.nonzeroBitCount
+      } else {
+        while found != 0 {
+          ends(at: index + found.trailingZeroBitCount / 8)
+          found &= found &- 1
+        }
+      }
+      index += 8
+    }
+    for index in index..<line.count where line[index] == separator { ends(at: index) }
+    ends(at: line.count)
     guard field == header.count, let latitude, let longitude,
       case .some(.some(let north)) = DecimalNumber.parse(plain: UnsafeBufferPointer(rebasing: line[latitude])),
       case .some(.some(let east)) = DecimalNumber.parse(plain: UnsafeBufferPointer(rebasing: line[longitude])),

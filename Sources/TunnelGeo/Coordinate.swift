@@ -64,9 +64,26 @@ public struct Coordinate: Sendable, Hashable {
   static func normalizedLongitude(_ longitude: Double) -> Double {
     // Exact, in -180...180; values already there are their own remainder.
     var value = abs(longitude) <= 180 ? longitude : longitude.remainder(dividingBy: 360)
-    value = (value / longitudeQuantum).rounded() * longitudeQuantum
+    value = roundedHalfAway(value / longitudeQuantum) * longitudeQuantum
     if value >= 180 { value -= 360 }
     return value + 0
+  }
+
+  /// `value.rounded()` (to the nearest integer, halves away from zero) for a magnitude below 2⁶³, but for
+  /// the sign of a zero; without a call to the C library's `round`, which took a twentieth of the time
+  /// of reading a batch's rows.
+  ///
+  /// The truncation is exact, and so is what it leaves: a difference of two doubles of the same
+  /// integer part.
+  @inline(__always) static func roundedHalfAway(_ value: Double) -> Double {
+    var whole = Int64(value)
+    let rest = value - Double(whole)
+    if rest >= 0.5 {
+      whole += 1
+    } else if rest <= -0.5 {
+      whole -= 1
+    }
+    return Double(whole)
   }
 }
 

@@ -190,16 +190,20 @@ import TunnelGeo
     let pieces = [
       "1", "56", "-8.5", ".", ",", ",", "\t", "\"", "\r", "\n", "\n", "é", "x", " ", "\u{0}", "1e5",
     ]
-    for round in 0..<40 {
-      var text = round % 2 == 0 ? "id,lat,lon\n" : "lat\tlon\tnote\n"
+    // The coordinate columns last, first, and first of many (whose other separators are only counted).
+    let headers = ["id,lat,lon", "lat\tlon\tnote", "lat,lon,a,b,c,d"]
+    for round in 0..<60 {
+      let header = headers[round % 3]
+      var text = header + "\n"
       for _ in 0..<60 {
-        let length = Int.random(in: 0...12, using: &generator)
+        let length = Int.random(in: 0...(round % 3 == 2 ? 30 : 12), using: &generator)
         text += (0..<length).map { _ in pieces.randomElement(using: &generator)! }.joined() + "\n"
         if Bool.random(using: &generator) {
-          text += "7,\(Int.random(in: -90...90, using: &generator)),8.25\n"
+          let latitude = Int.random(in: -90...90, using: &generator)
+          text += round % 3 == 2 ? "\(latitude).125,8.25,x,,yz,\(latitude)\n" : "7,\(latitude),8.25\n"
         }
       }
-      let format: BatchInputFormat = round % 2 == 0 ? .csv : .tsv
+      let format: BatchInputFormat = header.contains("\t") ? .tsv : .csv
       for blockSize in [3, 8, 61] {
         let plain = try records(Array(text.utf8), format: format, blockSize: blockSize).rows
         let general = try records(

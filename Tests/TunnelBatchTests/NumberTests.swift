@@ -27,6 +27,60 @@ import TunnelReports
     for text in ["0x10", "0X1p3", "-0x1.8p1"] { #expect(DecimalNumber.parse(text) == nil, "\(text)") }
   }
 
+  @Test("Plain decimals read several digits at a time give what one digit at a time gives")
+  func decimalsByBlocks() {
+    // The reader as it was, a digit at a time: the reference the blocks of four and eight must match,
+    // down to which texts are no number (`.some(nil)`) and which are left to `Double(_:)` (nil).
+    func oneByOne(_ text: [UInt8]) -> Double?? {
+      var index = 0
+      var negative = false
+      if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+        negative = text[index] == UInt8(ascii: "-")
+        index += 1
+      }
+      var (mantissa, digits): (UInt64, Int) = (0, 0)
+      var pointAt: Int?
+      while index < text.count {
+        let digit = text[index] &- UInt8(ascii: "0")
+        if digit < 10 {
+          if mantissa >= 100_000_000_000_000 { return nil }
+          mantissa = mantissa * 10 + UInt64(digit)
+          digits += 1
+        } else if text[index] == UInt8(ascii: "."), pointAt == nil {
+          pointAt = index
+        } else {
+          return text[index] == UInt8(ascii: ".") ? .some(nil) : nil
+        }
+        index += 1
+      }
+      let fraction = pointAt.map { text.count - $0 - 1 } ?? 0
+      guard digits > 0, fraction < 23 else { return digits == 0 ? .some(nil) : nil }
+      let value = Double(mantissa) / PowerOfTen.double(fraction)
+      return .some(negative ? -value : value)
+    }
+    var generator = SplitMix64(seed: 0x626C_6F63_6B73)
+    let alphabets: [[UInt8]] = [
+      Array("0123456789".utf8), Array("0000000001".utf8), Array("0123456789.".utf8),
+      Array("0123456789.-+e ,:/9".utf8),
+    ]
+    for round in 0..<200_000 {
+      let alphabet = alphabets[round % alphabets.count]
+      var text = (0..<Int.random(in: 0...26, using: &generator)).map { _ in
+        alphabet.randomElement(using: &generator)!
+      }
+      // Mostly one point, somewhere; sometimes a sign first.
+      if !text.isEmpty, round % 5 != 0 {
+        text[Int.random(in: 0..<text.count, using: &generator)] = UInt8(ascii: ".")
+      }
+      if round % 7 == 0 { text.insert(UInt8(ascii: "-"), at: 0) }
+      let parsed = text.withUnsafeBufferPointer(DecimalNumber.parse(plain:))
+      let expected = oneByOne(text)
+      #expect(
+        parsed.map { $0?.bitPattern } == expected.map { $0?.bitPattern },
+        "\(String(decoding: text, as: UTF8.self))")
+    }
+  }
+
   @Test("Numbers are written rounded, without trailing zeros, as the rounded Double prints")
   func numbers() {
     var generator = SystemRandomNumberGenerator()

@@ -94,12 +94,25 @@ import Testing
 }
 
 /// The islands the country of the sea round islands looks for, found through the tree of every level's
-/// shoreline when a batch has it: the same point, feature and angle as the coastline layer's own search.
+/// shoreline when a batch has it, else through a tree of the small islands alone: the same point, feature
+/// and angle as the coastline layer's own search.
 @Suite struct SmallIslandTests {
   @Test("The nearest small island through the shores' tree is the layer's own")
   func islandsThroughTheShoresAreTheLayers() throws {
     let indexes = try BatchIndexTests.indexed.preparedIndexes(.all)
     #expect(!indexes.smallIslands.isEmpty && indexes.shores != nil)
+    try expectTheLayersIslands(indexes)
+  }
+
+  @Test("Without the shores, the nearest small island through their own tree is the layer's own")
+  func islandsThroughTheirOwnTreeAreTheLayers() throws {
+    // A batch of countries alone: no shores' tree.
+    let indexes = try ReverseGeocoder(data: BatchIndexTests.data).preparedIndexes([.countries, .timeZones])
+    #expect(indexes.shores == nil && indexes.smallIslands.isEmpty && indexes.smallIslandShores != nil)
+    try expectTheLayersIslands(indexes)
+  }
+
+  private func expectTheLayersIslands(_ indexes: BatchIndexes) throws {
     let coast = indexes.layers.coast.polygons
     let limit = ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm
     var generator = SplitMix64(seed: 29)

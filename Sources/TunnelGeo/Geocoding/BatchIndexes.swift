@@ -82,6 +82,10 @@ final class BatchIndexes: Sendable {
   /// Per feature of the coastline, with ``shores``: whether it is an island the country of the sea round
   /// islands looks for (``LayerLookups/isSmallIsland(_:of:)``), found through ``shores``.
   let smallIslands: [Bool]
+  /// The shorelines of the coastline's small islands alone (``LayerLookups/isSmallIsland(_:of:)``), for
+  /// the country of the sea round islands when ``shores`` is not built: a search of the mapped coastline
+  /// for each point at sea near an island was a seventh of a batch of countries.
+  let smallIslandShores: ShoreIndex?
   /// The nearest country border (coastlines included), for the coastal tolerance.
   let countryBorders: ShoreIndex?
   /// The nearest named marine polygon, for sea points in none.
@@ -127,7 +131,7 @@ final class BatchIndexes: Sendable {
   private struct UnretainedIndexes: Sendable {
     let places: Unretained<NearestPlaceGrid>?
     let coast, countries, marine, timeZones, islands, regions: Unretained<PolygonGrid>?
-    let shores, countryBorders, namedSeaBorders, islandShores, regionBorders,
+    let shores, smallIslandShores, countryBorders, namedSeaBorders, islandShores, regionBorders,
       zoneBorders: Unretained<ShoreIndex>?
     let seaShores, countryBorderGrid, zoneBorderGrid, regionBorderGrid,
       subregionBorderGrid: Unretained<NearestShoreGrid>?
@@ -175,6 +179,7 @@ final class BatchIndexes: Sendable {
       var shores: ShoreIndex?
       var seaShores: NearestShoreGrid?
       var smallIslands: [Bool] = []
+      var smallIslandShores: ShoreIndex?
       var regions: PolygonGrid?
       var regionBorders: ShoreIndex?
       var zones: PolygonGrid?
@@ -196,12 +201,19 @@ final class BatchIndexes: Sendable {
     // One job per layer, none waiting for another, the largest first: two run at a time, whichever core
     // is free taking the next.
     var jobs: [@Sendable () -> Void] = []
-    // The shores are found through the coastline's grid.
-    if !parts.isDisjoint(with: [.coast, .shores]) {
+    // The shores are found through the coastline's grid, and so are the small islands near which the
+    // countries look for one.
+    if !parts.isDisjoint(with: [.coast, .shores, .countries]) {
       jobs.append {
         let coast = old?.coast ?? grid(coastLayer)
         var (shores, seaShores): (ShoreIndex?, NearestShoreGrid?) = (nil, nil)
         var smallIslands: [Bool] = []
+        var smallIslandShores: ShoreIndex?
+        if parts.contains(.countries), !parts.contains(.shores) {
+          smallIslandShores =
+            old?.smallIslandShores
+            ?? tree(coast, "small-island-shores") { LayerLookups.isSmallIsland($0, of: coastLayer) }
+        }
         if parts.contains(.shores) {
           shores = old?.shores ?? tree(coast, "shores") { _ in true }
           seaShores =
@@ -214,7 +226,9 @@ final class BatchIndexes: Sendable {
             ?? (0..<coastLayer.featureCount).map { LayerLookups.isSmallIsland($0, of: coastLayer) }
         }
         built.withLock {
-          ($0.coast, $0.shores, $0.seaShores, $0.smallIslands) = (coast, shores, seaShores, smallIslands)
+          ($0.coast, $0.shores, $0.seaShores, $0.smallIslands, $0.smallIslandShores) = (
+            coast, shores, seaShores, smallIslands, smallIslandShores
+          )
         }
       }
     }
@@ -304,8 +318,9 @@ final class BatchIndexes: Sendable {
     Parallel.perform(iterations: work.count, threads: 2) { work[$0]() }
     let done = built.withLock { $0 }
     names = done.names!
-    (coast, shores, seaShores, smallIslands, regions, regionBorders) = (
-      done.coast, done.shores, done.seaShores, done.smallIslands, done.regions, done.regionBorders
+    (coast, shores, seaShores, smallIslands, smallIslandShores, regions, regionBorders) = (
+      done.coast, done.shores, done.seaShores, done.smallIslands, done.smallIslandShores, done.regions,
+      done.regionBorders
     )
     zoneBorders = done.zoneBorders
     // The grids over the country, zone and region borders, two at a time, once their trees exist.
@@ -343,7 +358,8 @@ final class BatchIndexes: Sendable {
       places: Unretained(self.places), coast: Unretained(coast),
       countries: Unretained(countries), marine: Unretained(marine), timeZones: Unretained(timeZones),
       islands: Unretained(islands), regions: Unretained(regions), shores: Unretained(shores),
-      countryBorders: Unretained(countryBorders), namedSeaBorders: Unretained(namedSeaBorders),
+      smallIslandShores: Unretained(smallIslandShores), countryBorders: Unretained(countryBorders),
+      namedSeaBorders: Unretained(namedSeaBorders),
       islandShores: Unretained(islandShores), regionBorders: Unretained(regionBorders),
       zoneBorders: Unretained(zoneBorders), seaShores: Unretained(seaShores),
       countryBorderGrid: Unretained(countryBorderGrid), zoneBorderGrid: Unretained(zoneBorderGrid),
@@ -588,6 +604,10 @@ extension BatchIndexes: PlacemarkLookups {
     // The shores' tree holds every level's shoreline when the batch finds the nearest land: the islands
     // are among them, and it finds the point the layer's own search does.
     guard let shores = unretained.shores, !smallIslands.isEmpty else {
+      // Without them, a tree of the small islands alone.
+      if let smallIslandShores = unretained.smallIslandShores {
+        return smallIslandShores.read { $0.nearest(to: vector, within: limit) }
+      }
       return unindexed.nearestIsland(to: coordinate, vector, within: limit)
     }
     return smallIslands.withUnsafeBufferPointer { islands in
