@@ -20,7 +20,7 @@ enum DecimalNumber {
   /// The value of `bytes` when they are a plain decimal number as ``parse(_:)`` describes it; `.some(nil)`
   /// when they are no number at all (nothing, a sign alone, two points); nil when they are something
   /// else that `Double(_:)` may still read (an exponent, more digits, spaces).
-  static func parse(plain bytes: UnsafeBufferPointer<UInt8>) -> Double?? {
+  @inline(__always) static func parse(plain bytes: UnsafeBufferPointer<UInt8>) -> Double?? {
     guard var cursor = bytes.baseAddress else { return .some(nil) }
     let end = cursor + bytes.count
     var negative = false

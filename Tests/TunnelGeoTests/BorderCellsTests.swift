@@ -106,10 +106,21 @@ import Testing
 
   @Test("Without the shores, the nearest small island through their own tree is the layer's own")
   func islandsThroughTheirOwnTreeAreTheLayers() throws {
-    // A batch of countries alone: no shores' tree.
-    let indexes = try ReverseGeocoder(data: BatchIndexTests.data).preparedIndexes([.countries, .timeZones])
-    #expect(indexes.shores == nil && indexes.smallIslands.isEmpty && indexes.smallIslandShores != nil)
-    try expectTheLayersIslands(indexes)
+    // A batch of countries alone, with a cache folder: no shores' tree, the small islands' own, built and
+    // saved, then read back.
+    let folder = IndexCacheTests.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    for _ in 0..<2 {
+      let geocoder = ReverseGeocoder(data: BatchIndexTests.data, cache: try IndexCache(path: folder))
+      let indexes = try geocoder.preparedIndexes([.countries, .timeZones])
+      #expect(indexes.shores == nil && indexes.smallIslands.isEmpty && indexes.smallIslandShores != nil)
+      try expectTheLayersIslands(indexes)
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(names.contains { $0.contains("-small-island-shores-v") }, "\(names)")
+    // Without a cache folder, the mapped coastline's search, as before.
+    let uncached = try ReverseGeocoder(data: BatchIndexTests.data).preparedIndexes([.countries, .timeZones])
+    #expect(uncached.smallIslandShores == nil && uncached.coast == nil)
   }
 
   private func expectTheLayersIslands(_ indexes: BatchIndexes) throws {

@@ -84,7 +84,9 @@ final class BatchIndexes: Sendable {
   let smallIslands: [Bool]
   /// The shorelines of the coastline's small islands alone (``LayerLookups/isSmallIsland(_:of:)``), for
   /// the country of the sea round islands when ``shores`` is not built: a search of the mapped coastline
-  /// for each point at sea near an island was a seventh of a batch of countries.
+  /// for each point at sea near an island was a seventh of a batch of countries. Only with a cache
+  /// folder, where it and the coastline's grid are read back: built in memory for every batch, they
+  /// would cost more than they save (a third of a second).
   let smallIslandShores: ShoreIndex?
   /// The nearest country border (coastlines included), for the coastal tolerance.
   let countryBorders: ShoreIndex?
@@ -203,13 +205,14 @@ final class BatchIndexes: Sendable {
     var jobs: [@Sendable () -> Void] = []
     // The shores are found through the coastline's grid, and so are the small islands near which the
     // countries look for one.
-    if !parts.isDisjoint(with: [.coast, .shores, .countries]) {
+    let readsSmallIslands = parts.contains(.countries) && !parts.contains(.shores) && cache != nil
+    if !parts.isDisjoint(with: [.coast, .shores]) || readsSmallIslands {
       jobs.append {
         let coast = old?.coast ?? grid(coastLayer)
         var (shores, seaShores): (ShoreIndex?, NearestShoreGrid?) = (nil, nil)
         var smallIslands: [Bool] = []
         var smallIslandShores: ShoreIndex?
-        if parts.contains(.countries), !parts.contains(.shores) {
+        if readsSmallIslands {
           smallIslandShores =
             old?.smallIslandShores
             ?? tree(coast, "small-island-shores") { LayerLookups.isSmallIsland($0, of: coastLayer) }
