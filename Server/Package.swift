@@ -67,6 +67,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "Logging", package: "swift-log"),
       ]),
     // `tunnel serve` run as a user runs it, over real sockets: `tunnel` handing over to the `tunnel-serve`

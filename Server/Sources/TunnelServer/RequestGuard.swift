@@ -12,6 +12,14 @@ import NIOHTTPTypes
 ///   the connection's buffers and stayed full): the connection is closed, which ends the response and
 ///   whatever produced it (a batch stops and frees what it held). Hummingbird's idle timeout counts only
 ///   the time between requests, so without this a client that never reads would hold its batch for ever.
+///
+/// It also keeps a whole answer whole when the connection is closed behind it. Hummingbird closes a
+/// connection at a graceful stop (once its request in flight is answered) and at the idle timeout as soon as
+/// the answer's end has been handed to the connection, and a closed connection drops what it has not yet
+/// written to the socket: under load, the last megabyte of a batch's answer. A close asked for above this
+/// handler therefore waits until the last answer's end is on the socket (then the system sends the rest), or
+/// for the stall limit, whichever comes first. The limits' own closes, here, are not held: they cut on
+/// purpose.
 final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
@@ -25,6 +33,8 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
   private var deadlineTask: Scheduled<Void>?
   private let stallLimit: TimeAmount
   private var stallTask: Scheduled<Void>?
+  /// The last answer's end until it is written to the socket.
+  private var unwrittenEnd: EventLoopFuture<Void>?
 
   init(maximumBody: Int, deadlineSeconds: Double, stallSeconds: Double) {
     self.maximumBody = maximumBody
@@ -36,8 +46,9 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     stallTask?.cancel()
     stallTask = nil
     if !context.channel.isWritable {
-      let channel = context.channel
-      stallTask = context.eventLoop.scheduleTask(in: stallLimit) { channel.close(promise: nil) }
+      stallTask = context.eventLoop.assumeIsolated().scheduleTask(in: stallLimit) {
+        context.close(promise: nil)
+      }
     }
     context.fireChannelWritabilityChanged()
   }
@@ -59,8 +70,9 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
       // Only a request with a body can take long to arrive once its head has.
       let length = head.headerFields[.contentLength].flatMap(Int.init) ?? 0
       if length > 0 || head.headerFields[.transferEncoding] != nil {
-        let channel = context.channel
-        deadlineTask = context.eventLoop.scheduleTask(in: deadline) { channel.close(promise: nil) }
+        deadlineTask = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) {
+          context.close(promise: nil)
+        }
       }
       context.fireChannelRead(wrapInboundOut(.head(head)))
     case .body(let buffer):
@@ -76,6 +88,40 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
       deadlineTask?.cancel()
       deadlineTask = nil
       context.fireChannelRead(data)
+    }
+  }
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    guard case .end = unwrapOutboundIn(data) else {
+      context.write(data, promise: promise)
+      return
+    }
+    // Written in order: once the end is on the socket, so is everything before it.
+    let written = promise ?? context.eventLoop.makePromise()
+    let end = written.futureResult
+    unwrittenEnd = end
+    end.assumeIsolated().whenComplete { _ in
+      if self.unwrittenEnd === end { self.unwrittenEnd = nil }
+    }
+    context.write(data, promise: written)
+  }
+
+  func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+    guard mode == .all, let end = unwrittenEnd else {
+      context.close(mode: mode, promise: promise)
+      return
+    }
+    // A client that does not read its answer's end keeps it unwritten: it is closed at the stall limit.
+    let limit = context.eventLoop.assumeIsolated().scheduleTask(in: stallLimit) {
+      context.close(promise: nil)
+    }
+    end.assumeIsolated().whenComplete { _ in
+      limit.cancel()
+      if context.channel.isActive {
+        context.close(mode: mode, promise: promise)
+      } else {
+        promise?.succeed()
+      }
     }
   }
 
