@@ -225,3 +225,45 @@ import Testing
     #expect(FeatureSet().first == nil)
   }
 }
+
+/// The 1° cells a grid answers from its table (no edge crosses them, one feature at most holds them) give
+/// the scan's answer everywhere in them, their corners and edges and a unit outside included.
+@Suite struct UniformCellTests {
+  @Test(arguments: ["countries", "timezones", "coastline-h"])
+  func uniformCellsGiveTheScansAnswers(_ name: String) throws {
+    let layer = try PolygonLayer(
+      file: DataFile(path: PolygonGridTests.data.directory + "/\(name).tunnel", expectedKind: "POLY"))
+    let grid = PolygonGrid(layer: layer)
+    let cells = PolygonGrid.rows * PolygonGrid.columns
+    let uniform = (0..<cells).filter { grid.uniformCells[$0] != PolygonGrid.crossed }
+    // The open sea and the inland: most cells of every layer.
+    #expect(uniform.count > cells / 2, "\(uniform.count) of \(cells) cells")
+    var generator = SplitMix64(seed: 31)
+    let units = Int64(layer.unitsPerDegree)
+    var mismatches = 0
+    for _ in 0..<400 {
+      let cell = uniform[Int(generator.next() % UInt64(uniform.count))]
+      let south = Int64(cell / PolygonGrid.columns - 90) * units
+      let west = Int64(cell % PolygonGrid.columns - 180) * units
+      var points: [(Int64, Int64)] = [
+        (south + Int64(generator.next() % UInt64(units)), west + Int64(generator.next() % UInt64(units))),
+        (south + units / 2, west + units - 1), (south + units - 1, west + units / 2),
+      ]
+      for latitude in [south - 1, south, south + 1, south + units - 1, south + units] {
+        for longitude in [west - 1, west, west + 1, west + units - 1, west + units] {
+          points.append((latitude, longitude))
+        }
+      }
+      for (latitude, longitude) in points where abs(latitude) <= 90 * units && abs(longitude) <= 180 * units {
+        let point = FixedPoint(latitude: Int32(latitude), longitude: Int32(longitude))
+        let expected = layer.features(containing: point)
+        let found = Array(grid.features(containing: point))
+        if expected != found {
+          mismatches += 1
+          if mismatches <= 5 { Issue.record("\(name) \(point): scan \(expected), grid \(found)") }
+        }
+      }
+    }
+    #expect(mismatches == 0)
+  }
+}

@@ -115,6 +115,8 @@ final class BatchIndexes: Sendable {
   let countryBorderCells: BorderCells?
   /// Where an island may be near, for the country of the sea round islands (built with ``countries``).
   let islandCells: IslandCells?
+  /// The 1° cells whose every point has the same country of its own (built with ``countries``).
+  let countryCells: CountryCells?
   /// The layers the indexes were built from.
   let layers: PlacemarkLayers
   /// The lookups of the parts not built.
@@ -192,6 +194,7 @@ final class BatchIndexes: Sendable {
       var clearance: [SIMD2<Float>] = []
       var borderCells: BorderCells?
       var islandCells: IslandCells?
+      var countryCells: CountryCells?
       var marine: PolygonGrid?
       var namedSeas: ShoreIndex?
       var islands: PolygonGrid?
@@ -257,9 +260,16 @@ final class BatchIndexes: Sendable {
             reach: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
               / SphereGeometry.radiusKm, kind: "border-cells", cache: cache)
         let islandCells = old?.islandCells ?? IslandCells(coast: coastLayer)
+        let countryCells =
+          old?.countryCells
+          ?? CountryCells(
+            countries: countries, clearance: clearance,
+            limit: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
+              / SphereGeometry.radiusKm, borderCells: cells, islandCells: islandCells
+          ) { features in FeatureChoice.country(of: features.lazy.map { Int($0) }, in: countryLayer) }
         built.withLock {
-          ($0.countries, $0.borders, $0.clearance, $0.borderCells, $0.islandCells) = (
-            countries, borders, clearance, cells, islandCells
+          ($0.countries, $0.borders, $0.clearance, $0.borderCells, $0.islandCells, $0.countryCells) = (
+            countries, borders, clearance, cells, islandCells, countryCells
           )
         }
       }
@@ -355,7 +365,7 @@ final class BatchIndexes: Sendable {
         done.islands, done.islandShores
       )
     (self.places, countryPlaces) = (done.placeGrid, done.countryPlaces)
-    (countryBorderCells, islandCells) = (done.borderCells, done.islandCells)
+    (countryBorderCells, islandCells, countryCells) = (done.borderCells, done.islandCells, done.countryCells)
     let (coastPolygons, countryPolygons) = (layers.coast.polygons, layers.countries.polygons)
     unretained = UnretainedIndexes(
       places: Unretained(self.places), coast: Unretained(coast),
@@ -513,6 +523,11 @@ extension BatchIndexes: PlacemarkLookups {
     }
     let features = countries.read { $0.features(containing: coordinate) }
     return unretained.countryLayer.read { FeatureChoice.country(of: features, in: $0) }
+  }
+
+  func settledCountry(at coordinate: Coordinate) -> Int?? {
+    guard let countries = unretained.countries, let countryCells else { return nil }
+    return countryCells.country(ofCell: countries.read { $0.topCell($0.layer.fixedPoint(coordinate)) })
   }
 
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {

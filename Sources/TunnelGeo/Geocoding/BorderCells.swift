@@ -40,6 +40,11 @@ struct BorderCells: Sendable {
   /// Whether a boundary may lie within ``reach`` of a coordinate; false means there is none.
   @inline(__always) func mayHaveBoundary(near coordinate: Coordinate) -> Bool { cells.isMarked(coordinate) }
 
+  /// Whether a boundary may lie within ``reach`` of some point of a box in degrees.
+  func mayHaveBoundary(south: Double, north: Double, west: Double, east: Double) -> Bool {
+    cells.anyMarked(south: south, north: north, west: west, east: east)
+  }
+
   /// ``init(borders:reach:)``, read from `cache` when saved there before (keyed by the borders' checksum
   /// and the reach), else computed and saved there (``IndexCacheFile``).
   static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {

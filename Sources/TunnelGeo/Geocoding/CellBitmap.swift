@@ -99,6 +99,37 @@ struct CellBitmap: Sendable {
     return min(columns - 1, max(0, Int(((wrapped + 180) * Double(cellsPerDegree)).rounded(.down))))
   }
 
+  /// Whether any cell is marked that meets a box in degrees: from `south` to `north` (clamped to the
+  /// poles), and east from `west` to `east` (less than a turn) across the antimeridian if need be; the
+  /// cells ``mark(south:north:west:east:)`` would mark.
+  func anyMarked(south: Double, north: Double, west: Double, east: Double) -> Bool {
+    let (first, last) = (Self.column(west), Self.column(east))
+    for row in Self.row(south)...Self.row(north) {
+      let start = row * Self.columns
+      if first <= last {
+        if anyMarked(start + first, through: start + last) { return true }
+      } else if anyMarked(start + first, through: start + Self.columns - 1)
+        || anyMarked(start, through: start + last)
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Whether any of the cells `first` through `last` (indices, row after row) is marked.
+  private func anyMarked(_ first: Int, through last: Int) -> Bool {
+    var index = first
+    while index <= last {
+      let offset = index & 63
+      let count = min(64 - offset, last - index + 1)
+      let mask = count == 64 ? UInt64.max : (1 << UInt64(count) - 1) << UInt64(offset)
+      if words[index >> 6] & mask != 0 { return true }
+      index += count
+    }
+    return false
+  }
+
   /// Whether the cell holding a coordinate is marked.
   @inline(__always) func isMarked(_ coordinate: Coordinate) -> Bool {
     let index = Self.row(coordinate.latitude) * Self.columns + Self.column(coordinate.longitude)

@@ -36,4 +36,9 @@ struct IslandCells: Sendable {
 
   /// Whether an island may lie within the tolerance of a point.
   func mayHaveIsland(near coordinate: Coordinate) -> Bool { cells.isMarked(coordinate) }
+
+  /// Whether an island may lie within the tolerance of some point of a box in degrees.
+  func mayHaveIsland(south: Double, north: Double, west: Double, east: Double) -> Bool {
+    cells.anyMarked(south: south, north: north, west: west, east: east)
+  }
 }

@@ -26,6 +26,9 @@ struct LayerLookups: PlacemarkLookups, Sendable {
     FeatureChoice.lake(of: layers.coast.polygons.features(containing: coordinate), in: layers.coast.polygons)
   }
 
+  /// Nothing is known ahead: every point is looked up.
+  func settledCountry(at coordinate: Coordinate) -> Int?? { nil }
+
   func countryFeature(containing coordinate: Coordinate) -> Int? {
     FeatureChoice.country(
       of: layers.countries.polygons.features(containing: coordinate), in: layers.countries.polygons)

@@ -46,7 +46,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     let inLake = usesLevel ? coastLevel().map { $0 % 2 == 0 } ?? false : false
     let countryFeature =
       fields.isDisjoint(with: [.country, .region, .boundaries])
-      ? nil : ownCountry(at: coordinate, vector)
+      ? nil : lookups.settledCountry(at: coordinate) ?? ownCountry(at: coordinate, vector)
     var region: Placemark.Region?
     var subregion: Placemark.Region?
     if !fields.isDisjoint(with: [.region, .boundaries]), let countryFeature {
@@ -99,7 +99,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       ? lookups.coastLevel(at: coordinate).map { $0 % 2 == 1 } ?? false : false
     var key = PlacemarkKey(land: fields.contains(.land) && land, country: -1, timeZone: nil)
     if fields.contains(.country),
-      let feature = ownCountry(at: coordinate, SphereGeometry.unitVector(coordinate))
+      let feature = lookups.settledCountry(at: coordinate)
+        ?? ownCountry(at: coordinate, SphereGeometry.unitVector(coordinate))
     {
       key.country = Int32(feature)
     }

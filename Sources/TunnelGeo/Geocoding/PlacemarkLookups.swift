@@ -25,6 +25,9 @@ protocol PlacemarkLookups {
   func lakeFeature(containing coordinate: Coordinate) -> Int?
   /// The country feature containing a point: the first with an ISO alpha-2 code, else the first.
   func countryFeature(containing coordinate: Coordinate) -> Int?
+  /// The country of a point's own (``PlacemarkAssembly/ownCountry(at:_:)``) where an index knows it for
+  /// every point around (`.some(nil)` for none); nil where it is to be looked up.
+  func settledCountry(at coordinate: Coordinate) -> Int??
   /// The first region feature of a country (its code as ``PlaceLayer`` stores it) that contains a point.
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int?
   /// The name of the first named marine feature containing a point.
