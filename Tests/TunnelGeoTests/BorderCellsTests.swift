@@ -106,18 +106,20 @@ import Testing
 
   @Test("Without the shores, the nearest small island through their own tree is the layer's own")
   func islandsThroughTheirOwnTreeAreTheLayers() throws {
-    // A batch of countries alone, with a cache folder: no shores' tree, the small islands' own, built and
-    // saved, then read back.
+    // A batch of countries alone, with a cache folder: no shores' tree and no coastline grid, the small
+    // islands' own tree over their own rings, built and saved, then read back.
     let folder = IndexCacheTests.temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     for _ in 0..<2 {
       let geocoder = ReverseGeocoder(data: BatchIndexTests.data, cache: try IndexCache(path: folder))
       let indexes = try geocoder.preparedIndexes([.countries, .timeZones])
-      #expect(indexes.shores == nil && indexes.smallIslands.isEmpty && indexes.smallIslandShores != nil)
+      #expect(indexes.shores == nil && indexes.smallIslands.isEmpty && indexes.coast == nil)
+      let tree = try #require(indexes.smallIslandShores)
+      #expect(tree.grid == nil && tree.vertices.count < indexes.layers.coast.polygons.vertexCount / 2)
       try expectTheLayersIslands(indexes)
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: folder)
-    #expect(names.contains { $0.contains("-small-island-shores-v") }, "\(names)")
+    #expect(names.contains { $0.contains("-small-island-rings-v") }, "\(names)")
     // Without a cache folder, the mapped coastline's search, as before.
     let uncached = try ReverseGeocoder(data: BatchIndexTests.data).preparedIndexes([.countries, .timeZones])
     #expect(uncached.smallIslandShores == nil && uncached.coast == nil)

@@ -128,13 +128,16 @@ import Testing
     let built = ShoreIndex.cached(grid: grid, kind: "shores", cache: cache, accept: every)
     let name = IndexCacheFile.name(layer: coast, kind: "shores", version: ShoreIndex.fileVersion)
     let path = directory + "/" + name
-    let keys = ShoreIndex.fileKeys(grid: grid, accept: every)
-    let loaded = try #require(ShoreIndex.load(name, from: cache, grid: grid, keys: keys))
+    let keys = ShoreIndex.fileKeys(layer: coast, accept: every)
+    let loaded = try #require(
+      ShoreIndex.load(name, from: cache, layer: coast, vertices: grid.vertices, grid: grid, keys: keys))
     #expect(loaded.checksum == built.checksum && Self.bytes(loaded.nodes) == Self.bytes(built.nodes))
     #expect(loaded.pieceFirstEdge == built.pieceFirstEdge && loaded.pieceFeature == built.pieceFeature)
     // Another choice of features is another file.
     #expect(
-      ShoreIndex.load(name, from: cache, grid: grid, keys: ShoreIndex.fileKeys(grid: grid, accept: land))
+      ShoreIndex.load(
+        name, from: cache, layer: coast, vertices: grid.vertices, grid: grid,
+        keys: ShoreIndex.fileKeys(layer: coast, accept: land))
         == nil)
 
     let seaBuilt = NearestShoreGrid.cached(shores: loaded, kind: "sea-shores", cache: cache, accept: land)
@@ -147,7 +150,8 @@ import Testing
       shores: loaded, topSize: 64, accepted: accepted, listsInteriors: false)
     func loads(_ file: String) -> Bool {
       file == path
-        ? ShoreIndex.load(name, from: cache, grid: grid, keys: keys) != nil
+        ? ShoreIndex.load(name, from: cache, layer: coast, vertices: grid.vertices, grid: grid, keys: keys)
+          != nil
         : NearestShoreGrid.load(
           seaName, from: cache, shores: loaded, topSize: 64, accepted: accepted, keys: seaKeys) != nil
     }
@@ -187,7 +191,8 @@ import Testing
       feature: [Int32] = built.pieceFeature
     ) -> ShoreIndex? {
       ShoreIndex(
-        grid: grid, pieceFirstEdge: first, pieceEdgeCount: built.pieceEdgeCount, pieceFeature: feature,
+        layer: coast, vertices: grid.vertices, grid: grid, pieceFirstEdge: first,
+        pieceEdgeCount: built.pieceEdgeCount, pieceFeature: feature,
         nodes: nodes)
     }
     #expect(tree() != nil)

@@ -206,20 +206,24 @@ final class BatchIndexes: Sendable {
     // One job per layer, none waiting for another, the largest first: two run at a time, whichever core
     // is free taking the next.
     var jobs: [@Sendable () -> Void] = []
-    // The shores are found through the coastline's grid, and so are the small islands near which the
-    // countries look for one.
+    // The shores are found through the coastline's grid. The small islands near which the countries look
+    // for one have a tree of their own rings, without the grid (whose vertices take the most decoding).
     let readsSmallIslands = parts.contains(.countries) && !parts.contains(.shores) && cache != nil
-    if !parts.isDisjoint(with: [.coast, .shores]) || readsSmallIslands {
+    if readsSmallIslands {
+      jobs.append {
+        let smallIslandShores =
+          old?.smallIslandShores
+          ?? ShoreIndex.cached(layer: coastLayer, kind: "small-island-rings", cache: cache) {
+            LayerLookups.isSmallIsland($0, of: coastLayer)
+          }
+        built.withLock { $0.smallIslandShores = smallIslandShores }
+      }
+    }
+    if !parts.isDisjoint(with: [.coast, .shores]) {
       jobs.append {
         let coast = old?.coast ?? grid(coastLayer)
         var (shores, seaShores): (ShoreIndex?, NearestShoreGrid?) = (nil, nil)
         var smallIslands: [Bool] = []
-        var smallIslandShores: ShoreIndex?
-        if readsSmallIslands {
-          smallIslandShores =
-            old?.smallIslandShores
-            ?? tree(coast, "small-island-shores") { LayerLookups.isSmallIsland($0, of: coastLayer) }
-        }
         if parts.contains(.shores) {
           shores = old?.shores ?? tree(coast, "shores") { _ in true }
           seaShores =
@@ -232,9 +236,7 @@ final class BatchIndexes: Sendable {
             ?? (0..<coastLayer.featureCount).map { LayerLookups.isSmallIsland($0, of: coastLayer) }
         }
         built.withLock {
-          ($0.coast, $0.shores, $0.seaShores, $0.smallIslands, $0.smallIslandShores) = (
-            coast, shores, seaShores, smallIslands, smallIslandShores
-          )
+          ($0.coast, $0.shores, $0.seaShores, $0.smallIslands) = (coast, shores, seaShores, smallIslands)
         }
       }
     }
@@ -259,14 +261,13 @@ final class BatchIndexes: Sendable {
             borders: borders,
             reach: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
               / SphereGeometry.radiusKm, kind: "border-cells", cache: cache)
-        let islandCells = old?.islandCells ?? IslandCells(coast: coastLayer)
+        let islandCells = old?.islandCells ?? IslandCells.cached(coast: coastLayer, cache: cache)
         let countryCells =
           old?.countryCells
           ?? CountryCells(
             countries: countries, clearance: clearance,
             limit: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
-              / SphereGeometry.radiusKm, borderCells: cells, islandCells: islandCells
-          ) { features in FeatureChoice.country(of: features.lazy.map { Int($0) }, in: countryLayer) }
+              / SphereGeometry.radiusKm, borderCells: cells, islandCells: islandCells)
         built.withLock {
           ($0.countries, $0.borders, $0.clearance, $0.borderCells, $0.islandCells, $0.countryCells) = (
             countries, borders, clearance, cells, islandCells, countryCells

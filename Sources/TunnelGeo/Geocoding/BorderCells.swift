@@ -18,7 +18,7 @@ struct BorderCells: Sendable {
   init(borders: ShoreIndex, reach: Double) {
     self.reach = reach
     var cells = CellBitmap()
-    borders.grid.vertices.withUnsafeBufferPointer { vertices in
+    borders.vertices.withUnsafeBufferPointer { vertices in
       for piece in 0..<borders.pieceFirstEdge.count {
         let first = Int(borders.pieceFirstEdge[piece])
         var start = borders.vectors.unitVector(vertices[first])
@@ -49,7 +49,7 @@ struct BorderCells: Sendable {
   /// and the reach), else computed and saved there (``IndexCacheFile``).
   static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {
     let version: UInt32 = 2
-    let name = IndexCacheFile.name(layer: borders.grid.layer, kind: kind, version: version)
+    let name = IndexCacheFile.name(layer: borders.layer, kind: kind, version: version)
     let keys = [version, borders.checksum, Float(reach).bitPattern]
     return BorderCells(
       reach: reach,

@@ -3,8 +3,8 @@
 /// read of a small table, and most of the open sea and of the land far from borders lies in such cells.
 ///
 /// A cell is settled when:
-/// - no country's edge crosses it: its node of the grid is a leaf without edges, so every point of it lies
-///   in the same features;
+/// - no country's edge crosses it and one country at most holds it (``PolygonGrid/uniformCells``): every
+///   point of it lies in the same feature, or in none;
 /// - no country border lies within the coastal tolerance or the border accuracy of any point of it, as
 ///   ``BatchIndexes/countryBorders(fartherThan:from:_:)`` finds (by the clearance of its node, or by the
 ///   ``BorderCells`` it meets): so no nearest border is looked for, and the time zone's country is not
@@ -19,16 +19,17 @@ struct CountryCells: Sendable {
   private let cells: [UInt16]
   private static let unsettled = UInt16.max
 
-  /// The settled cells of `countries`: `clearance` is its nodes' (``BatchIndexes``), `limit` the widest of
-  /// the distances the country asks borders to be farther than (in radians), and `country` the feature
-  /// the country of a point in the given features is.
+  /// The settled cells of `countries`: `clearance` is its nodes' (``BatchIndexes``), and `limit` the
+  /// widest of the distances the country asks borders to be farther than (in radians).
   init(
     countries: PolygonGrid, clearance: [SIMD2<Float>], limit: Double, borderCells: BorderCells,
-    islandCells: IslandCells, country: ([Int32]) -> Int?
+    islandCells: IslandCells
   ) {
     let margin = 2 / Double(countries.layer.unitsPerDegree)
     cells = (0..<(PolygonGrid.rows * PolygonGrid.columns)).map { cell in
-      guard let features = countries.uniformFeatures(ofCell: cell) else { return Self.unsettled }
+      let feature = countries.uniformCells[cell]
+      // A feature too large for the table is looked up (there are a few hundred countries).
+      guard feature != PolygonGrid.crossed, feature < Int32(Self.unsettled) - 1 else { return Self.unsettled }
       let box = countries.degreeBox(ofCell: cell)
       let (south, north, west, east) = (
         box.south - margin, box.north + margin, box.west - margin, box.east + margin
@@ -38,11 +39,10 @@ struct CountryCells: Sendable {
         || (limit <= borderCells.reach
           && !borderCells.mayHaveBoundary(south: south, north: north, west: west, east: east))
       guard bordersFar else { return Self.unsettled }
-      guard let feature = country(features) else {
-        return islandCells.mayHaveIsland(south: south, north: north, west: west, east: east)
-          ? Self.unsettled : 0
-      }
-      return feature < Int(Self.unsettled) - 1 ? UInt16(feature + 1) : Self.unsettled
+      // The one feature holding it is its country (FeatureChoice.country of one feature).
+      if feature != PolygonGrid.outside { return UInt16(feature + 1) }
+      return islandCells.mayHaveIsland(south: south, north: north, west: west, east: east)
+        ? Self.unsettled : 0
     }
   }
 

@@ -34,6 +34,23 @@ struct IslandCells: Sendable {
     }
   }
 
+  private init(cells: CellBitmap) { self.cells = cells }
+
+  /// ``init(coast:)``, read from `cache` when saved there before (keyed by the layer, the island span and
+  /// the tolerance), else computed and saved there (``IndexCacheFile``).
+  static func cached(coast: PolygonLayer, cache: IndexCache?) -> IslandCells {
+    let version: UInt32 = 1
+    let name = IndexCacheFile.name(layer: coast, kind: "island-cells", version: version)
+    let keys =
+      [version, coast.file.payloadChecksum] + IndexCacheFile.keys(coast.file.size)
+      + [
+        Float(ReverseGeocoder.islandSpanDegrees).bitPattern,
+        Float(ReverseGeocoder.coastalToleranceKm).bitPattern,
+      ]
+    return IslandCells(
+      cells: CellBitmap.cached(name, keys: keys, cache: cache) { IslandCells(coast: coast).cells })
+  }
+
   /// Whether an island may lie within the tolerance of a point.
   func mayHaveIsland(near coordinate: Coordinate) -> Bool { cells.isMarked(coordinate) }
 

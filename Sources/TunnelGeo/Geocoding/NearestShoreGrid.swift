@@ -51,7 +51,7 @@ final class NearestShoreGrid: Sendable {
     self.shores = shores
     self.topSize = topSize
     let topCount = 6 * topSize * topSize
-    accepted = (0..<shores.grid.layer.featureCount).map(accept)
+    accepted = (0..<shores.layer.featureCount).map(accept)
     let built = withoutActuallyEscaping(accept) { accept in
       var builder = Builder(shores: shores, accept: accept, listsInteriors: listsInteriors)
       builder.first = [UInt32](repeating: 0, count: topCount)
@@ -130,7 +130,7 @@ final class NearestShoreGrid: Sendable {
       return NearestShoreGrid(
         shores: shores, topSize: topSize, listsInteriors: listsInteriors, accept: accept)
     }
-    let layer = shores.grid.layer
+    let layer = shores.layer
     let name = IndexCacheFile.name(layer: layer, kind: kind, version: fileVersion)
     let accepted = (0..<layer.featureCount).map(accept)
     let keys = fileKeys(shores: shores, topSize: topSize, accepted: accepted, listsInteriors: listsInteriors)
@@ -263,7 +263,10 @@ final class NearestShoreGrid: Sendable {
       guard cell.corners.allSatisfy({ SphereGeometry.angle(centre, $0) * (1 + 1e-9) + 1e-12 < clearance })
       else { return false }
       let point = SphereGeometry.coordinate(centre)
-      return shores.grid.features(containing: point).contains(where: accept)
+      guard let grid = shores.grid else {
+        return shores.layer.features(containing: shores.layer.fixedPoint(point)).contains(where: accept)
+      }
+      return grid.features(containing: point).contains(where: accept)
     }
 
     /// The chord from each corner of `cell` to `rival`, plus the slack.

@@ -283,6 +283,21 @@ final class PolygonGrid: @unchecked Sendable {
     return Rings(vertices: vertices, ringStart: ringStart, ringFeature: ringFeature)
   }
 
+  /// Decodes the rings of the features of a layer that `accept` admits, one after another (what a tree
+  /// over a few of a layer's features needs of it, ``ShoreIndex/cached(layer:kind:cache:accept:)``).
+  static func decodeRings(of layer: PolygonLayer, accepting accept: (Int) -> Bool) -> Rings {
+    var rings = Rings(vertices: [], ringStart: [], ringFeature: [])
+    for ring in 0..<layer.ringCount {
+      let feature = layer.ring(ring).feature
+      guard accept(feature) else { continue }
+      rings.ringStart.append(Int32(truncatingIfNeeded: rings.vertices.count))
+      rings.ringFeature.append(Int32(truncatingIfNeeded: feature))
+      layer.forEachVertex(ofRing: ring) { rings.vertices.append($0) }
+    }
+    rings.ringStart.append(Int32(truncatingIfNeeded: rings.vertices.count))
+    return rings
+  }
+
   /// Decodes every ring of a layer one after another, appending: what a layer whose rings do not hold
   /// what its ring table says decodes to.
   private static func appendingRings(of layer: PolygonLayer) -> Rings {
@@ -524,15 +539,6 @@ final class PolygonGrid: @unchecked Sendable {
     let row = min(Self.rows - 1, max(0, Int(floorDivide(y, cellUnits))))
     let column = min(Self.columns - 1, max(0, Int(floorDivide(x, cellUnits))))
     return row * Self.columns + column
-  }
-
-  /// The features every point of a 1° cell (``topCell(_:)``) lies in, where no edge crosses the cell (they
-  /// are the same everywhere in it); nil where some edge does.
-  func uniformFeatures(ofCell cell: Int) -> [Int32]? {
-    let node = nodes[cell]
-    guard !node.isInner, node.runCount == 0 else { return nil }
-    let start = Int(node.stateStart)
-    return Array(states[start..<(start + node.stateCount)])
   }
 
   /// The box of a 1° cell (``topCell(_:)``) in degrees, as the layer's units round it.

@@ -24,8 +24,13 @@ final class ShoreIndex: Sendable {
   /// Added to bounds to absorb rounding (in chord lengths, about a micrometre).
   static let slack = 1e-12
 
-  let grid: PolygonGrid
-  /// The unit vectors of the grid's vertices.
+  /// The layer whose features' boundaries the tree holds.
+  let layer: PolygonLayer
+  /// The vertices the pieces are edges of: the grid's, or those of the rings the tree decoded for itself.
+  let vertices: [FixedPoint]
+  /// The grid the tree was built over; nil for a tree over rings of its own (``cached(layer:kind:cache:accept:)``).
+  let grid: PolygonGrid?
+  /// The unit vectors of the vertices.
   let vectors: FixedPointVectors
   /// Per piece: the vertex that starts its first edge, its edge count and its feature.
   let pieceFirstEdge: [UInt32]
@@ -59,11 +64,22 @@ final class ShoreIndex: Sendable {
   /// A CRC-32 of the pieces and the tree: what an index built over this one depends on.
   let checksum: UInt32
 
-  /// Builds the tree over the boundaries of the features that `accept` admits.
-  init(grid: PolygonGrid, accept: (Int) -> Bool) {
+  /// Builds the tree over the boundaries of the features of `grid` that `accept` admits.
+  convenience init(grid: PolygonGrid, accept: (Int) -> Bool) {
+    self.init(
+      layer: grid.layer,
+      rings: PolygonGrid.Rings(
+        vertices: grid.vertices, ringStart: grid.ringStart, ringFeature: grid.ringFeature),
+      grid: grid, accept: accept)
+  }
+
+  /// Builds the tree over the boundaries of the features of `rings` (a layer's) that `accept` admits.
+  private init(layer: PolygonLayer, rings: PolygonGrid.Rings, grid: PolygonGrid?, accept: (Int) -> Bool) {
+    self.layer = layer
     self.grid = grid
-    vectors = FixedPointVectors.shared(unitsPerDegree: grid.layer.unitsPerDegree)
-    var builder = Builder(grid: grid, vectors: vectors)
+    vertices = rings.vertices
+    vectors = FixedPointVectors.shared(unitsPerDegree: layer.unitsPerDegree)
+    var builder = Builder(rings: rings, featureCount: layer.featureCount, vectors: vectors)
     builder.cutPieces(accept: accept)
     builder.buildTree()
     pieceFirstEdge = builder.pieceFirstEdge.compacted()
@@ -73,24 +89,25 @@ final class ShoreIndex: Sendable {
     checksum = Self.checksum(pieceFirstEdge, pieceEdgeCount, pieceFeature, nodes)
   }
 
-  /// The tree of a cache file, if every piece lies within the grid's vertices and features and every
+  /// The tree of a cache file, if every piece lies within the vertices and the layer's features and every
   /// node links to pieces or to later nodes, at most ``maximumDepth`` deep: a query then stays inside the
   /// arrays whatever the file held.
   init?(
-    grid: PolygonGrid, pieceFirstEdge: [UInt32], pieceEdgeCount: [UInt8], pieceFeature: [Int32], nodes: [Node]
+    layer: PolygonLayer, vertices: [FixedPoint], grid: PolygonGrid?, pieceFirstEdge: [UInt32],
+    pieceEdgeCount: [UInt8], pieceFeature: [Int32], nodes: [Node]
   ) {
     let pieces = pieceFirstEdge.count
     guard pieceEdgeCount.count == pieces, pieceFeature.count == pieces, nodes.isEmpty == (pieces == 0),
       (0..<pieces).allSatisfy({
-        pieceEdgeCount[$0] >= 1 && Int(pieceFirstEdge[$0]) + Int(pieceEdgeCount[$0]) < grid.vertices.count
-          && pieceFeature[$0] >= 0 && Int(pieceFeature[$0]) < grid.layer.featureCount
+        pieceEdgeCount[$0] >= 1 && Int(pieceFirstEdge[$0]) + Int(pieceEdgeCount[$0]) < vertices.count
+          && pieceFeature[$0] >= 0 && Int(pieceFeature[$0]) < layer.featureCount
       })
     else { return nil }
     var depth = [UInt8](repeating: 0, count: nodes.count)
     for (node, entry) in nodes.enumerated() {
       if entry.isLeaf {
-        guard entry.edgeCount >= 1, entry.firstEdge + entry.edgeCount < grid.vertices.count,
-          entry.feature < grid.layer.featureCount
+        guard entry.edgeCount >= 1, entry.firstEdge + entry.edgeCount < vertices.count,
+          entry.feature < layer.featureCount
         else { return nil }
         continue
       }
@@ -101,8 +118,8 @@ final class ShoreIndex: Sendable {
         depth[child] = max(depth[child], depth[node] + 1)
       }
     }
-    self.grid = grid
-    vectors = FixedPointVectors.shared(unitsPerDegree: grid.layer.unitsPerDegree)
+    (self.layer, self.vertices, self.grid) = (layer, vertices, grid)
+    vectors = FixedPointVectors.shared(unitsPerDegree: layer.unitsPerDegree)
     (self.pieceFirstEdge, self.pieceEdgeCount, self.pieceFeature, self.nodes) = (
       pieceFirstEdge, pieceEdgeCount, pieceFeature, nodes
     )
@@ -132,9 +149,37 @@ final class ShoreIndex: Sendable {
   ) -> ShoreIndex {
     guard let cache else { return ShoreIndex(grid: grid, accept: accept) }
     let name = IndexCacheFile.name(layer: grid.layer, kind: kind, version: fileVersion)
-    let keys = fileKeys(grid: grid, accept: accept)
-    if let loaded = load(name, from: cache, grid: grid, keys: keys) { return loaded }
-    let built = ShoreIndex(grid: grid, accept: accept)
+    let keys = fileKeys(layer: grid.layer, accept: accept)
+    if let loaded = load(
+      name, from: cache, layer: grid.layer, vertices: grid.vertices, grid: grid, keys: keys)
+    {
+      return loaded
+    }
+    return save(ShoreIndex(grid: grid, accept: accept), as: name, in: cache, keys: keys)
+  }
+
+  /// The tree over the boundaries of the features of `layer` that `accept` admits, with no grid: only
+  /// their rings are decoded, into vertices of its own (the coastline's small islands are a fraction of
+  /// it). Read from `cache` as ``cached(grid:kind:cache:accept:)`` reads a tree.
+  static func cached(
+    layer: PolygonLayer, kind: String, cache: IndexCache?, accept: (Int) -> Bool
+  ) -> ShoreIndex {
+    let rings = PolygonGrid.decodeRings(of: layer, accepting: accept)
+    guard let cache else { return ShoreIndex(layer: layer, rings: rings, grid: nil) { _ in true } }
+    let name = IndexCacheFile.name(layer: layer, kind: kind, version: fileVersion)
+    // The pieces count the vertices of the accepted rings alone: another key than a grid's tree.
+    let keys = fileKeys(layer: layer, accept: accept) + [UInt32(rings.vertices.count), 0x4F57_4E52]
+    if let loaded = load(name, from: cache, layer: layer, vertices: rings.vertices, grid: nil, keys: keys) {
+      return loaded
+    }
+    return save(
+      ShoreIndex(layer: layer, rings: rings, grid: nil) { _ in true }, as: name, in: cache, keys: keys)
+  }
+
+  /// Saves `built` as `name` in `cache` with `keys`, and returns it.
+  private static func save(
+    _ built: ShoreIndex, as name: String, in cache: IndexCache, keys: [UInt32]
+  ) -> ShoreIndex {
     IndexCacheFile.save(
       name, in: cache, magic: fileMagic, keys: keys,
       arrays: [
@@ -145,8 +190,7 @@ final class ShoreIndex: Sendable {
   }
 
   /// What a tree's file depends on: the layer, the tree's parameters and the features admitted.
-  static func fileKeys(grid: PolygonGrid, accept: (Int) -> Bool) -> [UInt32] {
-    let layer = grid.layer
+  static func fileKeys(layer: PolygonLayer, accept: (Int) -> Bool) -> [UInt32] {
     return [fileVersion, layer.file.payloadChecksum] + IndexCacheFile.keys(layer.file.size)
       + [
         UInt32(layer.vertexCount), UInt32(layer.featureCount), UInt32(pieceEdges), UInt32(fanout),
@@ -156,14 +200,18 @@ final class ShoreIndex: Sendable {
 
   /// The tree saved as `name` in `cache` with `keys`, or nil when there is none or it does not pass
   /// every check.
-  static func load(_ name: String, from cache: IndexCache, grid: PolygonGrid, keys: [UInt32]) -> ShoreIndex? {
+  static func load(
+    _ name: String, from cache: IndexCache, layer: PolygonLayer, vertices: [FixedPoint], grid: PolygonGrid?,
+    keys: [UInt32]
+  ) -> ShoreIndex? {
     guard var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 4),
       let first = file.read(UInt32.self), let count = file.read(UInt8.self),
       let feature = file.read(Int32.self),
       let nodes = file.read(Node.self), file.finish()
     else { return nil }
     return ShoreIndex(
-      grid: grid, pieceFirstEdge: first, pieceEdgeCount: count, pieceFeature: feature, nodes: nodes)
+      layer: layer, vertices: vertices, grid: grid, pieceFirstEdge: first, pieceEdgeCount: count,
+      pieceFeature: feature, nodes: nodes)
   }
 
   static let fileMagic = "TUNLSHOR"
@@ -171,7 +219,8 @@ final class ShoreIndex: Sendable {
 
   /// The pieces and the tree while they are built.
   private struct Builder {
-    let grid: PolygonGrid
+    let rings: PolygonGrid.Rings
+    let featureCount: Int
     var pieceFirstEdge: [UInt32] = []
     var pieceEdgeCount: [UInt8] = []
     var pieceFeature: [Int32] = []
@@ -190,24 +239,25 @@ final class ShoreIndex: Sendable {
       SIMD3(Double(vectors[3 * vertex]), Double(vectors[3 * vertex + 1]), Double(vectors[3 * vertex + 2]))
     }
 
-    init(grid: PolygonGrid, vectors: FixedPointVectors) {
-      self.grid = grid
+    init(rings: PolygonGrid.Rings, featureCount: Int, vectors: FixedPointVectors) {
+      self.rings = rings
+      self.featureCount = featureCount
       exactVectors = vectors
     }
 
     mutating func cutPieces(accept: (Int) -> Bool) {
       // A leaf holds its piece's feature in 24 bits.
-      precondition(grid.layer.featureCount < 1 << 24, "too many features for a shoreline tree")
-      vectors.reserveCapacity(3 * grid.vertices.count)
-      for vertex in 0..<grid.vertices.count {
-        let exact = exactVectors.unitVector(grid.vertices[vertex])
+      precondition(featureCount < 1 << 24, "too many features for a shoreline tree")
+      vectors.reserveCapacity(3 * rings.vertices.count)
+      for vertex in 0..<rings.vertices.count {
+        let exact = exactVectors.unitVector(rings.vertices[vertex])
         vectors.append(Float(exact.x))
         vectors.append(Float(exact.y))
         vectors.append(Float(exact.z))
       }
-      for ring in 0..<(grid.ringStart.count - 1) where accept(Int(grid.ringFeature[ring])) {
-        let start = Int(grid.ringStart[ring])
-        let end = Int(grid.ringStart[ring + 1]) - 1  // the last vertex closes the ring
+      for ring in 0..<(rings.ringStart.count - 1) where accept(Int(rings.ringFeature[ring])) {
+        let start = Int(rings.ringStart[ring])
+        let end = Int(rings.ringStart[ring + 1]) - 1  // the last vertex closes the ring
         var edge = start
         while edge < end {
           let edges = min(ShoreIndex.pieceEdges, end - edge)
@@ -222,7 +272,7 @@ final class ShoreIndex: Sendable {
           }
           pieceFirstEdge.append(UInt32(edge))
           pieceEdgeCount.append(UInt8(edges))
-          pieceFeature.append(grid.ringFeature[ring])
+          pieceFeature.append(rings.ringFeature[ring])
           pieceCentre.append(SIMD3<Float>(sum))
           pieceSagitta.append(sagitta)
           edge += edges
@@ -398,14 +448,14 @@ final class ShoreIndex: Sendable {
     let edge = leaf.firstEdge
     let feature = leaf.feature
     let last = edge + leaf.edgeCount
-    // The vertices one at a time through the grid: their array's buffer, taken whole, counted a reference
-    // to it for every piece, on every core.
+    // The vertices one at a time: their array's buffer, taken whole, counted a reference to it for every
+    // piece, on every core.
     var improved = false
-    var previous = vectors.unitVector(grid.vertex(edge))
+    var previous = vectors.unitVector(vertices[edge])
     var previousChord = SphereGeometry.chordSquared(query, previous)
     var previousDot = SphereGeometry.dot(previous, query)
     for vertex in (edge + 1)...last {
-      let current = vectors.unitVector(grid.vertex(vertex))
+      let current = vectors.unitVector(vertices[vertex])
       let currentChord = SphereGeometry.chordSquared(query, current)
       let currentDot = SphereGeometry.dot(current, query)
       defer { (previous, previousChord, previousDot) = (current, currentChord, currentDot) }
@@ -450,7 +500,7 @@ final class ShoreIndex: Sendable {
   }
 
   private func appendVectors(from edge: Int, edges: Int, to vectors: inout [SIMD3<Double>]) {
-    for vertex in edge...(edge + edges) { vectors.append(self.vectors.unitVector(grid.vertices[vertex])) }
+    for vertex in edge...(edge + edges) { vectors.append(self.vectors.unitVector(self.vertices[vertex])) }
   }
 
   /// Pieces, nodes and bytes held.
