@@ -84,8 +84,14 @@ package struct OutputBytes {
     storage.reserve(storage.count + length)
     let target = UnsafeMutableRawPointer(storage.base + storage.count)
     let source = UnsafeRawPointer(buffer.baseAddress!)
-    // Short spans (a line, a column) as two overlapping words, first and last: no loop and no call.
-    if length >= 16 && length <= 32 {
+    // Short spans (a line, a column, a place's columns) as two overlapping words, first and last: no loop
+    // and no call.
+    if length > 32 && length <= 64 {
+      let head = source.loadUnaligned(as: SIMD32<UInt8>.self)
+      let tail = source.loadUnaligned(fromByteOffset: length - 32, as: SIMD32<UInt8>.self)
+      target.storeBytes(of: head, as: SIMD32<UInt8>.self)
+      target.storeBytes(of: tail, toByteOffset: length - 32, as: SIMD32<UInt8>.self)
+    } else if length >= 16 && length <= 32 {
       let head = source.loadUnaligned(as: SIMD16<UInt8>.self)
       let tail = source.loadUnaligned(fromByteOffset: length - 16, as: SIMD16<UInt8>.self)
       target.storeBytes(of: head, as: SIMD16<UInt8>.self)
