@@ -301,15 +301,7 @@ final class PolygonGrid: @unchecked Sendable {
   /// Decodes every ring of a layer one after another, appending: what a layer whose rings do not hold
   /// what its ring table says decodes to.
   private static func appendingRings(of layer: PolygonLayer) -> Rings {
-    var rings = Rings(vertices: [], ringStart: [], ringFeature: [])
-    rings.vertices.reserveCapacity(layer.vertexCount)
-    for ring in 0..<layer.ringCount {
-      rings.ringStart.append(Int32(truncatingIfNeeded: rings.vertices.count))
-      rings.ringFeature.append(Int32(truncatingIfNeeded: layer.ring(ring).feature))
-      layer.forEachVertex(ofRing: ring) { rings.vertices.append($0) }
-    }
-    rings.ringStart.append(Int32(truncatingIfNeeded: rings.vertices.count))
-    return rings
+    decodeRings(of: layer) { _ in true }
   }
 
   /// Drops the room the arrays grew beyond their contents while they were built.
