@@ -84,9 +84,9 @@ final class BatchIndexes: Sendable {
   let smallIslands: [Bool]
   /// The shorelines of the coastline's small islands alone (``LayerLookups/isSmallIsland(_:of:)``), for
   /// the country of the sea round islands when ``shores`` is not built: a search of the mapped coastline
-  /// for each point at sea near an island was a seventh of a batch of countries. Only with a cache
-  /// folder, where it and the coastline's grid are read back: built in memory for every batch, they
-  /// would cost more than they save (a third of a second).
+  /// for each point at sea near an island was a seventh of a batch of countries. It holds those islands'
+  /// own rings (no coastline grid), and is built only with a cache folder, where it is read back: built
+  /// in memory for every batch, it cost more than it saved.
   let smallIslandShores: ShoreIndex?
   /// The nearest country border (coastlines included), for the coastal tolerance.
   let countryBorders: ShoreIndex?
@@ -255,19 +255,18 @@ final class BatchIndexes: Sendable {
         let borders = old?.countryBorders ?? tree(countries, "borders") { _ in true }
         let clearance =
           old?.countryClearance ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
+        // The widest distance within which the country looks for a border: the cells mark that far.
+        let reach =
+          max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm) / SphereGeometry.radiusKm
         let cells =
           old?.countryBorderCells
-          ?? BorderCells.cached(
-            borders: borders,
-            reach: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
-              / SphereGeometry.radiusKm, kind: "border-cells", cache: cache)
+          ?? BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache)
         let islandCells = old?.islandCells ?? IslandCells.cached(coast: coastLayer, cache: cache)
         let countryCells =
           old?.countryCells
           ?? CountryCells(
-            countries: countries, clearance: clearance,
-            limit: max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm)
-              / SphereGeometry.radiusKm, borderCells: cells, islandCells: islandCells)
+            countries: countries, clearance: clearance, limit: reach, borderCells: cells,
+            islandCells: islandCells)
         built.withLock {
           ($0.countries, $0.borders, $0.clearance, $0.borderCells, $0.islandCells, $0.countryCells) = (
             countries, borders, clearance, cells, islandCells, countryCells
