@@ -19,22 +19,44 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   func placemark(
     for coordinate: Coordinate, fields: Placemark.Fields = .all
   ) throws(PlaceDataError) -> Placemark {
-    let vector = SphereGeometry.unitVector(coordinate)
+    var found = Found()
+    return try withUnsafeMutablePointer(to: &found) { found throws(PlaceDataError) in
+      try placemark(for: coordinate, fields: fields, found: found)
+    }
+  }
+
+  /// What a placemark's lookups found, kept for the others that need it. Through a pointer: variables
+  /// that the lookups' closures change were two heap allocations for every point.
+  private struct Found {
+    var vector: SIMD3<Double>?
+    var nearest: (index: Int, chordSquared: Double)?
+    var level: Int??
+  }
+
+  /// ``placemark(for:fields:)``, what its lookups find kept in `found`.
+  private func placemark(
+    for coordinate: Coordinate, fields: Placemark.Fields, found: UnsafeMutablePointer<Found>
+  ) throws(PlaceDataError) -> Placemark {
+    // The point's unit vector, made when a lookup needs it (a polygon lookup does not).
+    func vector() -> SIMD3<Double> {
+      if let vector = found.pointee.vector { return vector }
+      let vector = SphereGeometry.unitVector(coordinate)
+      found.pointee.vector = vector
+      return vector
+    }
     // The place layer is read where it is used: a local copy counted a reference to the shared layer for
     // every point, from every core, whatever the fields.
-    var found: (index: Int, chordSquared: Double)?
     func nearest() throws(PlaceDataError) -> (index: Int, chordSquared: Double) {
-      if let found { return found }
-      let nearest = try closestPlace(to: vector)
-      found = nearest
+      if let nearest = found.pointee.nearest { return nearest }
+      let nearest = try closestPlace(to: vector())
+      found.pointee.nearest = nearest
       return nearest
     }
-    var level: Int??
     func coastLevel() -> Int? {
-      if let level { return level }
-      let found = lookups.coastLevel(at: coordinate)
-      level = .some(found)
-      return found
+      if let level = found.pointee.level { return level }
+      let level = lookups.coastLevel(at: coordinate)
+      found.pointee.level = .some(level)
+      return level
     }
     let nearestPlace =
       fields.contains(.nearestPlace)
@@ -46,20 +68,20 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     let inLake = usesLevel ? coastLevel().map { $0 % 2 == 0 } ?? false : false
     let countryFeature =
       fields.isDisjoint(with: [.country, .region, .boundaries])
-      ? nil : lookups.settledCountry(at: coordinate) ?? ownCountry(at: coordinate, vector)
+      ? nil : lookups.settledCountry(at: coordinate) ?? ownCountry(at: coordinate, vector())
     var region: Placemark.Region?
     var subregion: Placemark.Region?
     if !fields.isDisjoint(with: [.region, .boundaries]), let countryFeature {
-      let found = try self.region(at: coordinate, vector, country: countryFeature) {
+      let located = try self.region(at: coordinate, vector(), country: countryFeature) {
         () throws(PlaceDataError) in try nearest().index
       }
-      region = found?.region
-      if let found { subregion = self.subregion(at: coordinate, region: found.index) }
+      region = located?.region
+      if let located { subregion = self.subregion(at: coordinate, region: located.index) }
     }
-    let seaAndLake = fields.contains(.sea) && !land ? water(at: coordinate, vector, inLake: inLake) : nil
+    let seaAndLake = fields.contains(.sea) && !land ? water(at: coordinate, vector(), inLake: inLake) : nil
     let shore =
       fields.contains(.nearestLand) && !land
-      ? lookups.nearestShore(to: coordinate, vector, inLake: inLake) : nil
+      ? lookups.nearestShore(to: coordinate, vector(), inLake: inLake) : nil
     func onLand() -> Bool { coastLevel().map { $0 % 2 == 1 } ?? false }
     // The zones holding the point, looked up once for the time zone and its boundary.
     let zones =
@@ -75,7 +97,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     let boundaries =
       fields.contains(.boundaries)
       ? self.boundaries(
-        at: coordinate, vector, regionByPolygon: region?.source == .polygon, hasSubregion: subregion != nil,
+        at: coordinate, vector(), regionByPolygon: region?.source == .polygon, hasSubregion: subregion != nil,
         inZone: !zones.isEmpty, land: onLand) : nil
     return Placemark(
       latitude: coordinate.latitude, longitude: coordinate.longitude, land: fields.contains(.land) && land,
