@@ -73,11 +73,13 @@ let package = Package(
     .systemLibrary(name: "CMath"),
     // snprintf for one number, called with C's own variadic arguments (FixedDecimal.swift).
     .systemLibrary(name: "CPrintf"),
+    // mallopt, to keep the memory a batch frees for its next chunk (FreedMemory.swift).
+    .systemLibrary(name: "CMalloc"),
     // The lowest layer, for the modules above it only (its API is `package`): the one loops that read and
     // write bytes whole, catching the signals that ask a process to stop, the grid line both the terminal's
     // canvas and the maps draw, and what the modules took from Foundation before they used
     // FoundationEssentials alone (numbers as printf writes them, paths, threads, the time zone database).
-    .target(name: "TunnelSystem", dependencies: ["CPrintf"]),
+    .target(name: "TunnelSystem", dependencies: ["CPrintf", "CMalloc"]),
     .target(name: "TunnelGeo", dependencies: ["CPROJ", "CZlib", "CMath", "TunnelSystem"]),
     // Every answer as text, JSON and a row, with the one JSON writer and the one precision they are written to.
     .target(name: "TunnelReports", dependencies: ["TunnelGeo", "TunnelSystem"]),

@@ -162,6 +162,8 @@ extension Tunnel {
     }
 
     func run() throws {
+      // Each chunk's rows, answers and output are arrays of megabytes, allocated and freed again.
+      FreedMemory.keepForReuse()
       let placeData = try data.placeData()
       let catcher = SignalCatcher([SIGINT, SIGTERM, SIGHUP])
       defer { catcher.restore() }

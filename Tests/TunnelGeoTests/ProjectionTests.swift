@@ -110,7 +110,12 @@ import Testing
       let ortho = proj_create(context.handle, "+proj=ortho +lat_0=100")
       #expect(ortho == nil)
     }
-    #expect(printed.isEmpty, "PROJ printed: \(printed)")
+    // The other suites run meanwhile, and the test runner's lines about them can land in the capture: only
+    // lines that PROJ would print about these two objects count.
+    let fromPROJ = printed.split(separator: "\n").filter { line in
+      ["proj_", "nosuchthing", "lat_0"].contains { line.contains($0) }
+    }
+    #expect(fromPROJ.isEmpty, "PROJ printed: \(fromPROJ)")
     #expect(!context.messages.isEmpty)
     #expect(
       context.messages.contains { $0.contains("lat_0") || $0.lowercased().contains("invalid") },
