@@ -75,6 +75,7 @@ public struct Coordinate: Sendable, Hashable {
   ///
   /// The truncation is exact, and so is what it leaves: a difference of two doubles of the same
   /// integer part.
+  ///
   /// The rest's two tests are added as 0 or 1, not branched on: a parsed longitude's rest at this scale
   /// is as good as random, and a branch on it was mispredicted for every other row of a batch.
   @inline(__always) static func roundedHalfAway(_ value: Double) -> Double {
