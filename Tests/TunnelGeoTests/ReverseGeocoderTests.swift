@@ -1,6 +1,7 @@
 import Foundation
 import RandomPoints
 import SeededRandom
+import Synchronization
 import Testing
 
 @testable import TunnelGeo
@@ -214,6 +215,54 @@ import Testing
     #expect(second.shores != nil && second.smallIslandShores == nil)
     let point = try Coordinate(latitude: -56, longitude: -171.5)
     #expect(try geocoder.placemark(for: point) == Self.plain.placemark(for: point, indexes: nil))
+  }
+
+  /// Indexes built for the time zones alone grow to the countries: the countries' clearance is built then
+  /// (indexes without the countries hold an empty one, which a growth took for theirs and read past).
+  @Test func indexesForTimeZonesGrowToCountries() throws {
+    let geocoder = ReverseGeocoder(data: Self.data)
+    try geocoder.prepareForBatch(fields: .timeZone)
+    #expect(try geocoder.preparedIndexes(.timeZones).countries == nil)
+    try geocoder.prepareForBatch(fields: .country)
+    let grown = try geocoder.preparedIndexes(.countries)
+    #expect(grown.countryClearance.count == grown.countries?.cells.nodes.count)
+    for point in try Self.points() {
+      #expect(
+        try geocoder.placemark(for: point, fields: .country)
+          == Self.plain.placemark(for: point, indexes: nil, fields: .country), "\(point)")
+    }
+  }
+
+  /// Single lookups on other threads while the indexes are built and grown read each published set whole
+  /// (or none yet), and answer as the one-off searches do throughout.
+  @Test func lookupsWhileTheIndexesArePublished() throws {
+    let geocoder = ReverseGeocoder(data: Self.data)
+    let fields: Placemark.Fields = [.land, .country, .timeZone, .sea]
+    let points = try Self.points()
+    let expected = try points.map { try Self.plain.placemark(for: $0, indexes: nil, fields: fields) }
+    let mismatches = Atomic(0)
+    let failures = Atomic(0)
+    DispatchQueue.concurrentPerform(iterations: 3) { worker in
+      do {
+        if worker == 0 {
+          try geocoder.prepareForBatch(fields: .timeZone)
+          try geocoder.prepareForBatch(fields: .country)
+          try geocoder.prepareForBatch(fields: fields)
+          return
+        }
+        for _ in 0..<4 {
+          for (point, answer) in zip(points, expected)
+          where try geocoder.placemark(for: point, fields: fields) != answer {
+            mismatches.add(1, ordering: .relaxed)
+          }
+        }
+      } catch {
+        failures.add(1, ordering: .relaxed)
+      }
+    }
+    #expect(failures.load(ordering: .relaxed) == 0)
+    #expect(mismatches.load(ordering: .relaxed) == 0)
+    #expect(try geocoder.preparedIndexes(.countries).parts.isSuperset(of: [.countries, .timeZones]))
   }
 
   /// Pairs of sea points a few kilometres apart mostly share their nearest shore point, so the second of

@@ -253,8 +253,11 @@ final class BatchIndexes: Sendable {
       jobs.append {
         let countries = old?.countries ?? grid(countryLayer)
         let borders = old?.countryBorders ?? tree(countries, "borders") { _ in true }
+        // The clearance is an array, empty in indexes built without the countries (say for a time zone
+        // batch before a country one): taken from those before only when they had the countries.
         let clearance =
-          old?.countryClearance ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
+          old.flatMap { $0.countries == nil ? nil : $0.countryClearance }
+          ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
         // The widest distance within which the country looks for a border: the cells mark that far.
         let reach =
           max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm) / SphereGeometry.radiusKm

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TunnelSystem
 
 #if canImport(FoundationEssentials)
@@ -34,7 +35,14 @@ public final class ReverseGeocoder: Sendable {
     var batchIndexes: BatchIndexes?
     var placeGrid: NearestPlaceGrid?
     var openedLayers: PlacemarkLayers?
+    /// Every set of batch indexes ever published in ``published``, kept as long as the geocoder, so that the
+    /// address read from it always names a live object (a later one shares the parts of those before).
+    var publishedIndexes: [BatchIndexes] = []
   }
+
+  /// The address of the latest ``Prepared/batchIndexes``, for ``placemark(for:fields:)`` to read without
+  /// the lock: a library's single lookups took the lock on every call.
+  private let published = Atomic<UInt>(0)
 
   /// Creates a geocoder over `data`; nothing is opened until the first query.
   ///
@@ -207,8 +215,10 @@ public final class ReverseGeocoder: Sendable {
   public func placemark(
     for coordinate: Coordinate, fields: Placemark.Fields
   ) throws(PlaceDataError) -> Placemark {
-    let answer = try placemark(
-      for: coordinate, indexes: prepared.withLock { $0.batchIndexes }, fields: fields)
+    let indexes = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)).map {
+      Unmanaged<BatchIndexes>.fromOpaque($0).takeUnretainedValue()
+    }
+    let answer = try placemark(for: coordinate, indexes: indexes, fields: fields)
     try data.checkIntact()
     return answer
   }
@@ -327,6 +337,8 @@ public final class ReverseGeocoder: Sendable {
     return prepared.withLock { slots in
       if let existing = slots.batchIndexes, existing.parts.isSuperset(of: built.parts) { return existing }
       slots.batchIndexes = built
+      slots.publishedIndexes.append(built)
+      published.store(UInt(bitPattern: Unmanaged.passUnretained(built).toOpaque()), ordering: .releasing)
       return built
     }
   }
