@@ -32,15 +32,16 @@ public final class ReverseGeocoder: Sendable {
   private let prepared = Locked(Prepared())
 
   private struct Prepared {
-    var batchIndexes: BatchIndexes?
     var placeGrid: NearestPlaceGrid?
     var openedLayers: PlacemarkLayers?
-    /// Every set of batch indexes ever published in ``published``, kept as long as the geocoder, so that the
-    /// address read from it always names a live object (a later one shares the parts of those before).
+    /// Every set of batch indexes built, the latest last, kept as long as the geocoder, so that the address
+    /// ``published`` holds always names a live object (a later one shares the parts of those before).
     var publishedIndexes: [BatchIndexes] = []
+    /// The latest batch indexes.
+    var batchIndexes: BatchIndexes? { publishedIndexes.last }
   }
 
-  /// The address of the latest ``Prepared/batchIndexes``, for ``placemark(for:fields:)`` to read without
+  /// The address of the latest batch indexes (``Prepared/batchIndexes``), for ``placemark(for:fields:)`` to read without
   /// the lock: a library's single lookups took the lock on every call.
   private let published = Atomic<UInt>(0)
 
@@ -336,7 +337,6 @@ public final class ReverseGeocoder: Sendable {
     try data.checkIntact()
     return prepared.withLock { slots in
       if let existing = slots.batchIndexes, existing.parts.isSuperset(of: built.parts) { return existing }
-      slots.batchIndexes = built
       slots.publishedIndexes.append(built)
       published.store(UInt(bitPattern: Unmanaged.passUnretained(built).toOpaque()), ordering: .releasing)
       return built
