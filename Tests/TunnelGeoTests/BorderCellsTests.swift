@@ -6,7 +6,8 @@ import Testing
 @testable import TunnelGeo
 
 /// The bitmap of cells near a country border leaves clear only cells with no border within its reach,
-/// and leaves most of the world clear; read back from the cache, it is the same.
+/// and leaves most of the world clear; the leaves listed for a marked cell find the tree's nearest
+/// border; read back from the cache, it is the same.
 @Suite struct BorderCellsTests {
   /// A point `angle` radians from the unit vector `point`, in a random direction.
   static func offset(
@@ -60,6 +61,42 @@ import Testing
     #expect(clear > 3_400)
   }
 
+  @Test(
+    "The nearest border among a cell's leaves is the tree's, for any limit within the reach and any features")
+  func cellLeavesFindTheTreesNearest() throws {
+    let indexes = try BatchIndexTests.indexed.preparedIndexes([.countries, .timeZones])
+    let borders = try #require(indexes.countryBorders)
+    let cells = try #require(indexes.countryBorderCells)
+    var generator = SplitMix64(seed: 63)
+    var vectors: [SIMD3<Double>] = []
+    var found = 0
+    for round in 0..<6_000 {
+      let piece = Int(generator.next() % UInt64(borders.pieceFirstEdge.count))
+      vectors.removeAll(keepingCapacity: true)
+      borders.appendVectors(ofPiece: piece, to: &vectors)
+      let edge = Int(generator.next() % UInt64(vectors.count - 1))
+      let share = Double(generator.next() % 1_000) / 1_000
+      var onEdge = vectors[edge] * (1 - share) + vectors[edge + 1] * share
+      onEdge /= (onEdge * onEdge).sum().squareRoot()
+      let angle = cells.reach * 1.5 * Double(generator.next() % 1_000) / 1_000
+      let coordinate = SphereGeometry.coordinate(Self.offset(onEdge, by: angle, using: &generator))
+      let vector = SphereGeometry.unitVector(coordinate)
+      let limit = round % 3 == 0 ? cells.reach : cells.reach * Double(1 + generator.next() % 1_000) / 1_000
+      // Every feature, and (a third of the time) the odd features only.
+      let odd = round % 3 == 2
+      let accept: (Int) -> Bool = { !odd || $0 % 2 == 1 }
+      let tree = borders.nearest(to: vector, within: limit, accept: accept)
+      let listed = cells.nearest(in: borders, to: coordinate, vector, within: limit, accept: accept)
+      #expect(listed?.feature == tree?.feature, "\(coordinate) within \(limit)")
+      #expect(listed?.angle == tree?.angle, "\(coordinate) within \(limit)")
+      if tree != nil { found += 1 }
+    }
+    #expect(found > 2_000, "\(found) found")
+    // A cell's leaves are few: the lists hold runs of the tree's leaves, most cells a handful.
+    let size = cells.size
+    #expect(size.cells > 10_000 && size.leaves < 8 * size.cells && size.runs <= size.leaves)
+  }
+
   @Test("The cells read back from the cache are the cells built; a damaged file is built again")
   func cachedCellsAreTheBuiltOnes() throws {
     let indexes = try BatchIndexTests.indexed.preparedIndexes([.countries, .timeZones])
@@ -76,15 +113,22 @@ import Testing
     }
     #expect(files.count == 1)
     let loaded = BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache)
-    #expect(loaded.cells.words == built.cells.words && loaded.reach == reach)
-    #expect(built.cells.words == BorderCells(borders: borders, reach: reach).cells.words)
+    #expect(loaded == built && loaded.reach == reach)
+    #expect(built == BorderCells(borders: borders, reach: reach))
     let path = directory + "/" + files[0]
     let original = try Data(contentsOf: URL(fileURLWithPath: path))
     var damaged = original
     damaged[damaged.count / 2] ^= 0x10
     try damaged.write(to: URL(fileURLWithPath: path))
     let rebuilt = BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache)
-    #expect(rebuilt.cells.words == built.cells.words)
+    #expect(rebuilt == built)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    // Signed with the folder's key, lists whose last run reaches past the tree's nodes are still refused.
+    var forged = Array(original)
+    withUnsafeBytes(of: UInt32.max.littleEndian) { forged.replaceSubrange((forged.count - 4)..., with: $0) }
+    IndexCacheTests.resign(&forged, key: try IndexCacheTests.readKey(directory))
+    try Data(forged).write(to: URL(fileURLWithPath: path))
+    #expect(BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache) == built)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
     // Another reach is not read from the file: it is built, and marks more.
     let wider = BorderCells.cached(borders: borders, reach: 2 * reach, kind: "border-cells", cache: cache)

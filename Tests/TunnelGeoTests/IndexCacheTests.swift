@@ -319,7 +319,8 @@ import Glibc
     for kind in [
       "places-grid", "coastline-", "countries-grid", "timezones-grid", "regions-grid", "marine-grid",
       "islands-grid", "-shores-", "sea-shores", "-borders-", "clearances", "island-shores", "region-borders",
-      "named-sea-borders", "country-places", "small-island-rings", "island-cells",
+      "named-sea-borders", "country-places", "small-island-rings", "island-cells", "border-cells",
+      "small-island-cells",
     ] {
       #expect(names.contains { $0.contains(kind) }, "\(kind): \(names.sorted())")
     }

@@ -88,6 +88,9 @@ final class BatchIndexes: Sendable {
   /// own rings (no coastline grid), and is built only with a cache folder, where it is read back: built
   /// in memory for every batch, it cost more than it saved.
   let smallIslandShores: ShoreIndex?
+  /// The cells of a 0.1° grid within the coastal tolerance of a small island, with the leaves of
+  /// ``smallIslandShores`` near each (built with it).
+  let smallIslandCells: BorderCells?
   /// The nearest country border (coastlines included), for the coastal tolerance.
   let countryBorders: ShoreIndex?
   /// The nearest named marine polygon, for sea points in none.
@@ -184,6 +187,7 @@ final class BatchIndexes: Sendable {
       var seaShores: NearestShoreGrid?
       var smallIslands: [Bool] = []
       var smallIslandShores: ShoreIndex?
+      var smallIslandCells: BorderCells?
       var regions: PolygonGrid?
       var regionBorders: ShoreIndex?
       var zones: PolygonGrid?
@@ -216,7 +220,13 @@ final class BatchIndexes: Sendable {
           ?? ShoreIndex.cached(layer: coastLayer, kind: "small-island-rings", cache: cache) {
             LayerLookups.isSmallIsland($0, of: coastLayer)
           }
-        built.withLock { $0.smallIslandShores = smallIslandShores }
+        let cells =
+          old?.smallIslandCells
+          ?? BorderCells.cached(
+            borders: smallIslandShores,
+            reach: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm, kind: "small-island-cells",
+            cache: cache)
+        built.withLock { ($0.smallIslandShores, $0.smallIslandCells) = (smallIslandShores, cells) }
       }
     }
     if !parts.isDisjoint(with: [.coast, .shores]) {
@@ -338,6 +348,7 @@ final class BatchIndexes: Sendable {
       done.coast, done.shores, done.seaShores, done.smallIslands, done.smallIslandShores, done.regions,
       done.regionBorders
     )
+    smallIslandCells = done.smallIslandCells
     zoneBorders = done.zoneBorders
     // The grids over the country, zone and region borders, two at a time, once their trees exist.
     @Sendable func borderGrid(
@@ -571,6 +582,12 @@ extension BatchIndexes: PlacemarkLookups {
     guard let countryBorders = unretained.countryBorders else {
       return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit)
     }
+    if let cells = countryBorderCells, limit <= cells.reach {
+      return countryBorders.read {
+        cells.nearest(in: $0, to: coordinate, vector, within: limit) { _ in true }
+      }?
+      .feature
+    }
     if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
     return countryBorders.read { $0.nearest(to: vector, within: limit) }?.feature
   }
@@ -581,6 +598,12 @@ extension BatchIndexes: PlacemarkLookups {
   ) -> Int? {
     guard let countryBorders = unretained.countryBorders else {
       return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit, where: accept)
+    }
+    if let cells = countryBorderCells, limit <= cells.reach {
+      return countryBorders.read {
+        cells.nearest(in: $0, to: coordinate, vector, within: limit, accept: accept)
+      }?
+      .feature
     }
     if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
     return countryBorders.read { $0.nearest(to: vector, within: limit, accept: accept) }?.feature
@@ -617,7 +640,9 @@ extension BatchIndexes: PlacemarkLookups {
   }
 
   func mayHaveIsland(near coordinate: Coordinate) -> Bool {
-    islandCells?.mayHaveIsland(near: coordinate) ?? true
+    // The cells near the islands' shores, where built, are fewer than those of their boxes.
+    if let cells = smallIslandCells { return cells.mayHaveBoundary(near: coordinate) }
+    return islandCells?.mayHaveIsland(near: coordinate) ?? true
   }
 
   func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
@@ -627,6 +652,11 @@ extension BatchIndexes: PlacemarkLookups {
     guard let shores = unretained.shores, !smallIslands.isEmpty else {
       // Without them, a tree of the small islands alone.
       if let smallIslandShores = unretained.smallIslandShores {
+        if let cells = smallIslandCells, limit <= cells.reach {
+          return smallIslandShores.read {
+            cells.nearest(in: $0, to: coordinate, vector, within: limit) { _ in true }
+          }
+        }
         return smallIslandShores.read { $0.nearest(to: vector, within: limit) }
       }
       return unindexed.nearestIsland(to: coordinate, vector, within: limit)

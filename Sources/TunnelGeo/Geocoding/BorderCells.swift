@@ -1,40 +1,92 @@
-/// Which cells of a 0.1° grid may lie within ``reach`` of a boundary in a ``ShoreIndex``: a batch asks
-/// for the nearest country border within the coastal tolerance at sea near every coast, and most of
-/// those points have none so near.
+/// Which cells of a 0.1° grid may lie within ``reach`` of a boundary in a ``ShoreIndex``, and which of
+/// the tree's leaves (pieces of boundary) come that near each of them: a batch asks for the nearest
+/// country border within the coastal tolerance at sea near every coast; most of those points have none
+/// so near, and for the others the few leaves of their cell hold the answer, without a walk down the
+/// tree.
 ///
 /// Each edge is marked by a cap that holds it and its surroundings: around the middle of its arc, as
 /// wide as half the arc plus ``reach`` plus a rounding margin. A point within ``reach`` of the edge is
-/// within half the arc plus ``reach`` of that middle, so inside the cap, so in a marked cell. A point in a
-/// cell left clear has no boundary within ``reach``, and the search would find none.
-struct BorderCells: Sendable {
+/// within half the arc plus ``reach`` of that middle, so inside the cap, so in a cell that lists the
+/// edge's leaf. A point in a cell left clear has no boundary within ``reach``, and the search would find
+/// none; in a marked cell, every leaf with a point within ``reach`` is listed.
+struct BorderCells: Sendable, Equatable {
   /// How far from a boundary cells are marked, in radians.
   let reach: Double
   let cells: CellBitmap
+  /// Per word of ``cells``: how many cells the words before it mark (a marked cell's place among the
+  /// marked ones, with the bits below it in its word).
+  private let marksBefore: [UInt32]
+  /// Per marked cell, in the order of the cells: where its leaves start in ``leaves``; one entry more
+  /// ends the last.
+  private let leafStart: [UInt32]
+  /// The leaves of the tree that come within ``reach`` of each marked cell, cell after cell, in ascending
+  /// order as runs of consecutive nodes (a group's leaves are siblings): the first node's index (high 24
+  /// bits) and the run's length less one (low 8).
+  private let leaves: [UInt32]
 
   /// Added to each cap's angle, for the rounding of the vectors and angles (about 6 mm).
   static let margin = 1e-9
 
-  /// The cells within `reach` radians of the boundaries in `borders`.
+  /// The cells within `reach` radians of the boundaries in `borders`, and their leaves. The tree has
+  /// fewer than 2²⁴ nodes (a run's first node takes 24 bits).
   init(borders: ShoreIndex, reach: Double) {
-    self.reach = reach
-    var cells = CellBitmap()
+    precondition(borders.nodes.count < 1 << 24, "too many nodes for the cells' lists")
+    // (cell, leaf) pairs, the cell in the high half: sorted, they are the lists.
+    var pairs: [UInt64] = []
+    var near: [Int] = []
     borders.vertices.withUnsafeBufferPointer { vertices in
-      for piece in 0..<borders.pieceFirstEdge.count {
-        let first = Int(borders.pieceFirstEdge[piece])
-        var start = borders.vectors.unitVector(vertices[first])
-        for vertex in (first + 1)...(first + Int(borders.pieceEdgeCount[piece])) {
+      for node in borders.nodes.indices where borders.nodes[node].isLeaf {
+        let leaf = borders.nodes[node]
+        near.removeAll(keepingCapacity: true)
+        var start = borders.vectors.unitVector(vertices[leaf.firstEdge])
+        for vertex in (leaf.firstEdge + 1)...(leaf.firstEdge + leaf.edgeCount) {
           let end = borders.vectors.unitVector(vertices[vertex])
-          cells.mark(edgeFrom: start, to: end, reach: reach + Self.margin)
+          CellBitmap.forEachCell(edgeFrom: start, to: end, reach: reach + Self.margin) { near.append($0) }
           start = end
+        }
+        near.sort()
+        var previous = -1
+        for cell in near where cell != previous {
+          pairs.append(UInt64(cell) << 32 | UInt64(node))
+          previous = cell
         }
       }
     }
-    self.cells = cells
+    pairs.sort()
+    var words = [UInt64](repeating: 0, count: CellBitmap.wordCount)
+    var leafStart: [UInt32] = []
+    var leaves: [UInt32] = []
+    leaves.reserveCapacity(pairs.count)
+    var previous = UInt64.max
+    for pair in pairs where pair != previous {
+      let cell = Int(pair >> 32)
+      let leaf = UInt32(truncatingIfNeeded: pair)
+      if previous == .max || Int(previous >> 32) != cell {
+        words[cell >> 6] |= 1 << UInt64(cell & 63)
+        leafStart.append(UInt32(leaves.count))
+      } else if let last = leaves.last, last >> 8 + last & 0xFF + 1 == leaf, last & 0xFF < 0xFF {
+        // The next node of the cell's last run.
+        leaves[leaves.count - 1] += 1
+        previous = pair
+        continue
+      }
+      leaves.append(leaf << 8)
+      previous = pair
+    }
+    leafStart.append(UInt32(leaves.count))
+    self.init(reach: reach, cells: CellBitmap(words: words)!, leafStart: leafStart, leaves: leaves)
   }
 
-  private init(reach: Double, cells: CellBitmap) {
+  private init(reach: Double, cells: CellBitmap, leafStart: [UInt32], leaves: [UInt32]) {
     self.reach = reach
     self.cells = cells
+    var marked: UInt32 = 0
+    marksBefore = cells.words.map { word in
+      defer { marked += UInt32(word.nonzeroBitCount) }
+      return marked
+    }
+    self.leafStart = leafStart
+    self.leaves = leaves
   }
 
   /// Whether a boundary may lie within ``reach`` of a coordinate; false means there is none.
@@ -45,16 +97,57 @@ struct BorderCells: Sendable {
     cells.anyMarked(south: south, north: north, west: west, east: east)
   }
 
-  /// ``init(borders:reach:)``, read from `cache` when saved there before (keyed by the borders' checksum
-  /// and the reach), else computed and saved there (``IndexCacheFile``).
-  static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {
-    let version: UInt32 = 2
-    let name = IndexCacheFile.name(layer: borders.layer, kind: kind, version: version)
-    let keys = [version, borders.checksum, Float(reach).bitPattern]
-    return BorderCells(
-      reach: reach,
-      cells: CellBitmap.cached(name, keys: keys, cache: cache) {
-        BorderCells(borders: borders, reach: reach).cells
-      })
+  /// The nearest boundary point within `limit` radians (no more than ``reach``) of a coordinate whose unit
+  /// vector is `vector`, of the features `accept` admits: ``ShoreIndex/nearest(to:within:accept:)``, from
+  /// the leaves of the coordinate's cell.
+  @inline(__always) func nearest(
+    in borders: ShoreIndex, to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
+    accept: (Int) -> Bool
+  ) -> BoundaryHit? {
+    let cell = CellBitmap.index(coordinate)
+    let word = cells.words[cell >> 6]
+    let bit = UInt64(cell & 63)
+    guard word & (1 << bit) != 0 else { return nil }
+    let marked = Int(marksBefore[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount
+    return leaves.withUnsafeBufferPointer { leaves in
+      borders.nearest(
+        to: vector, within: limit,
+        amongRuns: UnsafeBufferPointer(
+          rebasing: leaves[Int(leafStart[marked])..<Int(leafStart[marked + 1])]),
+        accept: accept)
+    }
   }
+
+  /// How many cells are marked, how many leaves their lists hold and in how many runs.
+  var size: (cells: Int, leaves: Int, runs: Int) {
+    (leafStart.count - 1, leaves.reduce(0) { $0 + Int($1 & 0xFF) + 1 }, leaves.count)
+  }
+
+  /// ``init(borders:reach:)``, read from `cache` when saved there before (keyed by the borders' checksum
+  /// and the reach), else computed and saved there (``IndexCacheFile``). A file whose lists do not match
+  /// its cells, or name a node that is not a leaf of `borders`, is built again.
+  static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {
+    guard let cache else { return BorderCells(borders: borders, reach: reach) }
+    let version: UInt32 = 3
+    let name = IndexCacheFile.name(layer: borders.layer, kind: kind, version: version)
+    let keys =
+      [version, borders.checksum, Float(reach).bitPattern] + IndexCacheFile.keys(CellBitmap.wordCount)
+    if var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 3),
+      let words = file.read(UInt64.self), let leafStart = file.read(UInt32.self),
+      let leaves = file.read(UInt32.self), file.finish(), let cells = CellBitmap(words: words),
+      leafStart.count == words.reduce(0, { $0 + $1.nonzeroBitCount }) + 1, leafStart.first == 0,
+      leafStart.last.map({ Int($0) == leaves.count }) == true,
+      zip(leafStart, leafStart.dropFirst()).allSatisfy({ $0 < $1 }),
+      leaves.allSatisfy({ Int($0 >> 8 + $0 & 0xFF) < borders.nodes.count })
+    {
+      return BorderCells(reach: reach, cells: cells, leafStart: leafStart, leaves: leaves)
+    }
+    let built = BorderCells(borders: borders, reach: reach)
+    IndexCacheFile.save(
+      name, in: cache, magic: fileMagic, keys: keys,
+      arrays: [CacheArray(built.cells.words), CacheArray(built.leafStart), CacheArray(built.leaves)])
+    return built
+  }
+
+  static let fileMagic = "TUNLBCEL"
 }

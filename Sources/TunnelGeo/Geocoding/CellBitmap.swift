@@ -7,7 +7,7 @@ import Darwin
 /// One bit for each cell of a 0.1° grid of latitude and longitude: the cells a batch need not search
 /// (``IslandCells``, ``BorderCells``). Marks are made generously, so that a point in a cell left clear
 /// is known to be far from what was marked.
-struct CellBitmap: Sendable {
+struct CellBitmap: Sendable, Equatable {
   static let cellsPerDegree = 10
   static let columns = 360 * cellsPerDegree
   static let rows = 180 * cellsPerDegree
@@ -23,63 +23,76 @@ struct CellBitmap: Sendable {
     self.words = words
   }
 
-  /// Marks every cell that meets a box in degrees: from `south` to `north` (clamped to the poles), and
-  /// east from `west` to `east` across the antimeridian if need be (every column when that is 360° or
-  /// more).
+  /// Marks every cell that meets a box in degrees (``forEachCell(south:north:west:east:_:)``).
   mutating func mark(south: Double, north: Double, west: Double, east: Double) {
-    let firstRow = Self.row(south)
-    let lastRow = Self.row(north)
+    Self.forEachCell(south: south, north: north, west: west, east: east) { set($0) }
+  }
+
+  /// Marks every cell within `reach` radians of the great-circle arc between the unit vectors `start` and
+  /// `end` (``forEachCell(edgeFrom:to:reach:_:)``).
+  mutating func mark(edgeFrom start: SIMD3<Double>, to end: SIMD3<Double>, reach: Double) {
+    Self.forEachCell(edgeFrom: start, to: end, reach: reach) { set($0) }
+  }
+
+  /// Calls `body` with the index (row × ``columns`` + column) of every cell that meets a box in degrees:
+  /// from `south` to `north` (clamped to the poles), and east from `west` to `east` across the
+  /// antimeridian if need be (every column when that is 360° or more). Each cell once.
+  static func forEachCell(
+    south: Double, north: Double, west: Double, east: Double, _ body: (Int) -> Void
+  ) {
     let wide = east - west >= 360
-    for row in firstRow...lastRow {
+    let (first, last) = (Self.column(west), Self.column(east))
+    for row in Self.row(south)...Self.row(north) {
       if wide {
-        for column in 0..<Self.columns { set(row * Self.columns + column) }
+        for column in 0..<Self.columns { body(row * Self.columns + column) }
         continue
       }
-      var column = Self.column(west)
-      let last = Self.column(east)
+      var column = first
       while true {
-        set(row * Self.columns + column)
+        body(row * Self.columns + column)
         if column == last { break }
         column = (column + 1) % Self.columns
       }
     }
   }
 
-  /// Marks every cell that meets the cap of `angle` radians around the unit vector `centre`: its box,
-  /// which holds the cap, and every column where the cap holds a pole.
-  mutating func mark(around centre: SIMD3<Double>, angle: Double) {
+  /// Calls `body` with every cell that meets the cap of `angle` radians around the unit vector `centre`:
+  /// the cells of its box, which holds the cap, and every column where the cap holds a pole.
+  static func forEachCell(around centre: SIMD3<Double>, angle: Double, _ body: (Int) -> Void) {
     let radius = angle * 180 / .pi
     let latitude =
       atan2(centre.z, (centre.x * centre.x + centre.y * centre.y).squareRoot()) * 180 / .pi
     let (south, north) = (latitude - radius, latitude + radius)
     // Within the cap's angle of a pole, or wider than a quarter circle: a box as wide as the world.
     guard south > -90, north < 90, angle < .pi / 2 else {
-      mark(south: south, north: north, west: -180, east: 180)
+      forEachCell(south: south, north: north, west: -180, east: 180, body)
       return
     }
     // The cap's widest longitude from its centre, asin(sin r / cos φ): less than 90°, since the cap
     // holds no pole.
     let sine = sin(angle) / cos(latitude * .pi / 180)
     guard sine < 1 else {
-      mark(south: south, north: north, west: -180, east: 180)
+      forEachCell(south: south, north: north, west: -180, east: 180, body)
       return
     }
     let longitude = atan2(centre.y, centre.x) * 180 / .pi
     let widen = asin(sine) * 180 / .pi
-    mark(south: south, north: north, west: longitude - widen, east: longitude + widen)
+    forEachCell(south: south, north: north, west: longitude - widen, east: longitude + widen, body)
   }
 
-  /// Marks every cell within `reach` radians of the great-circle arc between the unit vectors `start` and
-  /// `end` (the shorter one): the cap around the arc's middle, half the arc plus `reach` wide, holds every
-  /// point that near. Ends that are nearly opposite mark every cell.
-  mutating func mark(edgeFrom start: SIMD3<Double>, to end: SIMD3<Double>, reach: Double) {
+  /// Calls `body` with every cell within `reach` radians of the great-circle arc between the unit vectors
+  /// `start` and `end` (the shorter one): the cap around the arc's middle, half the arc plus `reach` wide,
+  /// holds every point that near. Ends that are nearly opposite give every cell.
+  static func forEachCell(
+    edgeFrom start: SIMD3<Double>, to end: SIMD3<Double>, reach: Double, _ body: (Int) -> Void
+  ) {
     let sum = start + end
     let length = (sum * sum).sum().squareRoot()
     guard length > 1e-3 else {
-      mark(south: -90, north: 90, west: -180, east: 180)
+      forEachCell(south: -90, north: 90, west: -180, east: 180, body)
       return
     }
-    mark(around: sum / length, angle: SphereGeometry.angle(start, end) / 2 + reach)
+    forEachCell(around: sum / length, angle: SphereGeometry.angle(start, end) / 2 + reach, body)
   }
 
   @inline(__always) private mutating func set(_ index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
@@ -132,8 +145,13 @@ struct CellBitmap: Sendable {
 
   /// Whether the cell holding a coordinate is marked.
   @inline(__always) func isMarked(_ coordinate: Coordinate) -> Bool {
-    let index = Self.row(coordinate.latitude) * Self.columns + Self.column(coordinate.longitude)
+    let index = Self.index(coordinate)
     return words[index >> 6] & (1 << UInt64(index & 63)) != 0
+  }
+
+  /// The cell holding a coordinate: row × ``columns`` + column.
+  @inline(__always) static func index(_ coordinate: Coordinate) -> Int {
+    row(coordinate.latitude) * columns + column(coordinate.longitude)
   }
 }
 

@@ -387,30 +387,34 @@ final class ShoreIndex: Sendable {
       withUnsafeTemporaryAllocation(of: HeapEntry.self, capacity: 256) { storage in
         var heap = BoundHeap(storage: storage)
         defer { heap.release() }
-        let rootBound = Self.bound(nodes[0], query)
-        guard rootBound <= reach else { return nil }
+        guard Self.bound(nodes[0], query) <= reach else { return nil }
         // A first answer from the leaf reached by following the nearest ball down: it bounds the search
-        // from the start, so that the balls beyond it are never pushed.
+        // from the start, so that the balls beyond it are never opened. The other balls met on the way
+        // down wait in the heap with the bounds found for them, and the search goes on from there.
         var node = 0
         while node >= 0 && !nodes[node].isLeaf {
           let first = nodes[node].target
           var nearest = (node: -1, bound: reach)
           for child in first..<(first + Int(nodes[node].count)) {
             let bound = Self.bound(nodes[child], query)
-            if bound <= nearest.bound { nearest = (child, bound) }
+            guard bound <= reach else { continue }
+            if bound <= nearest.bound {
+              if nearest.node >= 0 { heap.push(HeapEntry(bound: nearest.bound, node: UInt32(nearest.node))) }
+              nearest = (child, bound)
+            } else {
+              heap.push(HeapEntry(bound: bound, node: UInt32(child)))
+            }
           }
           node = nearest.node
         }
-        let dived = node
         if node >= 0, accept(nodes[node].feature), scan(leaf: nodes[node], query: query, best: &best) {
           reach = best.chord.squareRoot() + Self.slack
         }
-        heap.push(HeapEntry(bound: rootBound, node: 0))
         while let top = heap.pop() {
           if top.bound > reach { break }
           let entry = nodes[Int(top.node)]
           if entry.isLeaf {
-            if Int(top.node) == dived || !accept(entry.feature) { continue }
+            if !accept(entry.feature) { continue }
             if scan(leaf: entry, query: query, best: &best) { reach = best.chord.squareRoot() + Self.slack }
             continue
           }
@@ -425,6 +429,32 @@ final class ShoreIndex: Sendable {
           feature: best.feature, angle: SphereGeometry.angle(query, best.point), point: best.point)
       }
     }
+  }
+
+  /// The nearest boundary point within `limit` radians of a unit vector among the pieces of the leaves
+  /// in `runs` that `accept` admits: the answer of ``nearest(to:within:accept:)`` when they hold every
+  /// piece that comes within `limit` of the query (``BorderCells``), found without walking down the
+  /// tree. Each run is a first node (high 24 bits) and a count less one (low 8); a node that is not a
+  /// leaf is passed over. Of points at the same distance, the one of the lowest feature.
+  func nearest(
+    to query: SIMD3<Double>, within limit: Double, amongRuns runs: UnsafeBufferPointer<UInt32>,
+    accept: (Int) -> Bool
+  ) -> BoundaryHit? {
+    var best = Best(chord: SphereGeometry.chordSquared(angle: limit), point: query)
+    var reach = best.chord.squareRoot() + Self.slack
+    nodes.withUnsafeBufferPointer { nodes in
+      for run in runs {
+        let first = Int(run >> 8)
+        for index in first...(first + Int(run & 0xFF)) {
+          let node = nodes[index]
+          guard node.isLeaf, Self.bound(node, query) <= reach, accept(node.feature) else { continue }
+          if scan(leaf: node, query: query, best: &best) { reach = best.chord.squareRoot() + Self.slack }
+        }
+      }
+    }
+    guard best.feature != Int.max else { return nil }
+    return BoundaryHit(
+      feature: best.feature, angle: SphereGeometry.angle(query, best.point), point: best.point)
   }
 
   /// The best edge point so far: its squared chord, feature (`Int.max` before the first) and point.
