@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 
 @testable import TunnelGeo
@@ -143,5 +144,78 @@ import Testing
 
   @Test func everyLayerVerifies() throws {
     try Self.data.verify()
+  }
+}
+
+/// The vertex stream's varints, read eight bytes at a time where there are as many, are what reading a
+/// byte at a time gives: every length up to the ten bytes allowed, values at their groups' limits, and
+/// streams that end inside a varint.
+@Suite struct VarintTests {
+  /// The varint at `position` read a byte at a time, as the format describes it; nil past ten bytes or
+  /// the end.
+  static func reference(_ bytes: [UInt8], _ position: inout Int) -> UInt64? {
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      guard position < bytes.count, shift < 64 else { return nil }
+      let byte = bytes[position]
+      position += 1
+      result |= UInt64(byte & 0x7F) << shift
+      shift += 7
+      if byte < 0x80 { return result }
+    }
+  }
+
+  static func encode(_ value: UInt64, length: Int) -> [UInt8] {
+    // `length` bytes, the value's groups padded with continuation bytes of zero groups where it is shorter.
+    (0..<length).map { index in
+      let group = index * 7 < 64 ? UInt8(truncatingIfNeeded: value >> UInt64(index * 7)) & 0x7F : 0
+      return index == length - 1 ? group : group | 0x80
+    }
+  }
+
+  @Test("Varints of every length decode alike eight bytes at a time and one byte at a time, to the end")
+  func wordAtATimeIsByteAtATime() {
+    var generator = SplitMix64(seed: 8)
+    var stream: [UInt8] = []
+    for round in 0..<20_000 {
+      let length = 1 + Int(generator.next() % 10)
+      let bits = min(64, 7 * length)
+      let random = generator.next()
+      // Random values, and the largest and smallest of each length's groups.
+      let value =
+        round % 3 == 0 ? (bits == 64 ? .max : (1 << UInt64(bits)) - 1) : (round % 3 == 1 ? 0 : random)
+      stream += Self.encode(bits == 64 ? value : value & ((1 << UInt64(bits)) - 1), length: length)
+    }
+    // Every cut of the stream's last bytes, so that varints end inside the last eight bytes or are cut off.
+    for cut in 0..<24 {
+      let bytes = Array(stream.dropLast(cut))
+      var (position, expectedPosition) = (0, 0)
+      var count = 0
+      bytes.withUnsafeBytes { raw in
+        while true {
+          let found = PolygonLayer.varint(raw, &position)
+          let expected = Self.reference(bytes, &expectedPosition)
+          #expect(found == expected, "at byte \(expectedPosition) of \(bytes.count)")
+          guard let found, found == expected, position == expectedPosition else {
+            #expect(position == expectedPosition || expected == nil)
+            break
+          }
+          count += 1
+        }
+      }
+      #expect(count > 19_990, "\(count) varints before the end")
+    }
+    // A varint running past ten bytes, at every offset from the eight-byte window: refused by both.
+    for offset in 0..<12 {
+      let bytes = Array(repeating: UInt8(1), count: offset) + [0xFF] + Array(repeating: 0x80, count: 10) + [1]
+      var (position, expectedPosition) = (0, 0)
+      bytes.withUnsafeBytes { raw in
+        for _ in 0..<offset {
+          #expect(PolygonLayer.varint(raw, &position) == 1 && Self.reference(bytes, &expectedPosition) == 1)
+        }
+        #expect(PolygonLayer.varint(raw, &position) == nil && Self.reference(bytes, &expectedPosition) == nil)
+      }
+    }
   }
 }

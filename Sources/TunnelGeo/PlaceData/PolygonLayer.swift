@@ -213,36 +213,55 @@ public final class PolygonLayer: Sendable {
     // bytes (its shift reaches 64), two coordinates a vertex. Reading byte by byte through the file would
     // check a block for each.
     let bytes = file.bytes(at: start, count: count > (end - start) / 20 ? end - start : count * 20)
-    // The two coordinates, latitude first; each vertex adds a zigzag varint to each. Written as one loop
-    // without a nested function, whose captured state a build without optimisation guards on every byte.
+    // The two coordinates, latitude first; each vertex adds a zigzag varint to each.
     var coordinates: (Int64, Int64) = (0, 0)
-    var decoded = 0
-    var axis = 0
+    var position = 0
+    for _ in 0..<count {
+      guard let latitude = Self.varint(bytes, &position), let longitude = Self.varint(bytes, &position)
+      else { return }
+      coordinates.0 &+= Int64(bitPattern: (latitude >> 1) ^ (0 &- (latitude & 1)))
+      coordinates.1 &+= Int64(bitPattern: (longitude >> 1) ^ (0 &- (longitude & 1)))
+      body(
+        FixedPoint(
+          latitude: Int32(truncatingIfNeeded: coordinates.0),
+          longitude: Int32(truncatingIfNeeded: coordinates.1)))
+    }
+  }
+
+  /// The varint at `position` in `bytes` (seven bits a byte, the lowest first, a byte below 0x80 the
+  /// last), moving `position` past it; nil when the bytes end first or it runs past ten bytes.
+  @inline(__always) static func varint(_ bytes: UnsafeRawBufferPointer, _ position: inout Int) -> UInt64? {
+    // Eight bytes at once where there are as many: the first byte below 0x80 ends the varint, and its
+    // seven-bit groups are packed down without a branch a byte (most vertices' varints are one or two
+    // bytes, in no order a branch could learn).
+    if position &+ 8 <= bytes.count {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let stops = ~word & 0x8080_8080_8080_8080
+      if stops != 0 {
+        let bits = stops.trailingZeroBitCount &+ 1
+        let value = bits == 64 ? word : word & ((1 &<< UInt64(bits)) &- 1)
+        position &+= bits &>> 3
+        var result = value & 0x7F
+        result |= (value &>> 1) & (0x7F &<< 7)
+        result |= (value &>> 2) & (0x7F &<< 14)
+        result |= (value &>> 3) & (0x7F &<< 21)
+        result |= (value &>> 4) & (0x7F &<< 28)
+        result |= (value &>> 5) & (0x7F &<< 35)
+        result |= (value &>> 6) & (0x7F &<< 42)
+        result |= (value &>> 7) & (0x7F &<< 49)
+        return result
+      }
+    }
+    // Near the end, and for varints of nine or ten bytes: a byte at a time.
     var result: UInt64 = 0
     var shift: UInt64 = 0
-    var position = 0
-    let byteCount = bytes.count
-    while decoded < count {
-      guard position < byteCount, shift < 64 else { return }
+    while true {
+      guard position < bytes.count, shift < 64 else { return nil }
       let byte = bytes.load(fromByteOffset: position, as: UInt8.self)
       position += 1
       result |= UInt64(byte & 0x7F) << shift
       shift += 7
-      guard byte < 0x80 else { continue }
-      let delta = Int64(bitPattern: (result >> 1) ^ (0 &- (result & 1)))
-      (result, shift) = (0, 0)
-      if axis == 0 {
-        coordinates.0 &+= delta
-        axis = 1
-      } else {
-        coordinates.1 &+= delta
-        axis = 0
-        decoded += 1
-        body(
-          FixedPoint(
-            latitude: Int32(truncatingIfNeeded: coordinates.0),
-            longitude: Int32(truncatingIfNeeded: coordinates.1)))
-      }
+      if byte < 0x80 { return result }
     }
   }
 
