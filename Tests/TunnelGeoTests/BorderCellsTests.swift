@@ -70,6 +70,7 @@ import Testing
     var generator = SplitMix64(seed: 63)
     var vectors: [SIMD3<Double>] = []
     var found = 0
+    var onlyOne = 0
     for round in 0..<6_000 {
       let piece = Int(generator.next() % UInt64(borders.pieceFirstEdge.count))
       vectors.removeAll(keepingCapacity: true)
@@ -90,8 +91,15 @@ import Testing
       #expect(listed?.feature == tree?.feature, "\(coordinate) within \(limit)")
       #expect(listed?.angle == tree?.angle, "\(coordinate) within \(limit)")
       if tree != nil { found += 1 }
+      // Said to be all of one feature only where no other feature's border is within the reach.
+      if let feature = tree?.feature {
+        let other = borders.nearest(to: vector, within: cells.reach) { $0 != feature }
+        let allOne = cells.boundaries(near: coordinate, allOf: feature)
+        #expect(!allOne || other == nil, "\(coordinate): feature \(other?.feature ?? -1) near too")
+        if allOne { onlyOne += 1 }
+      }
     }
-    #expect(found > 2_000, "\(found) found")
+    #expect(found > 2_000 && onlyOne > 500, "\(found) found, \(onlyOne) near one feature's borders alone")
     // A cell's leaves are few: the lists hold runs of the tree's leaves, most cells a handful.
     let size = cells.size
     #expect(size.cells > 10_000 && size.leaves < 8 * size.cells && size.runs <= size.leaves)
@@ -123,13 +131,18 @@ import Testing
     let rebuilt = BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache)
     #expect(rebuilt == built)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
-    // Signed with the folder's key, lists whose last run reaches past the tree's nodes are still refused.
-    var forged = Array(original)
-    withUnsafeBytes(of: UInt32.max.littleEndian) { forged.replaceSubrange((forged.count - 4)..., with: $0) }
-    IndexCacheTests.resign(&forged, key: try IndexCacheTests.readKey(directory))
-    try Data(forged).write(to: URL(fileURLWithPath: path))
-    #expect(BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache) == built)
-    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    // Signed with the folder's key, lists whose last run reaches past the tree's nodes, or a cell's one
+    // feature past the layer's, are still refused. The file ends with the lists' runs, then the cells'
+    // features.
+    let featuresAt = original.count - 4 * built.size.cells
+    for (offset, value) in [(featuresAt - 4, UInt32.max), (original.count - 4, UInt32(Int32.max))] {
+      var forged = Array(original)
+      withUnsafeBytes(of: value.littleEndian) { forged.replaceSubrange(offset..<(offset + 4), with: $0) }
+      IndexCacheTests.resign(&forged, key: try IndexCacheTests.readKey(directory))
+      try Data(forged).write(to: URL(fileURLWithPath: path))
+      #expect(BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache) == built)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    }
     // Another reach is not read from the file: it is built, and marks more.
     let wider = BorderCells.cached(borders: borders, reach: 2 * reach, kind: "border-cells", cache: cache)
     #expect(zip(wider.cells.words, built.cells.words).allSatisfy { $0 & $1 == $1 })

@@ -473,6 +473,15 @@ final class BatchIndexes: Sendable {
     return Double(clearance.y) - way > limit
   }
 
+  /// Whether every country border within ``ReverseGeocoder/borderAccuracyKm`` of a coordinate is of
+  /// `feature`, by ``countryBorderCells``.
+  func countryBorders(near coordinate: Coordinate, allOf feature: Int) -> Bool {
+    guard let cells = countryBorderCells,
+      ReverseGeocoder.borderAccuracyKm / SphereGeometry.radiusKm <= cells.reach
+    else { return false }
+    return cells.boundaries(near: coordinate, allOf: feature)
+  }
+
   /// What was found for a shoreline point before, if it is still remembered.
   func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription? {
     shoreDescriptions.withLock { $0[ShorePoint(point)] }

@@ -23,6 +23,8 @@ struct BorderCells: Sendable, Equatable {
   /// order as runs of consecutive nodes (a group's leaves are siblings): the first node's index (high 24
   /// bits) and the run's length less one (low 8).
   private let leaves: [UInt32]
+  /// Per marked cell: the feature of every leaf listed, when they are all of one feature; -1 otherwise.
+  private let cellFeature: [Int32]
 
   /// Added to each cap's angle, for the rounding of the vectors and angles (about 6 mm).
   static let margin = 1e-9
@@ -74,10 +76,25 @@ struct BorderCells: Sendable, Equatable {
       previous = pair
     }
     leafStart.append(UInt32(leaves.count))
-    self.init(reach: reach, cells: CellBitmap(words: words)!, leafStart: leafStart, leaves: leaves)
+    let cellFeature = (0..<(leafStart.count - 1)).map { cell -> Int32 in
+      var feature: Int32?
+      for run in leaves[Int(leafStart[cell])..<Int(leafStart[cell + 1])] {
+        for node in Int(run >> 8)...Int(run >> 8 + run & 0xFF) {
+          let own = Int32(borders.nodes[node].feature)
+          if feature.map({ $0 != own }) ?? false { return -1 }
+          feature = own
+        }
+      }
+      return feature ?? -1
+    }
+    self.init(
+      reach: reach, cells: CellBitmap(words: words)!, leafStart: leafStart, leaves: leaves,
+      cellFeature: cellFeature)
   }
 
-  private init(reach: Double, cells: CellBitmap, leafStart: [UInt32], leaves: [UInt32]) {
+  private init(
+    reach: Double, cells: CellBitmap, leafStart: [UInt32], leaves: [UInt32], cellFeature: [Int32]
+  ) {
     self.reach = reach
     self.cells = cells
     var marked: UInt32 = 0
@@ -87,6 +104,7 @@ struct BorderCells: Sendable, Equatable {
     }
     self.leafStart = leafStart
     self.leaves = leaves
+    self.cellFeature = cellFeature
   }
 
   /// Whether a boundary may lie within ``reach`` of a coordinate; false means there is none.
@@ -118,6 +136,17 @@ struct BorderCells: Sendable, Equatable {
     }
   }
 
+  /// Whether every boundary within ``reach`` of a coordinate is of `feature` (true too where there is
+  /// none); false where another may be, or it is not known.
+  @inline(__always) func boundaries(near coordinate: Coordinate, allOf feature: Int) -> Bool {
+    let cell = CellBitmap.index(coordinate)
+    let word = cells.words[cell >> 6]
+    let bit = UInt64(cell & 63)
+    guard word & (1 << bit) != 0 else { return true }
+    return Int(cellFeature[Int(marksBefore[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount])
+      == feature
+  }
+
   /// How many cells are marked, how many leaves their lists hold and in how many runs.
   var size: (cells: Int, leaves: Int, runs: Int) {
     (leafStart.count - 1, leaves.reduce(0) { $0 + Int($1 & 0xFF) + 1 }, leaves.count)
@@ -128,24 +157,30 @@ struct BorderCells: Sendable, Equatable {
   /// its cells, or name a node that is not a leaf of `borders`, is built again.
   static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {
     guard let cache else { return BorderCells(borders: borders, reach: reach) }
-    let version: UInt32 = 3
+    let version: UInt32 = 4
     let name = IndexCacheFile.name(layer: borders.layer, kind: kind, version: version)
     let keys =
       [version, borders.checksum, Float(reach).bitPattern] + IndexCacheFile.keys(CellBitmap.wordCount)
-    if var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 3),
+    if var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 4),
       let words = file.read(UInt64.self), let leafStart = file.read(UInt32.self),
-      let leaves = file.read(UInt32.self), file.finish(), let cells = CellBitmap(words: words),
+      let leaves = file.read(UInt32.self), let cellFeature = file.read(Int32.self), file.finish(),
+      let cells = CellBitmap(words: words), cellFeature.count == leafStart.count - 1,
+      cellFeature.allSatisfy({ $0 >= -1 && $0 < Int32(borders.layer.featureCount) }),
       leafStart.count == words.reduce(0, { $0 + $1.nonzeroBitCount }) + 1, leafStart.first == 0,
       leafStart.last.map({ Int($0) == leaves.count }) == true,
       zip(leafStart, leafStart.dropFirst()).allSatisfy({ $0 < $1 }),
       leaves.allSatisfy({ Int($0 >> 8 + $0 & 0xFF) < borders.nodes.count })
     {
-      return BorderCells(reach: reach, cells: cells, leafStart: leafStart, leaves: leaves)
+      return BorderCells(
+        reach: reach, cells: cells, leafStart: leafStart, leaves: leaves, cellFeature: cellFeature)
     }
     let built = BorderCells(borders: borders, reach: reach)
     IndexCacheFile.save(
       name, in: cache, magic: fileMagic, keys: keys,
-      arrays: [CacheArray(built.cells.words), CacheArray(built.leafStart), CacheArray(built.leaves)])
+      arrays: [
+        CacheArray(built.cells.words), CacheArray(built.leafStart), CacheArray(built.leaves),
+        CacheArray(built.cellFeature),
+      ])
     return built
   }
 

@@ -105,6 +105,8 @@ struct LayerLookups: PlacemarkLookups, Sendable {
   func countryBorders(fartherThan limit: Double, from coordinate: Coordinate, _ vector: SIMD3<Double>) -> Bool
   { false }
 
+  func countryBorders(near coordinate: Coordinate, allOf feature: Int) -> Bool { false }
+
   func nearestIsland(to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> BoundaryHit?
   {
     let coast = layers.coast.polygons

@@ -221,12 +221,17 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// Where a point's time zone is another country's (the zone's ``TimeZoneLayer/countryCode(_:)``) and
   /// it lies within ``ReverseGeocoder/borderAccuracyKm`` of a country border, the feature of the zone's
   /// country if its border is that near too; nil otherwise. A country that no zone is of (Kosovo) keeps
-  /// the drawn answer. Where the borders are known to be farther (most points inland), nothing is looked
-  /// up; else the zone is asked first: it agrees with the drawn country almost everywhere, and then no
-  /// border is searched.
+  /// the drawn answer. Where the borders are known to be farther (most points inland), or all to be the
+  /// drawn country's own (most points near a coast), nothing is looked up: another country's border
+  /// cannot be near. Else the zone is asked first: it agrees with the drawn country almost everywhere,
+  /// and then no border is searched.
   func zoneCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int) -> Int? {
     let limit = ReverseGeocoder.borderAccuracyKm / SphereGeometry.radiusKm
-    if lookups.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
+    if lookups.countryBorders(fartherThan: limit, from: coordinate, vector)
+      || lookups.countryBorders(near: coordinate, allOf: drawn)
+    {
+      return nil
+    }
     let zones = lookups.layers.zones
     guard let zone = lookups.timeZoneFeature(containing: coordinate), let code = zones.countryCode(zone),
       case let drawnCode = lookups.country(drawn).code, drawnCode != code,

@@ -46,6 +46,9 @@ protocol PlacemarkLookups {
   /// True where every country border is known to lie farther than `limit` radians (a cheap test before
   /// a search; false where it is not known).
   func countryBorders(fartherThan limit: Double, from coordinate: Coordinate, _ vector: SIMD3<Double>) -> Bool
+  /// True where every country border within ``ReverseGeocoder/borderAccuracyKm`` of a coordinate is known
+  /// to be of `feature` (a cheap test before a search; false where it is not known).
+  func countryBorders(near coordinate: Coordinate, allOf feature: Int) -> Bool
   /// The country feature taken by `accept` whose border is nearest within `limit` radians.
   func countryBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
