@@ -214,7 +214,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         to: coordinate, vector, within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm)
     else { return nil }
     // Land that no outline is near (Nukunonu: Tokelau's outline has only its other atolls) is the zone's.
-    return shoreDescription(shore.point).country
+    return shoreCountry(shore.point)
       ?? (0..<lookups.layers.countries.polygons.featureCount).first { lookups.country($0).code == code }
   }
 
@@ -360,6 +360,14 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     let described = describeShore(point)
     lookups.remember(described, of: point)
     return described
+  }
+
+  /// The country feature of a shoreline point, as ``describeShore(_:)`` finds it: remembered, or found
+  /// alone (the island and the place a description adds cost more, and a country does not need them).
+  func shoreCountry(_ vector: SIMD3<Double>) -> Int? {
+    if let remembered = lookups.shoreDescription(of: vector) { return remembered.country }
+    return country(
+      at: SphereGeometry.coordinate(vector), vector, toleranceKm: ReverseGeocoder.landCountryToleranceKm)
   }
 
   /// The country feature, named island and nearby place of a shoreline point.
