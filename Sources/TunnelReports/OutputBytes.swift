@@ -122,14 +122,23 @@ package struct OutputBytes {
   }
 
   @inlinable package mutating func append(_ text: String) {
+    Self.withUTF8(of: text) { append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with a text's UTF-8: in place where the text is stored so (native strings), else from
+  /// a copy. A copy, made mutable for `withUTF8`, counted a reference to the text: to a name that every
+  /// row shares, on every core at once.
+  @inlinable static func withUTF8<Result>(
+    of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
     var text = text
-    text.withUTF8 { append(contentsOf: $0) }
+    return text.withUTF8(body)
   }
 
   /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8.
   @inlinable package mutating func json(_ text: String) {
-    var text = text
-    text.withUTF8 { json(utf8: $0) }
+    Self.withUTF8(of: text) { json(utf8: $0) }
   }
 
   /// A JSON string from its UTF-8.
@@ -314,8 +323,7 @@ package struct OutputBytes {
   /// CSV has no escapes: a NUL in a CSV field is written `␀` (U+2400 SYMBOL FOR NULL), which a `␀`
   /// the input already held cannot be told apart from; TSV and JSON keep the two apart.
   @inlinable package mutating func field(_ text: String, separator: UInt8) {
-    var text = text
-    text.withUTF8 { field(utf8: $0, separator: separator) }
+    Self.withUTF8(of: text) { field(utf8: $0, separator: separator) }
   }
 
   /// A CSV (or TSV) field from its UTF-8.
