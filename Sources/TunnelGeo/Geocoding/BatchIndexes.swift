@@ -591,7 +591,7 @@ extension BatchIndexes: PlacemarkLookups {
     guard let countryBorders = unretained.countryBorders else {
       return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit)
     }
-    if let cells = countryBorderCells, limit <= cells.reach {
+    if let cells = countryBorderCells, cells.hasLeaves, limit <= cells.reach {
       return countryBorders.read {
         cells.nearest(in: $0, to: coordinate, vector, within: limit) { _ in true }
       }?
@@ -608,7 +608,7 @@ extension BatchIndexes: PlacemarkLookups {
     guard let countryBorders = unretained.countryBorders else {
       return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit, where: accept)
     }
-    if let cells = countryBorderCells, limit <= cells.reach {
+    if let cells = countryBorderCells, cells.hasLeaves, limit <= cells.reach {
       return countryBorders.read {
         cells.nearest(in: $0, to: coordinate, vector, within: limit, accept: accept)
       }?
@@ -661,7 +661,7 @@ extension BatchIndexes: PlacemarkLookups {
     guard let shores = unretained.shores, !smallIslands.isEmpty else {
       // Without them, a tree of the small islands alone.
       if let smallIslandShores = unretained.smallIslandShores {
-        if let cells = smallIslandCells, limit <= cells.reach {
+        if let cells = smallIslandCells, cells.hasLeaves, limit <= cells.reach {
           return smallIslandShores.read {
             cells.nearest(in: $0, to: coordinate, vector, within: limit) { _ in true }
           }

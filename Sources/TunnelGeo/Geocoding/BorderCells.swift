@@ -29,9 +29,26 @@ struct BorderCells: Sendable, Equatable {
   /// Added to each cap's angle, for the rounding of the vectors and angles (about 6 mm).
   static let margin = 1e-9
 
-  /// The cells within `reach` radians of the boundaries in `borders`, and their leaves. The tree has
-  /// fewer than 2²⁴ nodes (a run's first node takes 24 bits).
-  init(borders: ShoreIndex, reach: Double) {
+  /// The cells within `reach` radians of the boundaries in `borders`, with their leaves when `listed`
+  /// (else the cells alone, as ``hasLeaves`` says). The tree has fewer than 2²⁴ nodes (a run's first node
+  /// takes 24 bits).
+  init(borders: ShoreIndex, reach: Double, listed: Bool = true) {
+    guard listed else {
+      var cells = CellBitmap()
+      borders.vertices.withUnsafeBufferPointer { vertices in
+        for piece in 0..<borders.pieceFirstEdge.count {
+          let first = Int(borders.pieceFirstEdge[piece])
+          var start = borders.vectors.unitVector(vertices[first])
+          for vertex in (first + 1)...(first + Int(borders.pieceEdgeCount[piece])) {
+            let end = borders.vectors.unitVector(vertices[vertex])
+            cells.mark(edgeFrom: start, to: end, reach: reach + Self.margin)
+            start = end
+          }
+        }
+      }
+      self.init(reach: reach, cells: cells, leafStart: [], leaves: [], cellFeature: [])
+      return
+    }
     precondition(borders.nodes.count < 1 << 24, "too many nodes for the cells' lists")
     // (cell, leaf) pairs, the cell in the high half: sorted, they are the lists.
     var pairs: [UInt64] = []
@@ -107,6 +124,10 @@ struct BorderCells: Sendable, Equatable {
     self.cellFeature = cellFeature
   }
 
+  /// Whether the marked cells list their leaves (``nearest(in:to:_:within:accept:)``,
+  /// ``boundaries(near:allOf:)``): they do when read from a cache folder, where the lists are built once.
+  var hasLeaves: Bool { !leafStart.isEmpty }
+
   /// Whether a boundary may lie within ``reach`` of a coordinate; false means there is none.
   @inline(__always) func mayHaveBoundary(near coordinate: Coordinate) -> Bool { cells.isMarked(coordinate) }
 
@@ -117,11 +138,12 @@ struct BorderCells: Sendable, Equatable {
 
   /// The nearest boundary point within `limit` radians (no more than ``reach``) of a coordinate whose unit
   /// vector is `vector`, of the features `accept` admits: ``ShoreIndex/nearest(to:within:accept:)``, from
-  /// the leaves of the coordinate's cell.
+  /// the leaves of the coordinate's cell. Only where the cells have their leaves (``hasLeaves``).
   @inline(__always) func nearest(
     in borders: ShoreIndex, to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
     accept: (Int) -> Bool
   ) -> BoundaryHit? {
+    precondition(hasLeaves, "the cells were built without their leaves")
     let cell = CellBitmap.index(coordinate)
     let word = cells.words[cell >> 6]
     let bit = UInt64(cell & 63)
@@ -137,12 +159,13 @@ struct BorderCells: Sendable, Equatable {
   }
 
   /// Whether every boundary within ``reach`` of a coordinate is of `feature` (true too where there is
-  /// none); false where another may be, or it is not known.
+  /// none); false where another may be, or it is not known (the cells without their leaves).
   @inline(__always) func boundaries(near coordinate: Coordinate, allOf feature: Int) -> Bool {
     let cell = CellBitmap.index(coordinate)
     let word = cells.words[cell >> 6]
     let bit = UInt64(cell & 63)
     guard word & (1 << bit) != 0 else { return true }
+    guard hasLeaves else { return false }
     return Int(cellFeature[Int(marksBefore[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount])
       == feature
   }
@@ -152,11 +175,13 @@ struct BorderCells: Sendable, Equatable {
     (leafStart.count - 1, leaves.reduce(0) { $0 + Int($1 & 0xFF) + 1 }, leaves.count)
   }
 
-  /// ``init(borders:reach:)``, read from `cache` when saved there before (keyed by the borders' checksum
+  /// ``init(borders:reach:listed:)``, read from `cache` when saved there before (keyed by the borders' checksum
   /// and the reach), else computed and saved there (``IndexCacheFile``). A file whose lists do not match
   /// its cells, or name a node that is not a leaf of `borders`, is built again.
   static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {
-    guard let cache else { return BorderCells(borders: borders, reach: reach) }
+    // Without a cache folder, the cells alone: building the lists for every batch cost more than they
+    // save a small one (and than a test suite's many geocoders could spare).
+    guard let cache else { return BorderCells(borders: borders, reach: reach, listed: false) }
     let version: UInt32 = 4
     let name = IndexCacheFile.name(layer: borders.layer, kind: kind, version: version)
     let keys =
