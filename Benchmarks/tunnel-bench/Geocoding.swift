@@ -33,7 +33,10 @@ struct BenchOptions {
       --lookups N          each field alone, in process, one call at a time on one thread: median, p99 and mean
                            over N uniform points and --near M (100,000) within 1 km of the field's edges;
                            --points-out DIR writes the uniform points and those near the time zones' edges;
-                           --only FIELD times that field alone
+                           --only FIELD times that field alone; with TUNNEL_CACHE_DIR set, the indexes are
+                           read from that folder (built and kept there the first time), as a long-running
+                           program with a cache folder has them (the countries' cells then list their
+                           borders' pieces)
     """
 
   init(_ arguments: ArraySlice<String>) {

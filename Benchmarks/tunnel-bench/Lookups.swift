@@ -9,6 +9,9 @@ import TunnelGeo
 /// point-in-polygon search has the most to do. The batch indexes of the field are built first, as a
 /// long-running program would have them.
 ///
+/// With `TUNNEL_CACHE_DIR` set (and not empty), the indexes come from that cache folder, as a program given
+/// one reads them; without it they are built in memory.
+///
 /// Each time includes reading the clock once (about 20 ns here: the first line of the report measures it).
 /// With `pointsFolder`, the uniform points and those near the time zones' edges are written there as CSV
 /// (`latitude,longitude`), for the peers to be timed on the same points.
@@ -16,7 +19,8 @@ func benchmarkLookups(
   directory: String, count: Int, nearCount: Int, pointsFolder: String?, only: String? = nil
 ) throws {
   let data = PlaceData(uncheckedDirectory: directory)
-  let geocoder = ReverseGeocoder(data: data)
+  let folder = ProcessInfo.processInfo.environment["TUNNEL_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+  let geocoder = ReverseGeocoder(data: data, cache: try folder.map { try IndexCache(path: $0) })
   let uniform = uniformPoints(count, seed: 11)
   let layers: [(name: String, fields: Placemark.Fields, edges: PolygonLayer?)] = [
     ("land", .land, try data.coastline(.high).polygons),
