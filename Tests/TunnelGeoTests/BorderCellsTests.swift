@@ -21,6 +21,23 @@ import Testing
     return point * cos(angle) + tangent * sin(angle)
   }
 
+  /// A point on a random edge of `borders`, moved in a random direction by up to `angle` radians
+  /// (`vectors` is scratch space).
+  static func point(
+    near borders: ShoreIndex, within angle: Double, using generator: inout SplitMix64,
+    _ vectors: inout [SIMD3<Double>]
+  ) -> Coordinate {
+    let piece = Int(generator.next() % UInt64(borders.pieceFirstEdge.count))
+    vectors.removeAll(keepingCapacity: true)
+    borders.appendVectors(ofPiece: piece, to: &vectors)
+    let edge = Int(generator.next() % UInt64(vectors.count - 1))
+    let share = Double(generator.next() % 1_000) / 1_000
+    var onEdge = vectors[edge] * (1 - share) + vectors[edge + 1] * share
+    onEdge /= (onEdge * onEdge).sum().squareRoot()
+    let moved = angle * Double(generator.next() % 1_000) / 1_000
+    return SphereGeometry.coordinate(offset(onEdge, by: moved, using: &generator))
+  }
+
   @Test("A cell left clear has no country border within the reach, near the borders and anywhere")
   func clearCellsHaveNoBorderNear() throws {
     let indexes = try BatchIndexTests.indexed.preparedIndexes([.countries, .timeZones])
@@ -33,15 +50,8 @@ import Testing
     // Points on random edges of the borders, moved in any direction: half up to the reach and a little
     // more, half up to eight times the reach.
     for round in 0..<4_000 {
-      let piece = Int(generator.next() % UInt64(borders.pieceFirstEdge.count))
-      vectors.removeAll(keepingCapacity: true)
-      borders.appendVectors(ofPiece: piece, to: &vectors)
-      let edge = Int(generator.next() % UInt64(vectors.count - 1))
-      let share = Double(generator.next() % 1_000) / 1_000
-      var onEdge = vectors[edge] * (1 - share) + vectors[edge + 1] * share
-      onEdge /= (onEdge * onEdge).sum().squareRoot()
-      let angle = cells.reach * (round % 2 == 0 ? 1.2 : 8) * Double(generator.next() % 1_000) / 1_000
-      let coordinate = SphereGeometry.coordinate(Self.offset(onEdge, by: angle, using: &generator))
+      let coordinate = Self.point(
+        near: borders, within: cells.reach * (round % 2 == 0 ? 1.2 : 8), using: &generator, &vectors)
       let vector = SphereGeometry.unitVector(coordinate)
       let hit = borders.nearest(to: vector, within: cells.reach)
       if hit != nil { within += 1 }
@@ -75,15 +85,7 @@ import Testing
     var found = 0
     var onlyOne = 0
     for round in 0..<6_000 {
-      let piece = Int(generator.next() % UInt64(borders.pieceFirstEdge.count))
-      vectors.removeAll(keepingCapacity: true)
-      borders.appendVectors(ofPiece: piece, to: &vectors)
-      let edge = Int(generator.next() % UInt64(vectors.count - 1))
-      let share = Double(generator.next() % 1_000) / 1_000
-      var onEdge = vectors[edge] * (1 - share) + vectors[edge + 1] * share
-      onEdge /= (onEdge * onEdge).sum().squareRoot()
-      let angle = cells.reach * 1.5 * Double(generator.next() % 1_000) / 1_000
-      let coordinate = SphereGeometry.coordinate(Self.offset(onEdge, by: angle, using: &generator))
+      let coordinate = Self.point(near: borders, within: cells.reach * 1.5, using: &generator, &vectors)
       let vector = SphereGeometry.unitVector(coordinate)
       let limit = round % 3 == 0 ? cells.reach : cells.reach * Double(1 + generator.next() % 1_000) / 1_000
       // Every feature, and (a third of the time) the odd features only.

@@ -170,9 +170,10 @@ struct BorderCells: Sendable, Equatable {
       == feature
   }
 
-  /// How many cells are marked, how many leaves their lists hold and in how many runs.
+  /// How many cells list their leaves (none without ``hasLeaves``), how many leaves the lists hold and in
+  /// how many runs.
   var size: (cells: Int, leaves: Int, runs: Int) {
-    (leafStart.count - 1, leaves.reduce(0) { $0 + Int($1 & 0xFF) + 1 }, leaves.count)
+    (max(0, leafStart.count - 1), leaves.reduce(0) { $0 + Int($1 & 0xFF) + 1 }, leaves.count)
   }
 
   /// ``init(borders:reach:listed:)``, read from `cache` when saved there before (keyed by the borders' checksum
