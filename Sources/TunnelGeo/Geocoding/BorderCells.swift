@@ -35,42 +35,33 @@ struct BorderCells: Sendable, Equatable {
   init(borders: ShoreIndex, reach: Double, listed: Bool = true) {
     guard listed else {
       var cells = CellBitmap()
-      borders.vertices.withUnsafeBufferPointer { vertices in
-        for piece in 0..<borders.pieceFirstEdge.count {
-          let first = Int(borders.pieceFirstEdge[piece])
-          var start = borders.vectors.unitVector(vertices[first])
-          for vertex in (first + 1)...(first + Int(borders.pieceEdgeCount[piece])) {
-            let end = borders.vectors.unitVector(vertices[vertex])
-            cells.mark(edgeFrom: start, to: end, reach: reach + Self.margin)
-            start = end
-          }
-        }
-      }
+      Self.forEachCell(near: borders, reach: reach) { cell, _ in cells.mark(cell: cell) }
       self.init(reach: reach, cells: cells, leafStart: [], leaves: [], cellFeature: [])
       return
     }
     precondition(borders.nodes.count < 1 << 24, "too many nodes for the cells' lists")
-    // (cell, leaf) pairs, the cell in the high half: sorted, they are the lists.
+    // (cell, leaf) pairs, the cell in the high half: sorted, they are the lists. A leaf's edges meet
+    // many of the same cells: each leaf's cells are made unique before they are paired.
     var pairs: [UInt64] = []
     var near: [Int] = []
-    borders.vertices.withUnsafeBufferPointer { vertices in
-      for node in borders.nodes.indices where borders.nodes[node].isLeaf {
-        let leaf = borders.nodes[node]
-        near.removeAll(keepingCapacity: true)
-        var start = borders.vectors.unitVector(vertices[leaf.firstEdge])
-        for vertex in (leaf.firstEdge + 1)...(leaf.firstEdge + leaf.edgeCount) {
-          let end = borders.vectors.unitVector(vertices[vertex])
-          CellBitmap.forEachCell(edgeFrom: start, to: end, reach: reach + Self.margin) { near.append($0) }
-          start = end
-        }
-        near.sort()
-        var previous = -1
-        for cell in near where cell != previous {
-          pairs.append(UInt64(cell) << 32 | UInt64(node))
-          previous = cell
-        }
+    var current = -1
+    func pairCurrent() {
+      near.sort()
+      var previous = -1
+      for cell in near where cell != previous {
+        pairs.append(UInt64(cell) << 32 | UInt64(current))
+        previous = cell
       }
+      near.removeAll(keepingCapacity: true)
     }
+    Self.forEachCell(near: borders, reach: reach) { cell, leaf in
+      if leaf != current {
+        pairCurrent()
+        current = leaf
+      }
+      near.append(cell)
+    }
+    pairCurrent()
     pairs.sort()
     var words = [UInt64](repeating: 0, count: CellBitmap.wordCount)
     var leafStart: [UInt32] = []
@@ -107,6 +98,25 @@ struct BorderCells: Sendable, Equatable {
     self.init(
       reach: reach, cells: CellBitmap(words: words)!, leafStart: leafStart, leaves: leaves,
       cellFeature: cellFeature)
+  }
+
+  /// Calls `body` with every cell within `reach` of each edge of the leaves of `borders` (the cells of
+  /// the cap that holds the edge and its surroundings), and the leaf's node: leaf after leaf, a cell once
+  /// an edge.
+  private static func forEachCell(
+    near borders: ShoreIndex, reach: Double, _ body: (_ cell: Int, _ leaf: Int) -> Void
+  ) {
+    borders.vertices.withUnsafeBufferPointer { vertices in
+      for node in borders.nodes.indices where borders.nodes[node].isLeaf {
+        let leaf = borders.nodes[node]
+        var start = borders.vectors.unitVector(vertices[leaf.firstEdge])
+        for vertex in (leaf.firstEdge + 1)...(leaf.firstEdge + leaf.edgeCount) {
+          let end = borders.vectors.unitVector(vertices[vertex])
+          CellBitmap.forEachCell(edgeFrom: start, to: end, reach: reach + margin) { body($0, node) }
+          start = end
+        }
+      }
+    }
   }
 
   private init(

@@ -25,13 +25,13 @@ struct CellBitmap: Sendable, Equatable {
 
   /// Marks every cell that meets a box in degrees (``forEachCell(south:north:west:east:_:)``).
   mutating func mark(south: Double, north: Double, west: Double, east: Double) {
-    Self.forEachCell(south: south, north: north, west: west, east: east) { set($0) }
+    Self.forEachCell(south: south, north: north, west: west, east: east) { mark(cell: $0) }
   }
 
   /// Marks every cell within `reach` radians of the great-circle arc between the unit vectors `start` and
   /// `end` (``forEachCell(edgeFrom:to:reach:_:)``).
   mutating func mark(edgeFrom start: SIMD3<Double>, to end: SIMD3<Double>, reach: Double) {
-    Self.forEachCell(edgeFrom: start, to: end, reach: reach) { set($0) }
+    Self.forEachCell(edgeFrom: start, to: end, reach: reach) { mark(cell: $0) }
   }
 
   /// Calls `body` with the index (row × ``columns`` + column) of every cell that meets a box in degrees:
@@ -95,7 +95,8 @@ struct CellBitmap: Sendable, Equatable {
     forEachCell(around: sum / length, angle: SphereGeometry.angle(start, end) / 2 + reach, body)
   }
 
-  @inline(__always) private mutating func set(_ index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
+  /// Marks cell `index` (row × ``columns`` + column).
+  @inline(__always) mutating func mark(cell index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
 
   private static func row(_ latitude: Double) -> Int {
     min(rows - 1, max(0, Int(((latitude + 90) * Double(cellsPerDegree)).rounded(.down))))
