@@ -188,10 +188,11 @@ struct BorderCells: Sendable, Equatable {
 
   /// ``init(borders:reach:listed:)``, read from `cache` when saved there before (keyed by the borders' checksum
   /// and the reach), else computed and saved there (``IndexCacheFile``). A file whose lists do not match
-  /// its cells, or name a node that is not a leaf of `borders`, is built again.
+  /// its cells or reach past the nodes of `borders`, or whose cells' features are not the layer's, is
+  /// built again (a listed node that is not a leaf is passed over by the search).
   static func cached(borders: ShoreIndex, reach: Double, kind: String, cache: IndexCache?) -> BorderCells {
     // Without a cache folder, the cells alone: building the lists for every batch cost more than they
-    // save a small one (and than a test suite's many geocoders could spare).
+    // save a small one.
     guard let cache else { return BorderCells(borders: borders, reach: reach, listed: false) }
     let version: UInt32 = 4
     let name = IndexCacheFile.name(layer: borders.layer, kind: kind, version: version)
