@@ -588,17 +588,7 @@ extension BatchIndexes: PlacemarkLookups {
 
   func countryBorder(nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double) -> Int?
   {
-    guard let countryBorders = unretained.countryBorders else {
-      return unindexed.countryBorder(nearestTo: coordinate, vector, within: limit)
-    }
-    if let cells = countryBorderCells, cells.hasLeaves, limit <= cells.reach {
-      return countryBorders.read {
-        cells.nearest(in: $0, to: coordinate, vector, within: limit) { _ in true }
-      }?
-      .feature
-    }
-    if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
-    return countryBorders.read { $0.nearest(to: vector, within: limit) }?.feature
+    countryBorder(nearestTo: coordinate, vector, within: limit) { _ in true }
   }
 
   func countryBorder(

@@ -408,9 +408,7 @@ final class NearestShoreGrid: Sendable {
       }
     }
     if !answered { return shores.nearest(to: query) { accepted[$0] } }
-    guard best.feature != Int.max else { return nil }
-    return BoundaryHit(
-      feature: best.feature, angle: SphereGeometry.angle(query, best.point), point: best.point)
+    return best.hit(from: query)
   }
 
   /// Nodes (cells at every level), candidate entries, and bytes held.

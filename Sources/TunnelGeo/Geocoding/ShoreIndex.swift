@@ -424,9 +424,7 @@ final class ShoreIndex: Sendable {
             if bound <= reach { heap.push(HeapEntry(bound: bound, node: UInt32(child))) }
           }
         }
-        guard best.feature != Int.max else { return nil }
-        return BoundaryHit(
-          feature: best.feature, angle: SphereGeometry.angle(query, best.point), point: best.point)
+        return best.hit(from: query)
       }
     }
   }
@@ -452,9 +450,7 @@ final class ShoreIndex: Sendable {
         }
       }
     }
-    guard best.feature != Int.max else { return nil }
-    return BoundaryHit(
-      feature: best.feature, angle: SphereGeometry.angle(query, best.point), point: best.point)
+    return best.hit(from: query)
   }
 
   /// The best edge point so far: its squared chord, feature (`Int.max` before the first) and point.
@@ -462,6 +458,12 @@ final class ShoreIndex: Sendable {
     var chord: Double
     var feature = Int.max
     var point: SIMD3<Double>
+
+    /// The point as a query's answer; nil before the first.
+    func hit(from query: SIMD3<Double>) -> BoundaryHit? {
+      guard feature != Int.max else { return nil }
+      return BoundaryHit(feature: feature, angle: SphereGeometry.angle(query, point), point: point)
+    }
   }
 
   /// A lower bound of the chord from `query` to anything in a node's ball: the distance to its centre
