@@ -245,6 +245,29 @@ public final class BatchInput {
   /// ``BatchRecord/values`` but its line, in the input until the next read: ``keepLine(of:in:)`` moves it.
   func nextKeepingLine() throws(BatchError) -> BatchRecord? { try source.next() }
 
+  /// Makes ``nextKeepingLine()`` hand over the rows of plain CSV or TSV lines unread
+  /// (``BatchRecord/isUnread``), and returns how to read them; nil for input with no such rows (JSON, or
+  /// no rows at all), which is read as before.
+  func deferPlainRows() -> PlainRows? {
+    guard let table = source as? DelimitedSource, let rows = table.plainRows else { return nil }
+    table.defersPlainRows = true
+    deferring = table
+    return rows
+  }
+
+  /// The table whose plain rows are handed over unread, once ``deferPlainRows()`` has been called.
+  private var deferring: DelimitedSource?
+
+  /// Appends the rows of the plain lines that come next in the bytes already read, unread, and their
+  /// lines to `lines` (as ``nextKeepingLine()`` and ``keepLine(of:in:)`` would one at a time), at most
+  /// `limit` rows and about `byteLimit` bytes of input; returns how many. None before
+  /// ``deferPlainRows()``, or where the next line is not plain or not all read yet.
+  func takePlainRows(
+    limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]
+  ) -> Int {
+    deferring?.takePlainRows(limit: limit, byteLimit: byteLimit, into: &records, lines: &lines) ?? 0
+  }
+
   /// Appends the plain line of a row just read by ``nextKeepingLine()`` to `lines`, and points the row
   /// at it there.
   func keepLine(of record: inout BatchRecord, in lines: inout [UInt8]) {

@@ -119,6 +119,17 @@ public struct BatchRecord: Sendable {
     self.coordinate = coordinate
     self.plainLine = plainLine
   }
+
+  /// A row of a plain line not read yet (``isUnread``): ``PlainRows`` reads it once it is in its
+  /// chunk's lines.
+  init(line: Int, unreadPlainLine: Range<Int>) {
+    self.line = line
+    plainLine = unreadPlainLine
+  }
+
+  /// Whether the row is a plain line whose fields have not been read yet: neither good nor bad until
+  /// ``ChunkReader`` reads it. (Read, a plain line is a good row, with its coordinate.)
+  var isUnread: Bool { plainLine != nil && coordinate == nil }
 }
 
 extension BatchRecord {

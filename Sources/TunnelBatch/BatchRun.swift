@@ -171,7 +171,7 @@ public final class BatchRun {
     progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
   ) throws -> Summary {
     var summary = Summary()
-    let reader = ChunkReader(input: input, chunkSize: options.chunkSize)
+    let reader = ChunkReader(input: input, chunkSize: options.chunkSize, threads: options.threads)
     defer { reader.cancel() }
     var next = try reader.next(shouldStop: shouldStop)
     var chunk = next.records

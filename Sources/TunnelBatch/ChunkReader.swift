@@ -1,7 +1,18 @@
+import Dispatch
 import TunnelSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Reads chunks of rows on a thread of its own, a couple of chunks ahead of the batch that answers
 /// them, so that reading overlaps answering.
+///
+/// The thread only finds where CSV and TSV rows end and keeps their lines: the plain lines' fields and
+/// numbers are read when ``next(shouldStop:)`` hands their chunk over, in parts on every core
+/// (``PlainRows``), so that reading is not one core's work.
 ///
 /// A chunk is handed over when it is full (``chunkSize`` rows, or rows read from ``maximumChunkBytes``
 /// of input, so that rows of megabytes do not make chunks of gigabytes), at the end of the input, or
@@ -39,9 +50,20 @@ final class ChunkReader: @unchecked Sendable {
   /// Whether the reading thread has returned.
   private var threadEnded = false
 
-  init(input: BatchInput, chunkSize: Int) {
+  /// How the plain lines the thread keeps unread are read; nil for input that has none (JSON).
+  private let plainRows: PlainRows?
+  /// Threads the plain lines of a chunk are read on, at most.
+  private let threads: Int
+  /// Unread rows read on one thread at least: fewer are not worth sharing out.
+  static let partRows = 2048
+
+  /// Reads `input`, `chunkSize` rows at a time, its plain lines on `threads` threads (default: one per
+  /// core).
+  init(input: BatchInput, chunkSize: Int, threads: Int? = nil) {
     self.input = input
     self.chunkSize = chunkSize
+    self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    plainRows = input.deferPlainRows()
     input.stopAlso { [weak self] in self?.isCancelled ?? false }
     startThread(stackSize: 1 << 22) { [self] in
       read()
@@ -60,10 +82,18 @@ final class ChunkReader: @unchecked Sendable {
     pending.reserveCapacity(chunkSize)
     while true {
       do throws(BatchError) {
-        // Reading may hand over the pending rows (``BatchInput/willWait``): the line is kept after it.
-        guard var record = try input.nextKeepingLine() else { break }
-        input.keepLine(of: &record, in: &pendingLines)
-        pending.append(consume record)
+        // The plain lines already read, all at once; any other row, and the first after each read, one
+        // at a time.
+        if input.takePlainRows(
+          limit: chunkSize - pending.count,
+          byteLimit: Self.maximumChunkBytes - (input.bytesRead - pendingStart),
+          into: &pending, lines: &pendingLines) == 0
+        {
+          // Reading may hand over the pending rows (``BatchInput/willWait``): the line is kept after it.
+          guard var record = try input.nextKeepingLine() else { break }
+          input.keepLine(of: &record, in: &pendingLines)
+          pending.append(consume record)
+        }
         if pending.count == chunkSize || input.bytesRead - pendingStart >= Self.maximumChunkBytes,
           !hand(over: .success(takePending()))
         {
@@ -111,18 +141,48 @@ final class ChunkReader: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// The next chunk; empty at the end of the input, or when `shouldStop` says so while waiting.
+  /// The next chunk, its rows read; empty at the end of the input, or when `shouldStop` says so while
+  /// waiting.
   func next(shouldStop: () -> Bool) throws(BatchError) -> Chunk {
+    guard var chunk = try take(shouldStop: shouldStop) else { return Chunk() }
+    if let plainRows { read(&chunk, with: plainRows) }
+    return chunk
+  }
+
+  /// The next chunk as the thread handed it over; nil at the end of the input, or when `shouldStop`
+  /// says so while waiting.
+  private func take(shouldStop: () -> Bool) throws(BatchError) -> Chunk? {
     condition.lock()
     defer { condition.unlock() }
     while ready.isEmpty && !finished {
-      if shouldStop() { return Chunk() }
+      if shouldStop() { return nil }
       condition.wait(seconds: 0.05)
     }
-    guard !ready.isEmpty else { return Chunk() }
+    guard !ready.isEmpty else { return nil }
     let next = ready.removeFirst()
     condition.broadcast()
     return try next.get()
+  }
+
+  /// Reads the chunk's unread rows from their lines, in parts on every core when there are many.
+  private func read(_ chunk: inout Chunk, with plainRows: PlainRows) {
+    let workers = max(1, min(chunk.records.count / Self.partRows, threads))
+    let parts = workers == 1 ? 1 : workers * 4
+    chunk.lines.withUnsafeBufferPointer { lines in
+      chunk.records.withUnsafeMutableBufferPointer { records in
+        let shared = UnreadRows(records: records, lines: lines)
+        let read = { @Sendable (part: Int) in
+          let (records, lines) = (shared.records, shared.lines)
+          for index in (records.count * part / parts)..<(records.count * (part + 1) / parts)
+          where records[index].isUnread {
+            let range = records[index].plainLine!
+            records[index] = plainRows.record(
+              line: records[index].line, plain: UnsafeBufferPointer(rebasing: lines[range]), at: range)
+          }
+        }
+        if parts == 1 { read(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: read) }
+      }
+    }
   }
 
   private var isCancelled: Bool {
@@ -147,4 +207,11 @@ final class ChunkReader: @unchecked Sendable {
     while !threadEnded { condition.wait() }
     condition.unlock()
   }
+}
+
+/// A chunk's rows, each read by one part, and its lines.
+private struct UnreadRows: @unchecked Sendable {
+  // @unchecked: each part writes only its own rows, and the rows are read after every part has returned.
+  let records: UnsafeMutableBufferPointer<BatchRecord>
+  let lines: UnsafeBufferPointer<UInt8>
 }

@@ -127,6 +127,34 @@ final class DelimitedReader {
     }
   }
 
+  /// Takes the plain lines that come next in the bytes already read, as ``nextKeepingPlainLine()`` would
+  /// one at a time, and tells `body` each one's number and where it is in the input (blank lines are
+  /// skipped, as there); stops before a line that is not plain or not all read yet, after `limit`
+  /// lines, or once `byteLimit` bytes are taken. The ranges are in the input as the last read left it
+  /// (until the next read). Takes nothing before the input's first line has been read the usual way.
+  func takePlainLines(limit: Int, byteLimit: Int, _ body: (_ line: Int, _ range: Range<Int>) -> Void) {
+    guard startedInput, readsPlainLines, limit > 0 else { return }
+    let start = input.start
+    let (end, final) = (input.end, input.atEnd)
+    var position = start
+    var lines = input.linesConsumed
+    var taken = 0
+    input.storage.withUnsafeBufferPointer { bytes in
+      while taken < limit, position < end, position - start < byteLimit,
+        let (length, newline) = Self.plainLine(
+          bytes, from: position, end: end, final: final, special: special)
+      {
+        if length > 0 {
+          body(lines + 1, position..<(position + length))
+          taken += 1
+        }
+        position += length + (newline ? 1 : 0)
+        if newline { lines += 1 }
+      }
+    }
+    input.consume(position - start, newlines: lines - input.linesConsumed)
+  }
+
   /// The length of the plain line at `start` (without its newline) and whether a newline ends it; nil
   /// when the line is not plain, is too long, or has not all been read yet.
   private static func plainLine(

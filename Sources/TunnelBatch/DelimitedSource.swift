@@ -80,8 +80,41 @@ final class DelimitedSource: RecordSource {
     }
   }
 
+  /// Whether a good-looking plain line is handed over unread (``BatchRecord/isUnread``), for
+  /// ``plainRows`` to read later on another thread; set by ``BatchInput/deferPlainRows()``.
+  var defersPlainRows = false
+
+  /// How the rows are read from their fields; nil for input without rows.
+  private(set) lazy var plainRows: PlainRows? = columns.map {
+    PlainRows(columns: $0, fieldCount: header.count, separator: reader.separator)
+  }
+
+  /// Appends the rows of the plain lines that come next in the bytes already read, unread, with their
+  /// lines (see ``DelimitedReader/takePlainLines(limit:byteLimit:_:)``); returns how many. Only while
+  /// ``defersPlainRows``: the others are read one at a time by ``next()``.
+  func takePlainRows(
+    limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]
+  ) -> Int {
+    guard defersPlainRows, pending == nil, columns != nil else { return 0 }
+    let before = records.count
+    // Input positions move to positions in `lines` by the same offset, the first row's line copied
+    // to its end.
+    var first: Int? = nil
+    var last = 0
+    reader.takePlainLines(limit: limit, byteLimit: byteLimit) { line, range in
+      let offset = lines.count - (first ?? range.lowerBound)
+      if first == nil { first = range.lowerBound }
+      records.append(
+        BatchRecord(line: line, unreadPlainLine: (range.lowerBound + offset)..<(range.upperBound + offset)))
+      last = range.upperBound
+    }
+    // The lines as they are, with the newlines between them (no row's line holds one).
+    if let first { reader.withPlainLine(first..<last) { lines.append(contentsOf: $0) } }
+    return records.count - before
+  }
+
   func next() throws(BatchError) -> BatchRecord? {
-    guard let columns else { return nil }
+    guard let rows = plainRows else { return nil }
     var record: DelimitedReader.Record
     if let pending {
       record = pending
@@ -91,38 +124,54 @@ final class DelimitedSource: RecordSource {
       record = read
     }
     if let plain = record.plain {
-      if let found = reader.withPlainLine(plain, { plainCoordinate($0, columns: columns) }) {
-        return BatchRecord(line: record.line, plainLine: plain, coordinate: found)
-      }
-      // Whatever else the row is, the fields say it as for any row.
-      record.fields = reader.withPlainLine(plain) {
-        DelimitedReader.fields(ofPlain: $0, separator: reader.separator)
-      }
-      record.plain = nil
+      if defersPlainRows { return BatchRecord(line: record.line, unreadPlainLine: plain) }
+      return reader.withPlainLine(plain) { rows.record(line: record.line, plain: $0, at: plain) }
     }
-    var problem = record.problem
-    if problem == nil, record.fields.count != header.count {
+    return rows.record(line: record.line, fields: record.fields, problem: record.problem)
+  }
+}
+
+/// How the rows of a CSV or TSV input are read from their fields: what ``DelimitedSource`` knows of the
+/// header, for reading plain lines on any thread (``ChunkReader`` reads a chunk's on every core).
+struct PlainRows: Sendable {
+  let columns: CoordinateColumns
+  /// The header's fields: a row with more or fewer is bad.
+  let fieldCount: Int
+  let separator: UInt8
+
+  /// The row of the plain line `line` (its bytes), which stays a plain line at `range` when it is good.
+  @inline(__always)
+  func record(line: Int, plain bytes: UnsafeBufferPointer<UInt8>, at range: Range<Int>) -> BatchRecord {
+    if let found = coordinate(bytes) { return BatchRecord(line: line, plainLine: range, coordinate: found) }
+    // Whatever else the row is, the fields say it as for any row.
+    return record(
+      line: line, fields: DelimitedReader.fields(ofPlain: bytes, separator: separator), problem: nil)
+  }
+
+  /// The row of fields read the general way, and the problem reading found, if any.
+  func record(line: Int, fields: [String], problem: String?) -> BatchRecord {
+    var problem = problem
+    if problem == nil, fields.count != fieldCount {
       problem =
-        "the row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s") where the header has \(header.count)"
+        "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") where the header has \(fieldCount)"
     }
     var coordinate: Coordinate? = nil
     if problem == nil {
-      switch columns.coordinate(in: record.fields) {
+      switch columns.coordinate(in: fields) {
       case .success(let found): coordinate = found
       case .failure(let failure): problem = failure.message
       }
     }
-    return BatchRecord(line: record.line, values: record.fields, coordinate: coordinate, problem: problem)
+    return BatchRecord(line: line, values: fields, coordinate: coordinate, problem: problem)
   }
 
   /// The coordinate of a plain line whose fields are as many as the header's and whose coordinate
   /// columns are plain decimal numbers within range; nil for any other line.
-  private func plainCoordinate(_ line: UnsafeBufferPointer<UInt8>, columns: CoordinateColumns) -> Coordinate?
-  {
+  @inline(__always)
+  func coordinate(_ line: UnsafeBufferPointer<UInt8>) -> Coordinate? {
     guard case .pair(let latitudeColumn, let longitudeColumn) = columns, let base = line.baseAddress else {
       return nil
     }
-    let separator = reader.separator
     var field = 0
     var fieldStart = 0
     var latitude: Range<Int>?
@@ -154,7 +203,7 @@ final class DelimitedSource: RecordSource {
     }
     for index in index..<line.count where line[index] == separator { ends(at: index) }
     ends(at: line.count)
-    guard field == header.count, let latitude, let longitude,
+    guard field == fieldCount, let latitude, let longitude,
       case .some(.some(let north)) = DecimalNumber.parse(plain: UnsafeBufferPointer(rebasing: line[latitude])),
       case .some(.some(let east)) = DecimalNumber.parse(plain: UnsafeBufferPointer(rebasing: line[longitude])),
       case .success(let coordinate) = CoordinateColumns.coordinate(north, east)

@@ -220,6 +220,46 @@ import TunnelGeo
     }
   }
 
+  @Test(
+    "Rows read in chunks, their plain lines' fields on several threads, are the rows read one at a time",
+    arguments: [(16_384, 2, 1 << 20), (16_384, 3, 4_093), (1_000, 2, 61), (7, 1, 8)])
+  func chunked(chunkSize: Int, threads: Int, blockSize: Int) throws {
+    var generator = SplitMix64(seed: UInt64(chunkSize + threads))
+    // Good rows mostly, and every kind of bad or unusual one among them: out of range, too few or many
+    // fields, an exponent, quotes, a CR, blank lines, text above ASCII, an empty coordinate.
+    let odd = [
+      "7,91.5,8.25", "7,56", "7,56,8,9", "7,1e1,8", "\"7\",\"56\",\"8\"", "7,56,8\r", "", "7,é,8", "7,,8",
+      "7,-0.000,180", "7,+5.,-180.0", "x,56,\"8\"\"\"",
+    ]
+    var text = "id,lat,lon\n"
+    for row in 0..<30_000 {
+      if Int.random(in: 0..<20, using: &generator) == 0 {
+        text += odd.randomElement(using: &generator)! + "\n"
+      } else {
+        let latitude = Double(Int.random(in: -90_000_000...90_000_000, using: &generator)) / 1e6
+        let longitude = Double(Int.random(in: -180_000_000..<180_000_000, using: &generator)) / 1e6
+        text += "\(row),\(latitude),\(longitude)\n"
+      }
+    }
+    text += "1,2,3"  // no newline at the end
+    let bytes = Array(text.utf8)
+    let oneByOne = try records(bytes, format: .csv, blockSize: blockSize).rows
+    let chunked = try chunkedRecords(
+      bytes, format: .csv, blockSize: blockSize, chunkSize: chunkSize, threads: threads)
+    try #require(chunked.count == oneByOne.count)
+    var differing = 0
+    for (one, other) in zip(chunked, oneByOne)
+    where
+      !(one.line == other.line && one.values == other.values && one.coordinate == other.coordinate
+      && one.problem == other.problem)
+    {
+      differing += 1
+      if differing <= 3 { Issue.record("line \(one.line): \(one.values) \(other.values)") }
+    }
+    #expect(differing == 0)
+    #expect(oneByOne.count { $0.problem != nil } > 500)
+  }
+
   @Test("Empty input and a header alone give no rows")
   func empty() throws {
     #expect(try records("").rows.isEmpty)

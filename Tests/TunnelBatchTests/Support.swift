@@ -27,3 +27,32 @@ func records(
   while let row = try input.next() { rows.append(row) }
   return (input, rows)
 }
+
+/// Every row of `bytes` as a batch reads them: in chunks of `chunkSize` rows from a reading thread, the
+/// plain lines' fields read on `threads` threads; each row's values split from its line, so that the rows
+/// compare with ``records(_:format:columns:blockSize:readsPlainLines:)``'s.
+func chunkedRecords(
+  _ bytes: [UInt8], format: BatchInputFormat? = nil, blockSize: Int = 5, chunkSize: Int, threads: Int
+) throws -> [BatchRecord] {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString).data")
+    .path
+  FileManager.default.createFile(atPath: path, contents: Data(bytes))
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  let input = try BatchInput(path: path, format: format, columns: .init(), blockSize: blockSize)
+  let reader = ChunkReader(input: input, chunkSize: chunkSize, threads: threads)
+  defer { reader.cancel() }
+  var rows: [BatchRecord] = []
+  while true {
+    let chunk = try reader.next { false }
+    if chunk.records.isEmpty { return rows }
+    chunk.lines.withUnsafeBufferPointer { lines in
+      for var record in chunk.records {
+        if record.plainLine != nil {
+          record.values = record.values(lines: lines, separator: input.separator)
+          record.plainLine = nil
+        }
+        rows.append(record)
+      }
+    }
+  }
+}
