@@ -128,24 +128,37 @@ final class DelimitedReader {
   }
 
   /// Takes the plain lines that come next in the bytes already read, as ``nextKeepingPlainLine()`` would
-  /// one at a time, and tells `body` each one's number and where it is in the input (blank lines are
-  /// skipped, as there); stops before a line that is not plain or not all read yet, after `limit`
-  /// lines, or once `byteLimit` bytes are taken. The ranges are in the input as the last read left it
-  /// (until the next read). Takes nothing before the input's first line has been read the usual way.
-  func takePlainLines(limit: Int, byteLimit: Int, _ body: (_ line: Int, _ range: Range<Int>) -> Void) {
+  /// one at a time, and tells `body` each one's number, where it is in the input (blank lines are
+  /// skipped, as there) and whether it is plain only once its quotes are taken out (see
+  /// ``quotedLine(_:from:end:final:separator:)``); stops before a line that is neither, or not all read
+  /// yet, after `limit` lines, or once `byteLimit` bytes are taken. The ranges are in the input as the
+  /// last read left it (until the next read). Takes nothing before the input's first line has been read
+  /// the usual way.
+  func takePlainLines(
+    limit: Int, byteLimit: Int, _ body: (_ line: Int, _ range: Range<Int>, _ quoted: Bool) -> Void
+  ) {
     guard startedInput, readsPlainLines, limit > 0 else { return }
     let start = input.start
     let (end, final) = (input.end, input.atEnd)
+    let quotes = !isTSV
     var position = start
     var lines = input.linesConsumed
     var taken = 0
     input.storage.withUnsafeBufferPointer { bytes in
-      while taken < limit, position < end, position - start < byteLimit,
-        let (length, newline) = Self.plainLine(
-          bytes, from: position, end: end, final: final, special: special)
-      {
-        if length > 0 {
-          body(lines + 1, position..<(position + length))
+      while taken < limit, position < end, position - start < byteLimit {
+        let (length, newline, quoteCount): (Int, Bool, Int)
+        if let plain = Self.plainLine(bytes, from: position, end: end, final: final, special: special) {
+          (length, newline, quoteCount) = (plain.length, plain.newline, 0)
+        } else if quotes,
+          let found = Self.quotedLine(bytes, from: position, end: end, final: final, separator: separator)
+        {
+          (length, newline, quoteCount) = found
+        } else {
+          break
+        }
+        // Blank once its quotes are out (`""`), a line is blank, as a record of one empty field is.
+        if length > quoteCount {
+          body(lines + 1, position..<(position + length), quoteCount > 0)
           taken += 1
         }
         position += length + (newline ? 1 : 0)
@@ -153,6 +166,47 @@ final class DelimitedReader {
       }
     }
     input.consume(position - start, newlines: lines - input.linesConsumed)
+  }
+
+  /// The length of the CSV line at `start` (without its newline), whether a newline ends it, and how
+  /// many quotes it holds, when the line is plain but for quotes around some of its fields whose
+  /// contents are plain and hold no separator: taken out, the quotes leave a plain line of the same
+  /// fields (`"1","Skjern",55.95,8.5` as R writes it is `1,Skjern,55.95,8.5`). Nil for any other line, one
+  /// too long, or one not all read yet.
+  static func quotedLine(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, separator: UInt8
+  ) -> (length: Int, newline: Bool, quotes: Int)? {
+    let limit = min(end, start + maximumRecordBytes)
+    let quote = UInt8(ascii: "\"")
+    var index = start
+    var quotes = 0
+    var inQuotes = false
+    var fieldStart = true
+    while index < limit {
+      let byte = bytes[index]
+      if byte == 0x0A { break }
+      if byte >= 0x80 || byte == 0x0D || byte == 0 { return nil }
+      if byte == quote {
+        if inQuotes {
+          // A closing quote ends its field: a doubled quote, or text after it, is not plain.
+          guard index + 1 == limit || bytes[index + 1] == separator || bytes[index + 1] == 0x0A else {
+            return nil
+          }
+          inQuotes = false
+        } else {
+          guard fieldStart else { return nil }
+          inQuotes = true
+        }
+        quotes += 1
+      } else if byte == separator, inQuotes {
+        return nil
+      }
+      fieldStart = byte == separator
+      index += 1
+    }
+    // An open quote runs on to the next line, or has not all been read.
+    guard !inQuotes, index < limit || (final && limit == end && end > start) else { return nil }
+    return (index - start, index < limit, quotes)
   }
 
   /// The length of the plain line at `start` (without its newline) and whether a newline ends it; nil

@@ -97,19 +97,30 @@ final class DelimitedSource: RecordSource {
   ) -> Int {
     guard defersPlainRows, pending == nil, columns != nil else { return 0 }
     let before = records.count
-    // Input positions move to positions in `lines` by the same offset, the first row's line copied
-    // to its end.
-    var first: Int? = nil
-    var last = 0
-    reader.takePlainLines(limit: limit, byteLimit: byteLimit) { line, range in
-      let offset = lines.count - (first ?? range.lowerBound)
-      if first == nil { first = range.lowerBound }
+    // Runs of plain lines are copied as they are, from the first row's line to the last's end, with the
+    // newlines between them (no row's line holds one); a quoted line without its quotes.
+    var run: Range<Int>? = nil
+    func copyRun() {
+      if let run { reader.withPlainLine(run) { lines.append(contentsOf: $0) } }
+      run = nil
+    }
+    reader.takePlainLines(limit: limit, byteLimit: byteLimit) { line, range, quoted in
+      if quoted {
+        copyRun()
+        let from = lines.count
+        reader.withPlainLine(range) { bytes in
+          for byte in bytes where byte != UInt8(ascii: "\"") { lines.append(byte) }
+        }
+        records.append(BatchRecord(line: line, unreadPlainLine: from..<lines.count))
+        return
+      }
+      // Where the line will be in `lines` once the run it ends is copied.
+      let offset = lines.count - (run?.lowerBound ?? range.lowerBound)
       records.append(
         BatchRecord(line: line, unreadPlainLine: (range.lowerBound + offset)..<(range.upperBound + offset)))
-      last = range.upperBound
+      run = (run?.lowerBound ?? range.lowerBound)..<range.upperBound
     }
-    // The lines as they are, with the newlines between them (no row's line holds one).
-    if let first { reader.withPlainLine(first..<last) { lines.append(contentsOf: $0) } }
+    copyRun()
     return records.count - before
   }
 

@@ -14,10 +14,11 @@ import Glibc
 @Suite struct BatchRunTests {
   static let geocoder = ReverseGeocoder(data: try! PlaceData())
 
-  /// Runs a batch of `text` and returns what it wrote and how it ended.
+  /// Runs a batch of `text`, read `blockSize` bytes at a time (CSV and TSV lines all the general way
+  /// when not `readsPlainLines`), and returns what it wrote and how it ended.
   func run(
     _ text: String, options: BatchRun.Options, format: BatchInputFormat? = nil,
-    shouldStop: @escaping () -> Bool = { false }
+    shouldStop: @escaping () -> Bool = { false }, blockSize: Int = 64, readsPlainLines: Bool = true
   ) throws -> (output: String, summary: BatchRun.Summary, bad: [Int]) {
     let directory = FileManager.default.temporaryDirectory
     let inputPath = directory.appendingPathComponent("batch-in-\(UUID().uuidString)").path
@@ -27,7 +28,9 @@ import Glibc
       try? FileManager.default.removeItem(atPath: inputPath)
       try? FileManager.default.removeItem(atPath: outputPath)
     }
-    let input = try BatchInput(path: inputPath, format: format, columns: .init(), blockSize: 64)
+    let input = try BatchInput(
+      path: inputPath, format: format, columns: .init(), blockSize: blockSize,
+      readsPlainLines: readsPlainLines)
     let descriptor = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     defer { close(descriptor) }
     var bad: [Int] = []

@@ -18,6 +18,38 @@ import TunnelGeo
   }
 
   @Test(
+    "Quoted fields that need no quotes are read as plain lines without them: the same bytes out as read the general way",
+    arguments: BatchOutputFormat.allCases)
+  func quotedAsPlain(format: BatchOutputFormat) throws {
+    // As R writes a table, and every way a quote makes a line more than plain: a quoted separator, a
+    // doubled quote, text after a closing quote, a quote inside a field, a quoted newline, a line that
+    // is only an empty quoted field, an empty quoted field among others, a CR, bytes above ASCII.
+    var text = "\"\",\"name\",\"lat\",\"lon\"\n"
+    let odd = [
+      "\"1\",\"Skjern\",55.95,8.5", "\"2\",\"Skjern, DK\",55.95,8.5", "\"3\",\"a\"\"b\",1,2",
+      "\"4\",\"a\"b,1,2",
+      "\"5\",a\"b,1,2", "\"6\",\"two\nlines\",1,2", "\"\"", "\"7\",\"\",\"56.5\",\"-8.25\"",
+      "\"8\",x,\"91\",1",
+      "\"9\",x,1\r", "\"10\",\"é\",1,2", "\"11\",\"x\",\"1\"", "\"12\",\"x\",1,2,\"3\"", "\"13\",\"\",,",
+    ]
+    for row in 0..<400 {
+      text +=
+        row % 3 == 0
+        ? odd[row / 3 % odd.count] : "\"\(row)\",\"p\(row)\",\(row % 180 - 90).5,\(row % 360 - 180)"
+      text += "\n"
+    }
+    text += "\"last\",\"no newline\",1,2"
+    let options = BatchRun.Options(fields: [.land], format: format)
+    let general = try BatchRunTests().run(text, options: options, readsPlainLines: false)
+    for blockSize in [64, 1 << 20] {
+      let plain = try BatchRunTests().run(text, options: options, blockSize: blockSize)
+      #expect(plain.output == general.output, "block size \(blockSize)")
+      #expect(plain.bad == general.bad)
+    }
+    #expect(general.bad.count > 30)
+  }
+
+  @Test(
     "A JSON row that cannot pass through whole is a bad row with its problem, its values not written",
     arguments: [
       (
