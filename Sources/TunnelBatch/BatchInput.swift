@@ -245,27 +245,37 @@ public final class BatchInput {
   /// ``BatchRecord/values`` but its line, in the input until the next read: ``keepLine(of:in:)`` moves it.
   func nextKeepingLine() throws(BatchError) -> BatchRecord? { try source.next() }
 
-  /// Makes ``nextKeepingLine()`` hand over the rows of plain CSV or TSV lines unread
-  /// (``BatchRecord/isUnread``), and returns how to read them; nil for input with no such rows (JSON, or
-  /// no rows at all), which is read as before.
-  func deferPlainRows() -> PlainRows? {
-    guard let table = source as? DelimitedSource, let rows = table.plainRows else { return nil }
-    table.defersPlainRows = true
-    deferring = table
-    return rows
+  /// Makes ``nextKeepingLine()`` and ``takeLines(limit:byteLimit:into:lines:)`` hand over rows unread
+  /// (``BatchRecord/isUnread``) where their lines can be read apart: plain CSV or TSV lines, and JSON
+  /// Lines; returns how to read them. Nil for input with no such rows (GeoJSON, or no rows at all), which
+  /// is read as before.
+  func deferRows() -> LineRows? {
+    if let table = source as? DelimitedSource, let rows = table.plainRows {
+      table.defersPlainRows = true
+      deferring = table
+      return .delimited(rows)
+    }
+    if let lines = source as? JSONLinesSource {
+      lines.defersLines = true
+      deferringLines = lines
+      return .jsonLines(lines.rows)
+    }
+    return nil
   }
 
-  /// The table whose plain rows are handed over unread, once ``deferPlainRows()`` has been called.
+  /// The source whose rows are handed over unread, once ``deferRows()`` has been called.
   private var deferring: DelimitedSource?
+  private var deferringLines: JSONLinesSource?
 
-  /// Appends the rows of the plain lines that come next in the bytes already read, unread, and their
-  /// lines to `lines` (as ``nextKeepingLine()`` and ``keepLine(of:in:)`` would one at a time), at most
-  /// `limit` rows and about `byteLimit` bytes of input; returns how many. None before
-  /// ``deferPlainRows()``, or where the next line is not plain or not all read yet.
-  func takePlainRows(
-    limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]
-  ) -> Int {
-    deferring?.takePlainRows(limit: limit, byteLimit: byteLimit, into: &records, lines: &lines) ?? 0
+  /// Appends the rows of the lines that come next in the bytes already read and can be read apart,
+  /// unread, and their lines to `lines` (as ``nextKeepingLine()`` and ``keepLine(of:in:)`` would one at a
+  /// time), at most `limit` rows and about `byteLimit` bytes of input; returns how many. None before
+  /// ``deferRows()``, or where the next line cannot be read apart or has not all been read yet.
+  func takeLines(limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]) -> Int {
+    if let deferring {
+      return deferring.takePlainRows(limit: limit, byteLimit: byteLimit, into: &records, lines: &lines)
+    }
+    return deferringLines?.takeLines(limit: limit, byteLimit: byteLimit, into: &records, lines: &lines) ?? 0
   }
 
   /// Appends the plain line of a row just read by ``nextKeepingLine()`` to `lines`, and points the row
@@ -291,6 +301,14 @@ public final class BatchInput {
 
   /// Bytes read so far.
   public var bytesRead: Int { buffer.consumedTotal }
+}
+
+/// How the rows of lines handed over unread are read, on any thread.
+enum LineRows: Sendable {
+  /// Plain CSV or TSV lines.
+  case delimited(PlainRows)
+  /// JSON Lines.
+  case jsonLines(JSONLineRows)
 }
 
 /// Something that turns input bytes into rows.

@@ -270,6 +270,7 @@ public final class BatchRun {
         }
         throw error
       }
+      reader.recycle(&chunk)
       chunk = next.records
       lines = next.lines
     }

@@ -81,7 +81,7 @@ final class DelimitedSource: RecordSource {
   }
 
   /// Whether a good-looking plain line is handed over unread (``BatchRecord/isUnread``), for
-  /// ``plainRows`` to read later on another thread; set by ``BatchInput/deferPlainRows()``.
+  /// ``plainRows`` to read later on another thread; set by ``BatchInput/deferRows()``.
   var defersPlainRows = false
 
   /// How the rows are read from their fields; nil for input without rows.
@@ -97,30 +97,20 @@ final class DelimitedSource: RecordSource {
   ) -> Int {
     guard defersPlainRows, pending == nil, columns != nil else { return 0 }
     let before = records.count
-    // Runs of plain lines are copied as they are, from the first row's line to the last's end, with the
-    // newlines between them (no row's line holds one); a quoted line without its quotes.
-    var run: Range<Int>? = nil
-    func copyRun() {
-      if let run { reader.withPlainLine(run) { lines.append(contentsOf: $0) } }
-      run = nil
-    }
+    var taken = TakenLines()
+    // (No nested function copies the runs: one capturing `taken` made every access to it checked at run
+    // time.)
     reader.takePlainLines(limit: limit, byteLimit: byteLimit) { line, range, quoted in
-      if quoted {
-        copyRun()
-        let from = lines.count
-        reader.withPlainLine(range) { bytes in
-          for byte in bytes where byte != UInt8(ascii: "\"") { lines.append(byte) }
-        }
-        records.append(BatchRecord(line: line, unreadPlainLine: from..<lines.count))
-        return
+      guard quoted else { return taken.add(line: line, range, to: &records, linesCount: lines.count) }
+      // Without its quotes, copied on its own, after the lines before it.
+      if let run = taken.takeRun() { reader.withPlainLine(run) { lines.append(contentsOf: $0) } }
+      let from = lines.count
+      reader.withPlainLine(range) { bytes in
+        for byte in bytes where byte != UInt8(ascii: "\"") { lines.append(byte) }
       }
-      // Where the line will be in `lines` once the run it ends is copied.
-      let offset = lines.count - (run?.lowerBound ?? range.lowerBound)
-      records.append(
-        BatchRecord(line: line, unreadPlainLine: (range.lowerBound + offset)..<(range.upperBound + offset)))
-      run = (run?.lowerBound ?? range.lowerBound)..<range.upperBound
+      records.append(BatchRecord(line: line, unreadPlainLine: from..<lines.count))
     }
-    copyRun()
+    if let run = taken.takeRun() { reader.withPlainLine(run) { lines.append(contentsOf: $0) } }
     return records.count - before
   }
 

@@ -10,19 +10,19 @@ import TunnelGeo
 /// its text as it came (``BatchRecord/source``).
 final class JSONLinesSource: RecordSource {
   private let input: InputBuffer
-  private let names: CoordinateColumns.Names
   private var startedInput = false
-  /// The member names of the last row and the columns found among them, reused while rows look alike.
-  private var lastNames: [String] = []
-  private var lastColumns: Result<CoordinateColumns?, BatchError> = .success(nil)
-  /// What is wrong with the last row's names (one not text, one given twice), if anything.
-  private var lastNamesProblem: String?
+  /// How rows are read from their lines, and the columns of the last row's names.
+  let rows: JSONLineRows
+  private var columns = JSONLineRows.Columns()
   /// Whether a row has been read (the first one says what the whole file is).
   private var readRow = false
+  /// Whether lines are handed over unread (``BatchRecord/isUnread``) by ``takeLines(limit:byteLimit:into:lines:)``,
+  /// for ``rows`` to read later on another thread; set by ``BatchInput/deferRows()``.
+  var defersLines = false
 
   init(input: InputBuffer, names: CoordinateColumns.Names) {
     self.input = input
-    self.names = names
+    rows = JSONLineRows(names: names)
   }
 
   func next() throws(BatchError) -> BatchRecord? {
@@ -58,25 +58,14 @@ final class JSONLinesSource: RecordSource {
       let first = !readRow
       readRow = true
       if first, bytes[start] == UInt8(ascii: "[") { throw .jsonArray(expected: .jsonl, line: number) }
-      var contentEnd = line.contentEnd
-      func bad(_ problem: String) -> BatchRecord {
-        // Its text as it came, unless that is not UTF-8 (then it would be changed, and is left out).
-        let text = UnsafeBufferPointer(rebasing: bytes[input.start..<contentEnd])
-        return BatchRecord(
-          line: number, values: [], coordinate: nil, problem: problem,
-          source: String(validating: text, as: UTF8.self))
-      }
-      guard bytes[start] == UInt8(ascii: "{") else { return bad("the line is not a JSON object") }
-      switch JSONScan.value(bytes, from: start, end: line.contentEnd) {
-      case .incomplete:
-        return bad("the line ends inside its JSON object")
-      case .invalid(let reason, let position):
-        return bad("the line is not JSON: \(reason) at column \(position - input.start + 1)")
-      case .tooDeep(let position):
-        return bad("the line is not JSON: \(JSONScan.tooDeepReason) at column \(position - input.start + 1)")
-      case .end(let objectEnd):
+      let text = input.start..<line.contentEnd
+      switch rows.object(bytes, from: start, in: text) {
+      case .failure(let problem):
+        return rows.bad(problem.message, line: number, bytes, text)
+      case .success(let objectEnd):
         var after = objectEnd
         while after < line.contentEnd, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
+        var contentEnd = line.contentEnd
         if after < line.contentEnd, bytes[after] == 0x0D,
           JSONScan.skipWhitespace(bytes, after, end: line.contentEnd) < line.contentEnd
         {
@@ -85,52 +74,179 @@ final class JSONLinesSource: RecordSource {
           consumed = after + 1 - input.start
           contentEnd = after
         }
-        guard JSONScan.skipWhitespace(bytes, objectEnd, end: contentEnd) == contentEnd else {
-          return bad("the line holds more than one JSON value")
-        }
-        // Passed through whole or not at all: a row that would lose or change a member is bad.
-        guard UTF8Validation.isValid(bytes, start..<objectEnd) else {
-          return bad("the line is not JSON: it holds bytes that are not UTF-8 text")
-        }
-        let members = JSONScan.members(bytes, from: start, end: objectEnd)
-        let memberNames = members.map { $0.name ?? "" }
-        if memberNames != lastNames || members.contains(where: { $0.name == nil }) {
-          lastNames = memberNames
-          lastNamesProblem = JSONScan.namesProblem(members, what: "member")
-          do throws(BatchError) {
-            lastColumns = .success(try CoordinateColumns.find(in: memberNames, names: names))
-          } catch {
-            lastColumns = .failure(error)
-          }
-        }
-        if let lastNamesProblem { return bad(lastNamesProblem) }
-        let values = members.map {
-          String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.value]), as: UTF8.self)
-        }
-        var coordinate: Coordinate? = nil
-        var problem: String? = nil
-        switch lastColumns {
-        case .failure(.unknownColumn(let role, let name, let header)):
-          let members =
-            header.isEmpty ? "the row has no members" : "its members are \(BatchError.list(header))"
-          problem =
-            "\(names.options[role]) \(EchoedText.quoted(name)) names no member of this row (\(members))"
-        case .failure(.ambiguousColumns(let candidates, _)):
-          problem = BatchError.ambiguity(candidates, options: names.options, item: "member")
-        case .failure(let error):
-          problem = error.description(naming: names.options)
-        case .success(nil):
-          problem = "no member holds the coordinate (lat and lon, latitude and longitude, or coordinate)"
-        case .success(let columns?):
-          switch JSONValues.coordinate(values, columns) {
-          case .success(let found): coordinate = found
-          case .failure(let failure): problem = failure.message
-          }
-        }
-        return BatchRecord(
-          line: number, values: values, names: memberNames, coordinate: coordinate, problem: problem)
+        return rows.record(
+          bytes, line: number, object: start..<objectEnd, in: input.start..<contentEnd, columns: &columns)
       }
     }
+  }
+
+  /// Appends the rows of the lines that come next in the bytes already read and that can be read apart
+  /// from the others, unread, with their lines (see ``DelimitedSource/takePlainRows(limit:byteLimit:into:lines:)``);
+  /// returns how many. Such a line starts with `{` and holds no carriage return (one may end a row
+  /// before the line's end); the first row, and every other line, is read one at a time by ``next()``.
+  func takeLines(limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]) -> Int {
+    guard defersLines, readRow, limit > 0 else { return 0 }
+    let before = records.count
+    let start = input.start
+    let (end, final) = (input.end, input.atEnd)
+    var position = start
+    var newlines = input.linesConsumed
+    var taken = TakenLines()
+    input.storage.withUnsafeBufferPointer { bytes in
+      while records.count - before < limit, position < end, position - start < byteLimit,
+        let (length, newline) = Self.separateLine(bytes, from: position, end: end, final: final)
+      {
+        taken.add(line: newlines + 1, position..<(position + length), to: &records, linesCount: lines.count)
+        position += length + (newline ? 1 : 0)
+        if newline { newlines += 1 }
+      }
+      if let run = taken.takeRun() { lines.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run])) }
+    }
+    input.consume(position - start, newlines: newlines - input.linesConsumed)
+    return records.count - before
+  }
+
+  /// The length of the line at `start` (without its newline) and whether a newline ends it, when the
+  /// line can be read apart from the others: it starts with `{`, holds no carriage return, and is not
+  /// too long; nil otherwise, or when it has not all been read yet.
+  private static func separateLine(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool
+  ) -> (length: Int, newline: Bool)? {
+    guard bytes[start] == UInt8(ascii: "{") else { return nil }
+    let limit = min(end, start + DelimitedReader.maximumRecordBytes)
+    var index = start
+    let raw = UnsafeRawPointer(bytes.baseAddress!)
+    while index + 8 <= limit {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let newlines = DelimitedReader.zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+      var returns = DelimitedReader.zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+      if newlines != 0 {
+        let at = newlines.trailingZeroBitCount / 8
+        returns &= at == 0 ? 0 : (1 << (8 * at)) &- 1
+        return returns == 0 ? (index + at - start, true) : nil
+      }
+      if returns != 0 { return nil }
+      index += 8
+    }
+    while index < limit {
+      if bytes[index] == 0x0A { return (index - start, true) }
+      if bytes[index] == 0x0D { return nil }
+      index += 1
+    }
+    return final && limit == end ? (end - start, false) : nil
+  }
+}
+
+/// How JSON Lines rows are read from their lines: what ``JSONLinesSource`` knows, for reading lines on
+/// any thread (``ChunkReader`` reads a chunk's on every core).
+struct JSONLineRows: Sendable {
+  /// The columns the user named.
+  let names: CoordinateColumns.Names
+
+  /// The member names of the last row and the columns found among them, reused while rows look alike.
+  struct Columns {
+    var names: [String] = []
+    var found: Result<CoordinateColumns?, BatchError> = .success(nil)
+    /// What is wrong with the last row's names (one not text, one given twice), if anything.
+    var namesProblem: String?
+  }
+
+  /// The row of a line handed over unread: all its bytes are the line's text, which starts with an object.
+  func record(line: Int, text bytes: UnsafeBufferPointer<UInt8>, columns: inout Columns) -> BatchRecord {
+    let text = 0..<bytes.count
+    switch object(bytes, from: 0, in: text) {
+    case .failure(let problem): return bad(problem.message, line: line, bytes, text)
+    case .success(let objectEnd):
+      return record(bytes, line: line, object: 0..<objectEnd, in: text, columns: &columns)
+    }
+  }
+
+  /// The end of the JSON object at `start` in the line's `text`, or why there is none.
+  func object(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, in text: Range<Int>
+  ) -> Result<Int, RowProblem> {
+    guard bytes[start] == UInt8(ascii: "{") else {
+      return .failure(RowProblem("the line is not a JSON object"))
+    }
+    switch JSONScan.value(bytes, from: start, end: text.upperBound) {
+    case .incomplete:
+      return .failure(RowProblem("the line ends inside its JSON object"))
+    case .invalid(let reason, let position):
+      return .failure(
+        RowProblem("the line is not JSON: \(reason) at column \(position - text.lowerBound + 1)"))
+    case .tooDeep(let position):
+      return .failure(
+        RowProblem(
+          "the line is not JSON: \(JSONScan.tooDeepReason) at column \(position - text.lowerBound + 1)"))
+    case .end(let objectEnd):
+      return .success(objectEnd)
+    }
+  }
+
+  /// A bad row, with the line's text as it came, unless that is not UTF-8 (then it would be changed,
+  /// and is left out).
+  func bad(
+    _ problem: String, line: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ text: Range<Int>
+  ) -> BatchRecord {
+    BatchRecord(
+      line: line, values: [], coordinate: nil, problem: problem,
+      source: String(validating: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self))
+  }
+
+  /// The row of the JSON object at `object` in the line's `text` (the rest of which must be whitespace).
+  func record(
+    _ bytes: UnsafeBufferPointer<UInt8>, line: Int, object: Range<Int>, in text: Range<Int>,
+    columns: inout Columns
+  ) -> BatchRecord {
+    guard JSONScan.skipWhitespace(bytes, object.upperBound, end: text.upperBound) == text.upperBound else {
+      return bad("the line holds more than one JSON value", line: line, bytes, text)
+    }
+    // Passed through whole or not at all: a row that would lose or change a member is bad.
+    guard UTF8Validation.isValid(bytes, object) else {
+      return bad("the line is not JSON: it holds bytes that are not UTF-8 text", line: line, bytes, text)
+    }
+    let members = JSONScan.members(bytes, from: object.lowerBound, end: object.upperBound)
+    // Compared without an array of them; a name that is not text is never the same.
+    let sameNames =
+      members.count == columns.names.count
+      && members.indices.allSatisfy { members[$0].name == columns.names[$0] }
+    if !sameNames {
+      let memberNames = members.map { $0.name ?? "" }
+      columns.names = memberNames
+      columns.namesProblem = JSONScan.namesProblem(members, what: "member")
+      do throws(BatchError) {
+        columns.found = .success(try CoordinateColumns.find(in: memberNames, names: names))
+      } catch {
+        columns.found = .failure(error)
+      }
+    }
+    if let namesProblem = columns.namesProblem { return bad(namesProblem, line: line, bytes, text) }
+    let values = members.map {
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.value]), as: UTF8.self)
+    }
+    var coordinate: Coordinate? = nil
+    var problem: String? = nil
+    switch columns.found {
+    case .failure(.unknownColumn(let role, let name, let header)):
+      let members =
+        header.isEmpty ? "the row has no members" : "its members are \(BatchError.list(header))"
+      problem =
+        "\(names.options[role]) \(EchoedText.quoted(name)) names no member of this row (\(members))"
+    case .failure(.ambiguousColumns(let candidates, _)):
+      problem = BatchError.ambiguity(candidates, options: names.options, item: "member")
+    case .failure(let error):
+      problem = error.description(naming: names.options)
+    case .success(nil):
+      problem = "no member holds the coordinate (lat and lon, latitude and longitude, or coordinate)"
+    case .success(let found?):
+      switch JSONValues.coordinate(values, found) {
+      case .success(let point): coordinate = point
+      case .failure(let failure): problem = failure.message
+      }
+    }
+    // The names of rows alike are one array.
+    return BatchRecord(
+      line: line, values: values, names: columns.names, coordinate: coordinate, problem: problem)
   }
 }
 

@@ -258,7 +258,7 @@ struct RowFormatter: Sendable {
     }
     if inputIsJSON {
       let names = record.names
-      takesOwnKey = names.contains(where: isOwnKey)
+      takesOwnKey = names.contains { isOwnKey($0) }
       for (index, value) in record.values.enumerated() {
         out.key(index < names.count ? names[index] : "column\(index + 1)")
         out.append(value)

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import TunnelGeo
 
@@ -21,6 +22,53 @@ import TunnelGeo
         && rows[0].values == ["1", "56.0", "8.50", "{\"a\": [1, 2]}"])
     #expect(rows[1].coordinate == (try Coordinate(latitude: -33.9, longitude: 18.4)))
     #expect(rows[2].coordinate?.latitude == 56.55 && rows[2].line == 4)
+  }
+
+  @Test(
+    "JSON Lines read in chunks, their lines on several threads, are the rows read one at a time",
+    arguments: [(16_384, 2, 1 << 20), (1_000, 3, 4_093), (7, 1, 61)])
+  func chunked(chunkSize: Int, threads: Int, blockSize: Int) throws {
+    var generator = SplitMix64(seed: UInt64(chunkSize * 7 + threads))
+    // Good rows mostly, in two shapes, and every kind of bad or unusual line among them: a CR alone
+    // ending a row before the next on the same line, CR LF, blank and indented lines, an array, text
+    // after the object, a name twice, bytes that are not UTF-8, a line cut short, members in another
+    // order, no coordinate, a latitude out of range.
+    let odd = [
+      #"{"id":1,"lat":5,"lon":6}\#r{"id":2,"lat":7,"lon":8}"#, #"{"id":3,"lat":5,"lon":6}\#r"#, "", "  ",
+      #"  {"id":4,"lat":5,"lon":6}"#, "[1,2]", #"{"id":5,"lat":5,"lon":6} 7"#, #"{"lat":5,"lat":6,"lon":7}"#,
+      "{\"id\":\"\u{FF}\",\"lat\":5,\"lon\":6}", #"{"id":6,"lat":5"#, #"{"lon":6,"lat":5,"id":7}"#,
+      #"{"id":8}"#, #"{"id":9,"lat":95,"lon":6}"#,
+      #"{"id":10,"lat":"5","lon":"6","tags":{"a":[1,{"b":null}]}}"#,
+    ]
+    var lines = [#"{"id":0,"lat":1,"lon":2}"#]
+    for row in 0..<20_000 {
+      if Int.random(in: 0..<15, using: &generator) == 0 {
+        lines.append(odd.randomElement(using: &generator)!)
+      } else if row % 2 == 0 {
+        let latitude = Double(Int.random(in: -90_000...90_000, using: &generator)) / 1e3
+        lines.append(#"{"id":\#(row),"lat":\#(latitude),"lon":\#(row % 360 - 180).25}"#)
+      } else {
+        lines.append(#"{"name":"p\#(row)","latitude":\#(row % 180 - 90),"longitude":-\#(row % 180)}"#)
+      }
+    }
+    var bytes = Array(lines.joined(separator: "\n").utf8)
+    // A byte that is not UTF-8 inside one row's string.
+    if let at = bytes.firstIndex(of: 0xC3), bytes[at + 1] == 0xBF { bytes[at] = 0xFF; bytes[at + 1] = 0x20 }
+    let oneByOne = try records(bytes, format: .jsonl, blockSize: blockSize).rows
+    let chunked = try chunkedRecords(
+      bytes, format: .jsonl, blockSize: blockSize, chunkSize: chunkSize, threads: threads)
+    try #require(chunked.count == oneByOne.count)
+    var differing = 0
+    for (one, other) in zip(chunked, oneByOne)
+    where
+      !(one.line == other.line && one.values == other.values && one.names == other.names
+      && one.coordinate == other.coordinate && one.problem == other.problem && one.source == other.source)
+    {
+      differing += 1
+      if differing <= 3 { Issue.record("line \(one.line): \(one.problem ?? "") \(other.problem ?? "")") }
+    }
+    #expect(differing == 0)
+    #expect(oneByOne.count { $0.problem != nil } > 300)
   }
 
   @Test("Members named by number: a row with fewer members is a bad row, not a crash")
