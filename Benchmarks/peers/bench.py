@@ -22,6 +22,8 @@ Usage: python bench.py --tunnel BINARY --bench-binary TUNNEL_BENCH [--rows N] [-
    the peer's own answers around the point, Tunnel's distance to land, outlines that differ between the peers'
    sources; a lake, Antarctica, a coast by Tunnel's distance to land or the mask's own cells). The outputs
    compared are the last timed round's.
+6. The floor and the time zone alone on the same points in other input formats: CSV as R's write.csv writes a
+   table (row names and header quoted) and JSON Lines, against plain CSV.
 
 Each round runs every command once, in turn, so that a noisy machine slows them alike. The report is Markdown.
 A child's peak memory cannot read below this process's own at the time it starts the child (Linux counts the
@@ -529,6 +531,43 @@ def single_fields(say, data, rows, single, one_thing, results, kept, every_name,
                       for cause, index in zip(causes, land_different)])
 
 
+def input_formats(source):
+    """The points of `source` (id,lat,lon) as R's write.csv writes a table (row names and the header quoted) and
+    as JSON Lines; returns [(label, path)] with the CSV itself first."""
+    quoted = source.replace(".csv", "-quoted.csv")
+    json_lines = source.replace(".csv", ".jsonl")
+    with open(source) as rows, open(quoted, "w") as r_table, open(json_lines, "w") as objects:
+        next(rows)
+        r_table.write('"","id","lat","lon"\n')
+        for number, row in enumerate(rows, 1):
+            identifier, latitude, longitude = row.rstrip("\n").split(",")
+            r_table.write('"%d",%s,%s,%s\n' % (number, identifier, latitude, longitude))
+            objects.write('{"id":%s,"lat":%s,"lon":%s}\n' % (identifier, latitude, longitude))
+    return [("CSV", source), ("CSV as R's write.csv quotes it", quoted), ("JSON Lines", json_lines)]
+
+
+def by_input_format(say, tunnel, source, rows, runs, work):
+    """Section 6: the floor and one field on the same points in each input format."""
+    formats = input_formats(source)
+    commands = [("%s, --fields %s" % (label, field), [tunnel, "batch", "--fields", field, path], False)
+                for label, path in formats for field in ("none", "timeZone")]
+    results = timed_rounds(commands, runs, work, "formats")
+    plain = median_seconds(results[commands[0][0]])
+    say()
+    say("## 6. The floor by input format")
+    say()
+    say("The same points as plain CSV, as R's `write.csv` writes them (every row's first field quoted) and as JSON "
+        "Lines (`{\"id\":0,\"lat\":…,\"lon\":…}`), each written back as it came in.")
+    say()
+    say("| input, fields | median wall | rows/s | peak memory | × the CSV floor |")
+    say("|---|---:|---:|---:|---:|")
+    for name, _, _ in commands:
+        seconds = median_seconds(results[name])
+        say("| %s | %.3f s | %s | %.0f MiB | %.2f× |" % (
+            name, seconds, format(int(rows / seconds), ","),
+            peak(results[name]), seconds / plain))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tunnel", required=True, help="the installed tunnel binary")
@@ -697,6 +736,7 @@ def main():
             say("- %s" % line)
     single_fields(say, arguments.data, arguments.rows, single, one_thing, single_results, kept, every_name,
                   tzfpy_name, tzf_name, tzf_memory_name, mask_name, lean_names, versions)
+    by_input_format(say, tunnel, source, arguments.rows, arguments.runs, work)
     say()
     say("Peak memory cannot read below the benchmark process's own when it started each command: %.0f MiB." % floor)
     if arguments.out:

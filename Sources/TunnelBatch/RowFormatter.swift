@@ -363,7 +363,12 @@ struct RowFormatter: Sendable {
         }
         values = inputColumns.map { byName[$0] ?? "" }
       }
-      writeFields(values.map { $0 == "null" ? "" : JSONValues.text($0) ?? $0 }, to: &out)
+      // Each value's text (a string's, decoded), written as it is read: no array of them per row.
+      for index in 0..<inputColumns.count {
+        if index > 0 { out.append(separator) }
+        guard index < values.count, values[index] != "null" else { continue }
+        out.field(JSONValues.text(values[index]) ?? values[index], separator: separator)
+      }
     } else if let plainLine = record.plainLine, separator == inputSeparator {
       // A plain line is its fields as they are written: no field needs quotes.
       out.append(contentsOf: UnsafeBufferPointer(rebasing: lines[plainLine]))
