@@ -10,9 +10,10 @@ import Foundation
 /// Reads chunks of rows on a thread of its own, a couple of chunks ahead of the batch that answers
 /// them, so that reading overlaps answering.
 ///
-/// The thread only finds where CSV and TSV rows end and keeps their lines: the plain lines' fields and
-/// numbers are read when ``next(shouldStop:)`` hands their chunk over, in parts on every core
-/// (``PlainRows``), so that reading is not one core's work.
+/// Where lines can be read apart (plain CSV and TSV lines, those of CSV whose quotes need not be there,
+/// JSON Lines), the thread only finds where they end and keeps them: their fields and numbers are read
+/// when ``next(shouldStop:)`` hands their chunk over, in parts on every core (``LineRows``), so that
+/// reading is not one core's work. Every other row is read on the thread, as it comes.
 ///
 /// A chunk is handed over when it is full (``chunkSize`` rows, or rows read from ``maximumChunkBytes``
 /// of input, so that rows of megabytes do not make chunks of gigabytes), at the end of the input, or
