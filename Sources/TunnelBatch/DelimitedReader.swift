@@ -95,10 +95,10 @@ final class DelimitedReader {
         ? input.storage.withUnsafeBufferPointer { bytes in
           Self.plainLine(bytes, from: start, end: end, final: final, special: special)
         } : nil
-      if let (length, newline) = plain {
+      if let (length, ending) = plain {
         let line = input.linesConsumed + 1
         // Consumed, but not moved before the next read.
-        input.consume(length + (newline ? 1 : 0), newlines: newline ? 1 : 0)
+        input.consume(length + ending, newlines: ending > 0 ? 1 : 0)
         if length == 0 { continue }
         return Record(line: line, fields: [], problem: nil, plain: start..<(start + length))
       }
@@ -146,13 +146,13 @@ final class DelimitedReader {
     var taken = 0
     input.storage.withUnsafeBufferPointer { bytes in
       while taken < limit, position < end, position - start < byteLimit {
-        let (length, newline, quoteCount): (Int, Bool, Int)
+        let (length, ending, quoteCount): (Int, Int, Int)
         if let plain = Self.plainLine(bytes, from: position, end: end, final: final, special: special) {
-          (length, newline, quoteCount) = (plain.length, plain.newline, 0)
+          (length, ending, quoteCount) = (plain.length, plain.ending, 0)
         } else if quotes,
           let found = Self.quotedLine(bytes, from: position, end: end, final: final, separator: separator)
         {
-          (length, newline, quoteCount) = found
+          (length, ending, quoteCount) = found
         } else {
           break
         }
@@ -161,35 +161,46 @@ final class DelimitedReader {
           body(lines + 1, position..<(position + length), quoteCount > 0)
           taken += 1
         }
-        position += length + (newline ? 1 : 0)
-        if newline { lines += 1 }
+        position += length + ending
+        if ending > 0 { lines += 1 }
       }
     }
     input.consume(position - start, newlines: lines - input.linesConsumed)
   }
 
-  /// The length of the CSV line at `start` (without its newline), whether a newline ends it, and how
-  /// many quotes it holds, when the line is plain but for quotes around some of its fields whose
-  /// contents are plain and hold no separator: taken out, the quotes leave a plain line of the same
-  /// fields (`"1","Skjern",55.95,8.5` as R writes it is `1,Skjern,55.95,8.5`). Nil for any other line, one
-  /// too long, or one not all read yet.
+  /// The length of the CSV line at `start` (without its line break), the bytes of its line break (as
+  /// ``plainLine(_:from:end:final:special:)`` gives them), and how many quotes it holds, when the line is
+  /// plain but for quotes around some of its fields whose contents are plain and hold no separator: taken
+  /// out, the quotes leave a plain line of the same fields (`"1","Skjern",55.95,8.5` as R writes it is
+  /// `1,Skjern,55.95,8.5`). Nil for any other line, one too long, or one not all read yet.
   static func quotedLine(
     _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, separator: UInt8
-  ) -> (length: Int, newline: Bool, quotes: Int)? {
+  ) -> (length: Int, ending: Int, quotes: Int)? {
     let limit = min(end, start + maximumRecordBytes)
     let quote = UInt8(ascii: "\"")
     var index = start
     var quotes = 0
     var inQuotes = false
     var fieldStart = true
+    var ending = 0
     while index < limit {
       let byte = bytes[index]
-      if byte == 0x0A { break }
+      if byte == 0x0A {
+        ending = 1
+        break
+      }
+      if byte == 0x0D, index + 1 < limit, bytes[index + 1] == 0x0A {
+        ending = 2
+        break
+      }
       if byte >= 0x80 || byte == 0x0D || byte == 0 { return nil }
       if byte == quote {
         if inQuotes {
           // A closing quote ends its field: a doubled quote, or text after it, is not plain.
-          guard index + 1 == limit || bytes[index + 1] == separator || bytes[index + 1] == 0x0A else {
+          guard
+            index + 1 == limit || bytes[index + 1] == separator || bytes[index + 1] == 0x0A
+              || bytes[index + 1] == 0x0D
+          else {
             return nil
           }
           inQuotes = false
@@ -205,15 +216,16 @@ final class DelimitedReader {
       index += 1
     }
     // An open quote runs on to the next line, or has not all been read.
-    guard !inQuotes, index < limit || (final && limit == end && end > start) else { return nil }
-    return (index - start, index < limit, quotes)
+    guard !inQuotes, ending > 0 || (final && limit == end && end > start) else { return nil }
+    return (index - start, ending, quotes)
   }
 
-  /// The length of the plain line at `start` (without its newline) and whether a newline ends it; nil
-  /// when the line is not plain, is too long, or has not all been read yet.
+  /// The length of the plain line at `start` (without its line break) and the bytes of its line break: 1
+  /// for LF, 2 for CR LF (as Windows writes lines), 0 for the input's last line without one; nil when the
+  /// line is not plain, is too long, or has not all been read yet.
   private static func plainLine(
     _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, special: UInt8
-  ) -> (length: Int, newline: Bool)? {
+  ) -> (length: Int, ending: Int)? {
     // As in ``next()``, a record longer than ``maximumRecordBytes`` with its newline is not read.
     let limit = min(end, start + maximumRecordBytes)
     var index = start
@@ -228,18 +240,30 @@ final class DelimitedReader {
       if newlines != 0 {
         let at = newlines.trailingZeroBitCount / 8
         stops &= at == 0 ? 0 : (1 << (8 * at)) &- 1
-        return stops == 0 ? (index + at - start, true) : nil
+        if stops == 0 { return (index + at - start, 1) }
       }
-      if stops != 0 { return nil }
+      if stops != 0 {
+        return crlf(bytes, at: index + stops.trailingZeroBitCount / 8, from: start, limit: limit)
+      }
       index += 8
     }
     while index < limit {
       let byte = bytes[index]
-      if byte == 0x0A { return (index - start, true) }
-      if byte >= 0x80 || byte == special || byte == 0x0D || byte == 0 { return nil }
+      if byte == 0x0A { return (index - start, 1) }
+      if byte >= 0x80 || byte == special || byte == 0x0D || byte == 0 {
+        return crlf(bytes, at: index, from: start, limit: limit)
+      }
       index += 1
     }
-    return final && limit == end && end > start ? (end - start, false) : nil
+    return final && limit == end && end > start ? (end - start, 0) : nil
+  }
+
+  /// The line from `start` when the first byte that stops it from being plain, at `stop`, is the carriage
+  /// return of a CR LF that ends it; nil otherwise.
+  @inline(__always) private static func crlf(
+    _ bytes: UnsafeBufferPointer<UInt8>, at stop: Int, from start: Int, limit: Int
+  ) -> (length: Int, ending: Int)? {
+    stop + 1 < limit && bytes[stop] == 0x0D && bytes[stop + 1] == 0x0A ? (stop - start, 2) : nil
   }
 
   /// Calls `body` with the bytes of the plain line at `range` of the input, as the last read left it.

@@ -82,8 +82,9 @@ final class JSONLinesSource: RecordSource {
 
   /// Appends the rows of the lines that come next in the bytes already read and that can be read apart
   /// from the others, unread, with their lines (see ``DelimitedSource/takePlainRows(limit:byteLimit:into:lines:)``);
-  /// returns how many. Such a line starts with `{` and holds no carriage return (one may end a row
-  /// before the line's end); the first row, and every other line, is read one at a time by ``next()``.
+  /// returns how many. Such a line starts with `{` and holds no carriage return but one before its
+  /// newline (one alone may end a row before the line's end); the first row, and every other line, is
+  /// read one at a time by ``next()``.
   func takeLines(limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]) -> Int {
     guard defersLines, readRow, limit > 0 else { return 0 }
     let before = records.count
@@ -94,11 +95,11 @@ final class JSONLinesSource: RecordSource {
     var taken = TakenLines()
     input.storage.withUnsafeBufferPointer { bytes in
       while records.count - before < limit, position < end, position - start < byteLimit,
-        let (length, newline) = Self.separateLine(bytes, from: position, end: end, final: final)
+        let (length, ending) = Self.separateLine(bytes, from: position, end: end, final: final)
       {
         taken.add(line: newlines + 1, position..<(position + length), to: &records, linesCount: lines.count)
-        position += length + (newline ? 1 : 0)
-        if newline { newlines += 1 }
+        position += length + ending
+        if ending > 0 { newlines += 1 }
       }
       if let run = taken.takeRun() { lines.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run])) }
     }
@@ -106,34 +107,37 @@ final class JSONLinesSource: RecordSource {
     return records.count - before
   }
 
-  /// The length of the line at `start` (without its newline) and whether a newline ends it, when the
-  /// line can be read apart from the others: it starts with `{`, holds no carriage return, and is not
-  /// too long; nil otherwise, or when it has not all been read yet.
+  /// The length of the line at `start` (without its line break) and the bytes of its line break (1 for
+  /// LF, 2 for CR LF, 0 at the input's end), when the line can be read apart from the others: it starts
+  /// with `{`, holds no other carriage return, and is not too long; nil otherwise, or when it has not
+  /// all been read yet.
   private static func separateLine(
     _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool
-  ) -> (length: Int, newline: Bool)? {
+  ) -> (length: Int, ending: Int)? {
     guard bytes[start] == UInt8(ascii: "{") else { return nil }
     let limit = min(end, start + DelimitedReader.maximumRecordBytes)
     var index = start
     let raw = UnsafeRawPointer(bytes.baseAddress!)
+    // Eight bytes at a time to the first newline or carriage return.
     while index + 8 <= limit {
       let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      let newlines = DelimitedReader.zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
-      var returns = DelimitedReader.zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
-      if newlines != 0 {
-        let at = newlines.trailingZeroBitCount / 8
-        returns &= at == 0 ? 0 : (1 << (8 * at)) &- 1
-        return returns == 0 ? (index + at - start, true) : nil
+      let stops =
+        DelimitedReader.zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+        | DelimitedReader.zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+      if stops != 0 {
+        index += stops.trailingZeroBitCount / 8
+        break
       }
-      if returns != 0 { return nil }
       index += 8
     }
     while index < limit {
-      if bytes[index] == 0x0A { return (index - start, true) }
-      if bytes[index] == 0x0D { return nil }
+      if bytes[index] == 0x0A { return (index - start, 1) }
+      if bytes[index] == 0x0D {
+        return index + 1 < limit && bytes[index + 1] == 0x0A ? (index - start, 2) : nil
+      }
       index += 1
     }
-    return final && limit == end ? (end - start, false) : nil
+    return final && limit == end ? (end - start, 0) : nil
   }
 }
 

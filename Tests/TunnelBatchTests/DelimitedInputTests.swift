@@ -222,8 +222,9 @@ import TunnelGeo
 
   @Test(
     "Rows read in chunks, their plain lines' fields on several threads, are the rows read one at a time",
-    arguments: [(16_384, 2, 1 << 20), (16_384, 3, 4_093), (1_000, 2, 61), (7, 1, 8)])
-  func chunked(chunkSize: Int, threads: Int, blockSize: Int) throws {
+    arguments: [(16_384, 2, 1 << 20), (16_384, 3, 4_093), (1_000, 2, 61), (7, 1, 8)], ["\n", "\r\n"])
+  func chunked(sizes: (chunkSize: Int, threads: Int, blockSize: Int), lineEnd: String) throws {
+    let (chunkSize, threads, blockSize) = sizes
     var generator = SplitMix64(seed: UInt64(chunkSize + threads))
     // Good rows mostly, and every kind of bad or unusual one among them: out of range, too few or many
     // fields, an exponent, quotes, a CR, blank lines, text above ASCII, an empty coordinate.
@@ -233,14 +234,14 @@ import TunnelGeo
       "\"7,\",5,6",
       "\"7\"x,5,6", "7,\"5\"6,8", "7,5\"6,8", "\"7\",\"95\",8", "\"7\",\"5\",\"8\",\"9\"",
     ]
-    var text = "id,lat,lon\n"
+    var text = "id,lat,lon" + lineEnd
     for row in 0..<30_000 {
       if Int.random(in: 0..<20, using: &generator) == 0 {
-        text += odd.randomElement(using: &generator)! + "\n"
+        text += odd.randomElement(using: &generator)! + lineEnd
       } else {
         let latitude = Double(Int.random(in: -90_000_000...90_000_000, using: &generator)) / 1e6
         let longitude = Double(Int.random(in: -180_000_000..<180_000_000, using: &generator)) / 1e6
-        text += "\(row),\(latitude),\(longitude)\n"
+        text += "\(row),\(latitude),\(longitude)" + lineEnd
       }
     }
     text += "1,2,3"  // no newline at the end

@@ -26,8 +26,9 @@ import TunnelGeo
 
   @Test(
     "JSON Lines read in chunks, their lines on several threads, are the rows read one at a time",
-    arguments: [(16_384, 2, 1 << 20), (1_000, 3, 4_093), (7, 1, 61)])
-  func chunked(chunkSize: Int, threads: Int, blockSize: Int) throws {
+    arguments: [(16_384, 2, 1 << 20), (1_000, 3, 4_093), (7, 1, 61)], ["\n", "\r\n"])
+  func chunked(sizes: (chunkSize: Int, threads: Int, blockSize: Int), lineEnd: String) throws {
+    let (chunkSize, threads, blockSize) = sizes
     var generator = SplitMix64(seed: UInt64(chunkSize * 7 + threads))
     // Good rows mostly, in two shapes, and every kind of bad or unusual line among them: a CR alone
     // ending a row before the next on the same line, CR LF, blank and indented lines, an array, text
@@ -51,7 +52,7 @@ import TunnelGeo
         lines.append(#"{"name":"p\#(row)","latitude":\#(row % 180 - 90),"longitude":-\#(row % 180)}"#)
       }
     }
-    var bytes = Array(lines.joined(separator: "\n").utf8)
+    var bytes = Array(lines.joined(separator: lineEnd).utf8)
     // A byte that is not UTF-8 inside one row's string.
     if let at = bytes.firstIndex(of: 0xC3), bytes[at + 1] == 0xBF { bytes[at] = 0xFF; bytes[at + 1] = 0x20 }
     let oneByOne = try records(bytes, format: .jsonl, blockSize: blockSize).rows

@@ -19,12 +19,13 @@ import TunnelGeo
 
   @Test(
     "Quoted fields that need no quotes are read as plain lines without them: the same bytes out as read the general way",
-    arguments: BatchOutputFormat.allCases)
-  func quotedAsPlain(format: BatchOutputFormat) throws {
+    arguments: BatchOutputFormat.allCases, ["\n", "\r\n"])
+  func quotedAsPlain(format: BatchOutputFormat, lineEnd: String) throws {
     // As R writes a table, and every way a quote makes a line more than plain: a quoted separator, a
     // doubled quote, text after a closing quote, a quote inside a field, a quoted newline, a line that
-    // is only an empty quoted field, an empty quoted field among others, a CR, bytes above ASCII.
-    var text = "\"\",\"name\",\"lat\",\"lon\"\n"
+    // is only an empty quoted field, an empty quoted field among others, a CR, bytes above ASCII; lines
+    // ending in LF, and in CR LF.
+    var text = "\"\",\"name\",\"lat\",\"lon\"" + lineEnd
     let odd = [
       "\"1\",\"Skjern\",55.95,8.5", "\"2\",\"Skjern, DK\",55.95,8.5", "\"3\",\"a\"\"b\",1,2",
       "\"4\",\"a\"b,1,2",
@@ -36,7 +37,7 @@ import TunnelGeo
       text +=
         row % 3 == 0
         ? odd[row / 3 % odd.count] : "\"\(row)\",\"p\(row)\",\(row % 180 - 90).5,\(row % 360 - 180)"
-      text += "\n"
+      text += lineEnd
     }
     text += "\"last\",\"no newline\",1,2"
     let options = BatchRun.Options(fields: [.land], format: format)
