@@ -546,12 +546,15 @@ def input_formats(source):
     return [("CSV", source), ("CSV as R's write.csv quotes it", quoted), ("JSON Lines", json_lines)]
 
 
-def by_input_format(say, tunnel, source, rows, runs, work):
-    """Section 6: the floor and one field on the same points in each input format."""
-    formats = input_formats(source)
+def time_input_formats(tunnel, source, runs, work):
+    """Section 6, timed: the floor and one field on the same points in each input format."""
     commands = [("%s, --fields %s" % (label, field), [tunnel, "batch", "--fields", field, path], False)
-                for label, path in formats for field in ("none", "timeZone")]
-    results = timed_rounds(commands, runs, work, "formats")
+                for label, path in input_formats(source) for field in ("none", "timeZone")]
+    return commands, timed_rounds(commands, runs, work, "formats")
+
+
+def report_input_formats(say, commands, results, rows):
+    """Section 6, reported."""
     plain = median_seconds(results[commands[0][0]])
     say()
     say("## 6. The floor by input format")
@@ -564,8 +567,7 @@ def by_input_format(say, tunnel, source, rows, runs, work):
     for name, _, _ in commands:
         seconds = median_seconds(results[name])
         say("| %s | %.3f s | %s | %.0f MiB | %.2f× |" % (
-            name, seconds, format(int(rows / seconds), ","),
-            peak(results[name]), seconds / plain))
+            name, seconds, format(int(rows / seconds), ","), peak(results[name]), seconds / plain))
 
 
 def main():
@@ -685,6 +687,9 @@ def main():
     kept[mask_name] = os.path.join(work, "peer-global-land-mask.txt")
     single_results = timed_rounds(single + one_thing, arguments.runs, work, "single", kept)
 
+    # 6. Input formats (timed here, reported last).
+    format_commands, format_results = time_input_formats(tunnel, source, arguments.runs, work)
+
     # 4. Pairs, a frame, PROJ.
     pairs = [("tunnel pairs --within 10 (all places)", [tunnel, "pairs", "--within", "10", "--format", "csv"], False)]
     results = timed_rounds(pairs, arguments.runs, work, "pairs")
@@ -736,7 +741,7 @@ def main():
             say("- %s" % line)
     single_fields(say, arguments.data, arguments.rows, single, one_thing, single_results, kept, every_name,
                   tzfpy_name, tzf_name, tzf_memory_name, mask_name, lean_names, versions)
-    by_input_format(say, tunnel, source, arguments.rows, arguments.runs, work)
+    report_input_formats(say, format_commands, format_results, arguments.rows)
     say()
     say("Peak memory cannot read below the benchmark process's own when it started each command: %.0f MiB." % floor)
     if arguments.out:

@@ -71,9 +71,9 @@ final class DelimitedReader {
   /// into fields: the record's ``Record/plain`` says where it is in the input, until the next read (see
   /// ``withPlainLine(_:_:)``).
   ///
-  /// A plain line is ASCII without carriage returns or NULs, and without quotes (CSV) or backslashes (TSV): its
-  /// fields are exactly what lies between its separators, so that it can be passed through as it is,
-  /// and split only if need be.
+  /// A plain line holds no carriage return (but one before its newline) or NUL, and no quote (CSV) or
+  /// backslash (TSV): its fields are exactly what lies between its separators, so that, once its bytes
+  /// are found to be UTF-8 (``PlainRows``), it can be passed through as it is, and split only if need be.
   func nextKeepingPlainLine() throws(BatchError) -> Record? {
     while true {
       if !startedInput {
@@ -193,7 +193,7 @@ final class DelimitedReader {
         ending = 2
         break
       }
-      if byte >= 0x80 || byte == 0x0D || byte == 0 { return nil }
+      if byte == 0x0D || byte == 0 { return nil }
       if byte == quote {
         if inQuotes {
           // A closing quote ends its field: a doubled quote, or text after it, is not plain.
@@ -236,7 +236,7 @@ final class DelimitedReader {
       let newlines = zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
       var stops =
         zeroBytes(word ^ (UInt64(special) &* 0x0101_0101_0101_0101)) | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
-        | zeroBytes(word) | (word & 0x8080_8080_8080_8080)
+        | zeroBytes(word)
       if newlines != 0 {
         let at = newlines.trailingZeroBitCount / 8
         stops &= at == 0 ? 0 : (1 << (8 * at)) &- 1
@@ -250,7 +250,7 @@ final class DelimitedReader {
     while index < limit {
       let byte = bytes[index]
       if byte == 0x0A { return (index - start, 1) }
-      if byte >= 0x80 || byte == special || byte == 0x0D || byte == 0 {
+      if byte == special || byte == 0x0D || byte == 0 {
         return crlf(bytes, at: index, from: start, limit: limit)
       }
       index += 1
