@@ -194,7 +194,8 @@ struct JSONLineRows: Sendable {
   ) -> BatchRecord {
     BatchRecord(
       line: line, values: [], coordinate: nil, problem: problem,
-      source: String(validating: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self))
+      source: UTF8Validation.isValid(bytes, text)
+        ? String(decoding: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self) : nil)
   }
 
   /// The row of the JSON object at `object` in the line's `text` (the rest of which must be whitespace).
