@@ -61,7 +61,7 @@ final class DelimitedReader {
   func next() throws(BatchError) -> Record? {
     guard var record = try nextKeepingPlainLine() else { return nil }
     if let plain = record.plain {
-      record.fields = withPlainLine(plain) { Self.fields(ofPlain: $0, separator: separator) }
+      (record.fields, record.problem) = withPlainLine(plain) { Self.fields(ofText: $0, separator: separator) }
       record.plain = nil
     }
     return record
@@ -277,11 +277,28 @@ final class DelimitedReader {
     return ~(((word & low) &+ low) | word | low)
   }
 
-  /// The fields of a plain line (see ``nextKeepingPlainLine()``).
+  /// The fields of a plain line that is UTF-8 (see ``nextKeepingPlainLine()``).
   static func fields(ofPlain line: UnsafeBufferPointer<UInt8>, separator: UInt8) -> [String] {
     line.split(separator: separator, omittingEmptySubsequences: false).map {
       String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self)
     }
+  }
+
+  /// The fields of a plain line that may not be UTF-8, and the problem of the first field that is not,
+  /// as the general way of reading says it (its bytes that are not UTF-8 read as U+FFFD).
+  static func fields(ofText line: UnsafeBufferPointer<UInt8>, separator: UInt8) -> ([String], String?) {
+    if UTF8Validation.isValid(line, 0..<line.count) {
+      return (fields(ofPlain: line, separator: separator), nil)
+    }
+    var fields: [String] = []
+    var problem: String? = nil
+    for field in line.split(separator: separator, omittingEmptySubsequences: false) {
+      if problem == nil, !UTF8Validation.isValid(line, field.startIndex..<field.endIndex) {
+        problem = "field \(fields.count + 1) is not UTF-8 text"
+      }
+      fields.append(String(decoding: UnsafeBufferPointer(rebasing: field), as: UTF8.self))
+    }
+    return (fields, problem)
   }
 
   /// Consumes an overlong record from its start, a block at a time, without holding it: to the end of

@@ -144,23 +144,11 @@ struct PlainRows: Sendable {
   /// UTF-8 text, with a coordinate.
   @inline(__always)
   func record(line: Int, plain bytes: UnsafeBufferPointer<UInt8>, at range: Range<Int>) -> BatchRecord {
-    let isText = UTF8Validation.isValid(bytes, 0..<bytes.count)
-    if isText, let found = coordinate(bytes) {
+    if UTF8Validation.isValid(bytes, 0..<bytes.count), let found = coordinate(bytes) {
       return BatchRecord(line: line, plainLine: range, coordinate: found)
     }
     // Whatever else the row is, the fields say it as for any row, the first that is not UTF-8 first.
-    guard !isText else {
-      return record(
-        line: line, fields: DelimitedReader.fields(ofPlain: bytes, separator: separator), problem: nil)
-    }
-    var fields: [String] = []
-    var problem: String? = nil
-    for field in bytes.split(separator: separator, omittingEmptySubsequences: false) {
-      if problem == nil, !UTF8Validation.isValid(bytes, field.startIndex..<field.endIndex) {
-        problem = "field \(fields.count + 1) is not UTF-8 text"
-      }
-      fields.append(String(decoding: UnsafeBufferPointer(rebasing: field), as: UTF8.self))
-    }
+    let (fields, problem) = DelimitedReader.fields(ofText: bytes, separator: separator)
     return record(line: line, fields: fields, problem: problem)
   }
 

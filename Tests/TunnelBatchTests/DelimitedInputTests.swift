@@ -79,6 +79,19 @@ import TunnelGeo
     #expect(rows[1].coordinate != nil && rows[1].line == 3 && rows[2].line == 4)
   }
 
+  @Test("Bytes that are not UTF-8 in a header refuse it, and in a first row of data make it bad, as anywhere")
+  func notTextFirst() throws {
+    for readsPlainLines in [true, false] {
+      let header = Array("lat,lo".utf8) + [0xFF] + Array("n\n1,2\n".utf8)
+      #expect(throws: BatchError.unreadableHeader("field 2 is not UTF-8 text")) {
+        try records(header, format: .csv, readsPlainLines: readsPlainLines)
+      }
+      let data = Array("56,8.5,".utf8) + [0xC3] + Array("\n1,2,x\n".utf8)
+      let rows = try records(data, format: .csv, readsPlainLines: readsPlainLines).rows
+      #expect(rows.map(\.problem) == ["field 3 is not UTF-8 text", nil], "\(readsPlainLines)")
+    }
+  }
+
   @Test("Bytes that are not UTF-8, NULs and an overlong line are bad rows; blank lines are skipped")
   func garbage() throws {
     var bytes = Array("lat,lon,note\n1,2,ok\n\n3,4,".utf8) + [0xFF, 0xFE, 0x00] + Array("\n".utf8)
