@@ -223,7 +223,7 @@ final class DelimitedReader {
   /// The length of the plain line at `start` (without its line break) and the bytes of its line break: 1
   /// for LF, 2 for CR LF (as Windows writes lines), 0 for the input's last line without one; nil when the
   /// line is not plain, is too long, or has not all been read yet.
-  private static func plainLine(
+  @inline(__always) private static func plainLine(
     _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, final: Bool, special: UInt8
   ) -> (length: Int, ending: Int)? {
     // As in ``next()``, a record longer than ``maximumRecordBytes`` with its newline is not read.
