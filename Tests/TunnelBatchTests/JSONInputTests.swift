@@ -58,17 +58,7 @@ import TunnelGeo
     let oneByOne = try records(bytes, format: .jsonl, blockSize: blockSize).rows
     let chunked = try chunkedRecords(
       bytes, format: .jsonl, blockSize: blockSize, chunkSize: chunkSize, threads: threads)
-    try #require(chunked.count == oneByOne.count)
-    var differing = 0
-    for (one, other) in zip(chunked, oneByOne)
-    where
-      !(one.line == other.line && one.values == other.values && one.names == other.names
-      && one.coordinate == other.coordinate && one.problem == other.problem && one.source == other.source)
-    {
-      differing += 1
-      if differing <= 3 { Issue.record("line \(one.line): \(one.problem ?? "") \(other.problem ?? "")") }
-    }
-    #expect(differing == 0)
+    #expect(try differingRows(chunked, oneByOne) == 0)
     #expect(oneByOne.count { $0.problem != nil } > 300)
   }
 

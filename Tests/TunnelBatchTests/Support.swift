@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import TunnelBatch
 
@@ -55,4 +56,26 @@ func chunkedRecords(
       }
     }
   }
+}
+
+/// How many of `rows` differ from `reference`, row by row (line, values, names, coordinate, problem and
+/// text as it came); the first few are recorded as issues. The two must have as many rows.
+func differingRows(
+  _ rows: [BatchRecord], _ reference: [BatchRecord], sourceLocation: SourceLocation = #_sourceLocation
+) throws -> Int {
+  try #require(rows.count == reference.count, sourceLocation: sourceLocation)
+  var differing = 0
+  for (one, other) in zip(rows, reference)
+  where
+    !(one.line == other.line && one.values == other.values && one.names == other.names
+    && one.coordinate == other.coordinate && one.problem == other.problem && one.source == other.source)
+  {
+    differing += 1
+    if differing <= 3 {
+      Issue.record(
+        "line \(one.line): \(one.values) \(one.problem ?? "") against \(other.values) \(other.problem ?? "")",
+        sourceLocation: sourceLocation)
+    }
+  }
+  return differing
 }
