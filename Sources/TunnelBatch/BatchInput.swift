@@ -246,9 +246,9 @@ public final class BatchInput {
   func nextKeepingLine() throws(BatchError) -> BatchRecord? { try source.next() }
 
   /// Makes ``nextKeepingLine()`` and ``takeLines(limit:byteLimit:into:lines:)`` hand over rows unread
-  /// (``BatchRecord/isUnread``) where their lines can be read apart: plain CSV or TSV lines, and JSON
-  /// Lines; returns how to read them. Nil for input with no such rows (GeoJSON, or no rows at all), which
-  /// is read as before.
+  /// (``BatchRecord/isUnread``) where their text can be read apart: plain CSV or TSV lines, JSON Lines, and
+  /// GeoJSON features (whose text ``keepLine(of:in:)`` keeps); returns how to read them. Nil for input
+  /// with no rows at all, which is read as before.
   func deferRows() -> LineRows? {
     if let table = source as? DelimitedSource, let rows = table.plainRows {
       table.defersPlainRows = true
@@ -259,6 +259,10 @@ public final class BatchInput {
       lines.defersLines = true
       deferringLines = lines
       return .jsonLines(lines.rows)
+    }
+    if let collection = source as? GeoJSONSource {
+      collection.defersFeatures = true
+      return .geoJSON(collection.features)
     }
     return nil
   }
@@ -309,6 +313,8 @@ enum LineRows: Sendable {
   case delimited(PlainRows)
   /// JSON Lines.
   case jsonLines(JSONLineRows)
+  /// GeoJSON features.
+  case geoJSON(GeoJSONFeatures)
 }
 
 /// Something that turns input bytes into rows.

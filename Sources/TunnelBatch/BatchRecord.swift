@@ -127,8 +127,9 @@ public struct BatchRecord: Sendable {
     plainLine = unreadPlainLine
   }
 
-  /// Whether the row is a plain line whose fields have not been read yet: neither good nor bad until
-  /// ``ChunkReader`` reads it. (Read, a plain line is a good row, with its coordinate.)
+  /// Whether the row is a plain line (or JSON line, or GeoJSON feature) whose fields have not been read
+  /// yet: neither good nor bad until ``ChunkReader`` reads it. (Read, a plain line is a good row, with its
+  /// coordinate.)
   var isUnread: Bool { plainLine != nil && coordinate == nil }
 }
 

@@ -10,10 +10,11 @@ import Foundation
 /// Reads chunks of rows on a thread of its own, a couple of chunks ahead of the batch that answers
 /// them, so that reading overlaps answering.
 ///
-/// Where lines can be read apart (plain CSV and TSV lines, those of CSV whose quotes need not be there,
-/// JSON Lines), the thread only finds where they end and keeps them: their fields and numbers are read
-/// when ``next(shouldStop:)`` hands their chunk over, in parts on every core (``LineRows``), so that
-/// reading is not one core's work. Every other row is read on the thread, as it comes.
+/// Where rows can be read apart (plain CSV and TSV lines, those of CSV whose quotes need not be there,
+/// JSON Lines, GeoJSON features), the thread only finds where they end and keeps their text: their fields
+/// and numbers are read when ``next(shouldStop:)`` hands their chunk over, in parts on every core
+/// (``LineRows``), so that reading is not one core's work. Every other row is read on the thread, as it
+/// comes.
 ///
 /// A chunk is handed over when it is full (``chunkSize`` rows, or rows read from ``maximumChunkBytes``
 /// of input, so that rows of megabytes do not make chunks of gigabytes), at the end of the input, or
@@ -213,6 +214,12 @@ final class ChunkReader: @unchecked Sendable {
                 line: records[index].line,
                 text: UnsafeBufferPointer(rebasing: lines[records[index].plainLine!]),
                 columns: &columns)
+            }
+          case .geoJSON(let features):
+            for index in indices where records[index].isUnread {
+              records[index] = features.record(
+                line: records[index].line,
+                text: UnsafeBufferPointer(rebasing: lines[records[index].plainLine!]))
             }
           }
         }

@@ -44,7 +44,14 @@ final class GeoJSONSource: RecordSource {
   init(input: InputBuffer, names: CoordinateColumns.Names) {
     self.input = input
     self.names = names
+    features = GeoJSONFeatures(names: names)
   }
+
+  /// How features are read from their text.
+  let features: GeoJSONFeatures
+  /// Whether features are handed over unread (``BatchRecord/isUnread``), their text kept by the reading
+  /// thread for ``features`` to read later on another thread; set by ``BatchInput/deferRows()``.
+  var defersFeatures = false
 
   /// The line of a position in the input buffer.
   private func line(at position: Int) -> Int { input.linesConsumed + input.lines(before: position) + 1 }
@@ -214,8 +221,7 @@ final class GeoJSONSource: RecordSource {
       }
       guard position < end else { return .needMore }
       // A whole object without features: one feature.
-      let record = feature(bytes, index..<(position + 1))
-      return .record(record, consumed: position + 1 - start)
+      return .record(row(bytes, index..<(position + 1)), consumed: position + 1 - start)
     case .features(let first):
       if bytes[index] == UInt8(ascii: "]") {
         state = .afterFeatures
@@ -231,7 +237,7 @@ final class GeoJSONSource: RecordSource {
       if case .tooDeep = outcome { return .tooDeep }
       guard case .end(let elementEnd) = outcome else { return try outcomeStep(outcome, invalid) }
       state = .features(first: false)
-      return .record(feature(bytes, elementStart..<elementEnd), consumed: elementEnd - start)
+      return .record(row(bytes, elementStart..<elementEnd), consumed: elementEnd - start)
     case .afterFeatures:
       switch bytes[index] {
       case UInt8(ascii: "}"):
@@ -276,10 +282,31 @@ final class GeoJSONSource: RecordSource {
     }
   }
 
+  /// The row of the feature at `range`: read now, or handed over unread (``defersFeatures``) for
+  /// ``features`` to read on another thread.
+  private func row(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> BatchRecord {
+    let number = line(at: range.lowerBound)
+    if defersFeatures, range.count <= Self.maximumFeatureBytes {
+      return BatchRecord(line: number, unreadPlainLine: range)
+    }
+    return features.record(bytes, range, line: number)
+  }
+}
+
+/// How the rows of GeoJSON features are read from their text: what ``GeoJSONSource`` knows, for reading
+/// features on any thread (``ChunkReader`` reads a chunk's on every core).
+struct GeoJSONFeatures: Sendable {
+  /// The columns the user named.
+  let names: CoordinateColumns.Names
+
+  /// The row of a feature handed over unread: all its bytes are the feature's text.
+  func record(line: Int, text bytes: UnsafeBufferPointer<UInt8>) -> BatchRecord {
+    record(bytes, 0..<bytes.count, line: line)
+  }
+
   /// The row of one feature (a whole object at `range`): its properties and geometry as they came, or
   /// none of them when they cannot pass through whole (bytes that are not UTF-8, a name given twice).
-  private func feature(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> BatchRecord {
-    let number = line(at: range.lowerBound)
+  func record(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, line number: Int) -> BatchRecord {
     // A bad feature's text as it came, for the outputs that cannot hold its geometry or members; none
     // when it is not UTF-8 (it would be changed). Made for bad features alone: a copy of every feature
     // was a tenth of reading GeoJSON.
@@ -290,8 +317,8 @@ final class GeoJSONSource: RecordSource {
     func bad(_ problem: String) -> BatchRecord {
       BatchRecord(line: number, values: [], coordinate: nil, problem: problem, source: source())
     }
-    guard range.count <= Self.maximumFeatureBytes else {
-      return BatchRecord(line: number, values: [], coordinate: nil, problem: Self.tooLong)
+    guard range.count <= GeoJSONSource.maximumFeatureBytes else {
+      return BatchRecord(line: number, values: [], coordinate: nil, problem: GeoJSONSource.tooLong)
     }
     guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return bad("the feature is not a JSON object") }
     guard UTF8Validation.isValid(bytes, range) else {

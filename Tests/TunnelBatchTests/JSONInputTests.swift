@@ -62,6 +62,50 @@ import TunnelGeo
     #expect(oneByOne.count { $0.problem != nil } > 300)
   }
 
+  @Test(
+    "GeoJSON features read in chunks on several threads are the features read one at a time",
+    arguments: [(16_384, 2, 1 << 20), (1_000, 3, 4_093), (7, 1, 61)])
+  func chunkedFeatures(sizes: (chunkSize: Int, threads: Int, blockSize: Int)) throws {
+    let (chunkSize, threads, blockSize) = sizes
+    var generator = SplitMix64(seed: UInt64(chunkSize * 3 + threads))
+    // Points mostly, and every kind of odd feature among them: spread over lines, no geometry but
+    // properties that hold the point, another geometry, a Point without two numbers, a name twice, a
+    // property that is not UTF-8, a latitude out of range, an id and a bbox, a bare Point.
+    let odd = [
+      #"{"type":"Feature","geometry":{"type":"Point","coordinates":[ 8.5 ,"# + "\n"
+        + #" 56 ]},"properties":{}}"#,
+      #"{"type":"Feature","geometry":null,"properties":{"lat":5,"lon":6}}"#,
+      #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{}}"#,
+      #"{"type":"Feature","geometry":{"type":"Point","coordinates":[8.5]},"properties":{"a":1}}"#,
+      #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"a":1,"a":2}}"#,
+      "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{\"n\":\"\u{FF}\"}}",
+      #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,95]},"properties":{}}"#,
+      #"{"type":"Feature","id":7,"bbox":[1,2,1,2],"geometry":{"type":"Point","coordinates":[1,2]}}"#,
+      #"{"type":"Point","coordinates":[3,4]}"#,
+    ]
+    var features: [String] = []
+    for row in 0..<12_000 {
+      if Int.random(in: 0..<12, using: &generator) == 0 {
+        features.append(odd.randomElement(using: &generator)!)
+      } else {
+        let latitude = Double(Int.random(in: -90_000...90_000, using: &generator)) / 1e3
+        features.append(
+          #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(row % 360 - 180).5,\#(latitude)]},"#
+            + #""properties":{"id":\#(row)}}"#)
+      }
+    }
+    var bytes = Array(
+      ("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n").utf8
+    )
+    if let at = bytes.firstIndex(of: 0xC3), bytes[at + 1] == 0xBF { bytes[at] = 0xFF; bytes[at + 1] = 0x20 }
+    let oneByOne = try records(bytes, format: .geojson, blockSize: blockSize).rows
+    let chunked = try chunkedRecords(
+      bytes, format: .geojson, blockSize: blockSize, chunkSize: chunkSize, threads: threads)
+    #expect(try differingRows(chunked, oneByOne) == 0)
+    #expect(zip(chunked, oneByOne).allSatisfy { $0.geometry == $1.geometry && $0.feature == $1.feature })
+    #expect(oneByOne.count { $0.problem != nil } > 300)
+  }
+
   @Test("Members named by number: a row with fewer members is a bad row, not a crash")
   func numberedMembers() throws {
     let text = "{\"lat\": 56, \"lon\": 8.5}\n{}\n{\"lat\": 1}\n"
