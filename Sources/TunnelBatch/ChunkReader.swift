@@ -146,9 +146,9 @@ final class ChunkReader: @unchecked Sendable {
   private var spent: [[BatchRecord]] = []
 
   /// Takes back the rows of a chunk that are no longer needed, to free them on the reading thread when it
-  /// made them: where it reads every row (GeoJSON), rows freed on another thread went back to its arena
-  /// of the allocator under the arena's lock, and the two threads took turns at that lock. Rows read
-  /// where the chunk was handed over (``LineRows``) are freed here: the threads that made them are idle
+  /// made them: where it reads every row (input with no ``LineRows``), rows freed on another thread went
+  /// back to its arena of the allocator under the arena's lock, and the two threads took turns at that
+  /// lock. Rows read where the chunk was handed over are freed here: the threads that made them are idle
   /// by then, and the reading thread is not (sent back, JSON Lines took a fifth longer).
   func recycle(_ records: inout [BatchRecord]) {
     var taken: [BatchRecord] = []
