@@ -270,7 +270,6 @@ public final class BatchRun {
         }
         throw error
       }
-      reader.recycle(&chunk)
       chunk = next.records
       lines = next.lines
     }

@@ -124,39 +124,16 @@ final class ChunkReader: @unchecked Sendable {
     return Chunk(records: pending, lines: pendingLines, bytesRead: input.bytesRead)
   }
 
-  /// Queues a chunk, waiting while enough are queued; false once reading is cancelled. The rows handed
-  /// back meanwhile are freed here.
+  /// Queues a chunk, waiting while enough are queued; false once reading is cancelled.
   @discardableResult
   private func hand(over chunk: Result<Chunk, BatchError>) -> Bool {
     condition.lock()
+    defer { condition.unlock() }
     while ready.count >= depth && !cancelled { condition.wait() }
-    let handed = !cancelled
-    if handed {
-      ready.append(chunk)
-      condition.broadcast()
-    }
-    var freed: [[BatchRecord]] = []
-    swap(&freed, &spent)
-    condition.unlock()
-    freed = []
-    return handed
-  }
-
-  /// Rows answered and written, handed back to be freed on the reading thread (see ``recycle(_:)``).
-  private var spent: [[BatchRecord]] = []
-
-  /// Takes back the rows of a chunk that are no longer needed, to free them on the reading thread when it
-  /// made them: where it reads every row (input with no ``LineRows``), rows freed on another thread went
-  /// back to its arena of the allocator under the arena's lock, and the two threads took turns at that
-  /// lock. Rows read where the chunk was handed over are freed here: the threads that made them are idle
-  /// by then, and the reading thread is not (sent back, JSON Lines took a fifth longer).
-  func recycle(_ records: inout [BatchRecord]) {
-    var taken: [BatchRecord] = []
-    swap(&taken, &records)
-    guard lineRows == nil else { return }
-    condition.lock()
-    spent.append(taken)
-    condition.unlock()
+    guard !cancelled else { return false }
+    ready.append(chunk)
+    condition.broadcast()
+    return true
   }
 
   private func finish() {

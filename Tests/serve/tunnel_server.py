@@ -126,8 +126,9 @@ class TunnelServer:
         return None
 
     def stop(self, signal_number=signal.SIGTERM, timeout=30):
-        """Sends `signal_number` and waits up to `timeout` s; returns the exit status (None if it had to be killed)."""
-        if self.process.poll() is None:
+        """Sends `signal_number` (none when None: one was sent already, and a second would end the server at once)
+        and waits up to `timeout` s; returns the exit status (None if it had to be killed)."""
+        if signal_number is not None and self.process.poll() is None:
             self.process.send_signal(signal_number)
         try:
             status = self.process.wait(timeout=timeout)
