@@ -120,8 +120,8 @@ public struct BatchRecord: Sendable {
     self.plainLine = plainLine
   }
 
-  /// A row of a plain line not read yet (``isUnread``): ``PlainRows`` reads it once it is in its
-  /// chunk's lines.
+  /// A row whose text (a plain line, a JSON line, a GeoJSON feature) is not read yet (``isUnread``): it is
+  /// read by ``LineRows`` once the text is in its chunk's lines.
   init(line: Int, unreadPlainLine: Range<Int>) {
     self.line = line
     plainLine = unreadPlainLine
