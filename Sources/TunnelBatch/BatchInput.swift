@@ -249,37 +249,14 @@ public final class BatchInput {
   /// (``BatchRecord/isUnread``) where their text can be read apart: plain CSV or TSV lines, JSON Lines, and
   /// GeoJSON features (whose text ``keepLine(of:in:)`` keeps); returns how to read them. Nil for input
   /// with no rows at all, which is read as before.
-  func deferRows() -> LineRows? {
-    if let table = source as? DelimitedSource, let rows = table.plainRows {
-      table.defersPlainRows = true
-      deferring = table
-      return .delimited(rows)
-    }
-    if let lines = source as? JSONLinesSource {
-      lines.defersLines = true
-      deferringLines = lines
-      return .jsonLines(lines.rows)
-    }
-    if let collection = source as? GeoJSONSource {
-      collection.defersFeatures = true
-      return .geoJSON(collection.features)
-    }
-    return nil
-  }
-
-  /// The source whose rows are handed over unread, once ``deferRows()`` has been called.
-  private var deferring: DelimitedSource?
-  private var deferringLines: JSONLinesSource?
+  func deferRows() -> LineRows? { source.deferRows() }
 
   /// Appends the rows of the lines that come next in the bytes already read and can be read apart,
   /// unread, and their lines to `lines` (as ``nextKeepingLine()`` and ``keepLine(of:in:)`` would one at a
   /// time), at most `limit` rows and about `byteLimit` bytes of input; returns how many. None before
   /// ``deferRows()``, or where the next line cannot be read apart or has not all been read yet.
   func takeLines(limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]) -> Int {
-    if let deferring {
-      return deferring.takePlainRows(limit: limit, byteLimit: byteLimit, into: &records, lines: &lines)
-    }
-    return deferringLines?.takeLines(limit: limit, byteLimit: byteLimit, into: &records, lines: &lines) ?? 0
+    source.takeLines(limit: limit, byteLimit: byteLimit, into: &records, lines: &lines)
   }
 
   /// Appends the plain line of a row just read by ``nextKeepingLine()`` to `lines`, and points the row
@@ -322,4 +299,12 @@ protocol RecordSource: AnyObject {
   /// The next row; one of CSV or TSV may leave a good row's values in its line in the input (see
   /// ``BatchRecord/plainLine``).
   func next() throws(BatchError) -> BatchRecord?
+
+  /// From now on, hands over rows that can be read apart unread (``BatchInput/deferRows()``); how to
+  /// read them, or nil when there are none.
+  func deferRows() -> LineRows?
+
+  /// The rows of the lines already read that can be read apart, all at once
+  /// (``BatchInput/takeLines(limit:byteLimit:into:lines:)``); how many.
+  func takeLines(limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]) -> Int
 }

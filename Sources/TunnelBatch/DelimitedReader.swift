@@ -284,6 +284,9 @@ final class DelimitedReader {
     }
   }
 
+  /// The problem of a record whose field `field` (from 1) is not UTF-8.
+  static func notText(field: Int) -> String { "field \(field) is not UTF-8 text" }
+
   /// The fields of a plain line that may not be UTF-8, and the problem of the first field that is not,
   /// as the general way of reading says it (its bytes that are not UTF-8 read as U+FFFD).
   static func fields(ofText line: UnsafeBufferPointer<UInt8>, separator: UInt8) -> ([String], String?) {
@@ -294,7 +297,7 @@ final class DelimitedReader {
     var problem: String? = nil
     for field in line.split(separator: separator, omittingEmptySubsequences: false) {
       if problem == nil, !UTF8Validation.isValid(line, field.startIndex..<field.endIndex) {
-        problem = "field \(fields.count + 1) is not UTF-8 text"
+        problem = Self.notText(field: fields.count + 1)
       }
       fields.append(String(decoding: UnsafeBufferPointer(rebasing: field), as: UTF8.self))
     }
@@ -349,7 +352,7 @@ final class DelimitedReader {
     func checked(_ content: [UInt8]) -> String {
       content.withUnsafeBufferPointer { content in
         if let valid = String(validating: content, as: UTF8.self) { return valid }
-        if problem == nil { problem = "field \(fields.count + 1) is not UTF-8 text" }
+        if problem == nil { problem = Self.notText(field: fields.count + 1) }
         return String(decoding: content, as: UTF8.self)
       }
     }
@@ -358,7 +361,7 @@ final class DelimitedReader {
       let slice = UnsafeBufferPointer(rebasing: bytes[range])
       if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
       if let valid = String(validating: slice, as: UTF8.self) { return valid }
-      if problem == nil { problem = "field \(fields.count + 1) is not UTF-8 text" }
+      if problem == nil { problem = Self.notText(field: fields.count + 1) }
       return String(decoding: slice, as: UTF8.self)
     }
     while true {

@@ -80,21 +80,25 @@ final class DelimitedSource: RecordSource {
     }
   }
 
-  /// Whether a good-looking plain line is handed over unread (``BatchRecord/isUnread``), for
-  /// ``plainRows`` to read later on another thread; set by ``BatchInput/deferRows()``.
-  var defersPlainRows = false
+  /// Whether a plain line is handed over unread (``BatchRecord/isUnread``), for ``plainRows`` to read
+  /// later on another thread (``deferRows()``).
+  private var defersPlainRows = false
+
+  func deferRows() -> LineRows? {
+    guard let plainRows else { return nil }
+    defersPlainRows = true
+    return .delimited(plainRows)
+  }
 
   /// How the rows are read from their fields; nil for input without rows.
-  private(set) lazy var plainRows: PlainRows? = columns.map {
+  private lazy var plainRows: PlainRows? = columns.map {
     PlainRows(columns: $0, fieldCount: header.count, separator: reader.separator)
   }
 
   /// Appends the rows of the plain lines that come next in the bytes already read, unread, with their
-  /// lines (see ``DelimitedReader/takePlainLines(limit:byteLimit:_:)``); returns how many. Only while
-  /// ``defersPlainRows``: the others are read one at a time by ``next()``.
-  func takePlainRows(
-    limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]
-  ) -> Int {
+  /// lines (see ``DelimitedReader/takePlainLines(limit:byteLimit:_:)``); returns how many. Only once
+  /// ``deferRows()`` has been called: the others are read one at a time by ``next()``.
+  func takeLines(limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]) -> Int {
     guard defersPlainRows, pending == nil, columns != nil else { return 0 }
     let before = records.count
     var taken = TakenLines()

@@ -48,10 +48,20 @@ final class GeoJSONSource: RecordSource {
   }
 
   /// How features are read from their text.
-  let features: GeoJSONFeatures
+  private let features: GeoJSONFeatures
   /// Whether features are handed over unread (``BatchRecord/isUnread``), their text kept by the reading
-  /// thread for ``features`` to read later on another thread; set by ``BatchInput/deferRows()``.
-  var defersFeatures = false
+  /// thread for ``features`` to read later on another thread (``deferRows()``).
+  private var defersFeatures = false
+
+  func deferRows() -> LineRows? {
+    defersFeatures = true
+    return .geoJSON(features)
+  }
+
+  /// None: only the collection's structure says where a feature ends, so each is found by ``next()``.
+  func takeLines(limit: Int, byteLimit: Int, into records: inout [BatchRecord], lines: inout [UInt8]) -> Int {
+    0
+  }
 
   /// The line of a position in the input buffer.
   private func line(at position: Int) -> Int { input.linesConsumed + input.lines(before: position) + 1 }

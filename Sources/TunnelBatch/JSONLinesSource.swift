@@ -12,13 +12,18 @@ final class JSONLinesSource: RecordSource {
   private let input: InputBuffer
   private var startedInput = false
   /// How rows are read from their lines, and the columns of the last row's names.
-  let rows: JSONLineRows
+  private let rows: JSONLineRows
   private var columns = JSONLineRows.Columns()
   /// Whether a row has been read (the first one says what the whole file is).
   private var readRow = false
   /// Whether lines are handed over unread (``BatchRecord/isUnread``) by ``takeLines(limit:byteLimit:into:lines:)``,
-  /// for ``rows`` to read later on another thread; set by ``BatchInput/deferRows()``.
-  var defersLines = false
+  /// for ``rows`` to read later on another thread (``deferRows()``).
+  private var defersLines = false
+
+  func deferRows() -> LineRows? {
+    defersLines = true
+    return .jsonLines(rows)
+  }
 
   init(input: InputBuffer, names: CoordinateColumns.Names) {
     self.input = input
@@ -81,7 +86,7 @@ final class JSONLinesSource: RecordSource {
   }
 
   /// Appends the rows of the lines that come next in the bytes already read and that can be read apart
-  /// from the others, unread, with their lines (see ``DelimitedSource/takePlainRows(limit:byteLimit:into:lines:)``);
+  /// from the others, unread, with their lines (see ``DelimitedSource/takeLines(limit:byteLimit:into:lines:)``);
   /// returns how many. Such a line starts with `{` and holds no carriage return but one before its
   /// newline (one alone may end a row before the line's end); the first row, and every other line, is
   /// read one at a time by ``next()``.

@@ -333,10 +333,13 @@ struct RowFormatter: Sendable {
   }
 
   /// The pass-through columns of a CSV row: as many as the header has, empty where the row has none.
-  private func writeFields(_ values: [String], to out: inout OutputBytes) {
+  /// The input's columns of a row: each of `values` as `text` makes it (nothing where it makes nil).
+  private func writeFields(
+    _ values: [String], to out: inout OutputBytes, text: (String) -> String? = { $0 }
+  ) {
     for index in 0..<inputColumns.count {
       if index > 0 { out.append(separator) }
-      if index < values.count { out.field(values[index], separator: separator) }
+      if index < values.count, let value = text(values[index]) { out.field(value, separator: separator) }
     }
   }
 
@@ -363,12 +366,8 @@ struct RowFormatter: Sendable {
         }
         values = inputColumns.map { byName[$0] ?? "" }
       }
-      // Each value's text (a string's, decoded), written as it is read: no array of them per row.
-      for index in 0..<inputColumns.count {
-        if index > 0 { out.append(separator) }
-        guard index < values.count, values[index] != "null" else { continue }
-        out.field(JSONValues.text(values[index]) ?? values[index], separator: separator)
-      }
+      // Each value's text (a string's, decoded), made as it is written: no array of them per row.
+      writeFields(values, to: &out) { $0 == "null" ? nil : JSONValues.text($0) ?? $0 }
     } else if let plainLine = record.plainLine, separator == inputSeparator {
       // A plain line is its fields as they are written: no field needs quotes.
       out.append(contentsOf: UnsafeBufferPointer(rebasing: lines[plainLine]))
