@@ -44,12 +44,19 @@ import Testing
   static func expectSameAnswers(_ layer: PolygonLayer, _ grid: PolygonGrid, seed: UInt64) {
     var mismatches = 0
     let points = Self.points(on: layer, seed: seed, random: 600, rings: 12)
-    for point in points {
+    // The points also looked up together, in groups (the last one short).
+    var grouped = [FeatureSet](repeating: FeatureSet(), count: points.count)
+    points.withUnsafeBufferPointer { points in
+      grouped.withUnsafeMutableBufferPointer { grid.features(containing: points, into: $0) }
+    }
+    for (point, together) in zip(points, grouped) {
       let expected = layer.features(containing: point)
       let found = Array(grid.features(containing: point))
-      if expected != found {
+      if expected != found || Array(together) != found {
         mismatches += 1
-        if mismatches <= 5 { Issue.record("\(point): scan \(expected), grid \(found)") }
+        if mismatches <= 5 {
+          Issue.record("\(point): scan \(expected), grid \(found), together \(Array(together))")
+        }
       }
     }
     #expect(mismatches == 0, "\(mismatches) of \(points.count) points differ")

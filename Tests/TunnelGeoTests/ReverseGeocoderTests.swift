@@ -164,6 +164,34 @@ import Testing
     #expect(differences == 0)
   }
 
+  /// Keys found together (``ReverseGeocoder/placemarkKeys(for:fields:threads:)``: each polygon layer's
+  /// lookups of a block of points in one walk down its grid) stand for the one-off placemarks, also where
+  /// the walks of neighbouring points part: near coasts, country borders and the time zones' edges, in
+  /// blocks that end short.
+  @Test(arguments: [Placemark.Fields.land, .country, .timeZone, [.land, .country, .timeZone]])
+  func keysFoundTogetherEqualOneOffPlacemarks(_ fields: Placemark.Fields) throws {
+    var points = try Self.points()
+    var generator = SplitMix64(seed: 53)
+    for layer in [try Self.data.countries().polygons, try Self.data.timeZones().polygons] {
+      for _ in 0..<300 { points.append(layer.pointNearAVertex(within: 0.02, using: &generator)) }
+    }
+    // Longer than a batch's threshold, so that the indexes answer, and not a multiple of any block.
+    while points.count <= ReverseGeocoder.batchIndexThreshold + 37 { points += points.prefix(400) }
+    let keys = try Self.indexed.placemarkKeys(for: points, fields: fields, threads: 2)
+    var differences = 0
+    for (point, key) in zip(points, keys) {
+      let expected = try Self.plain.placemark(for: point, indexes: nil, fields: fields)
+      let found = try Self.indexed.placemark(of: key)
+      if found.land != expected.land || found.country != expected.country
+        || found.timeZone != expected.timeZone
+      {
+        differences += 1
+        if differences <= 3 { Issue.record("\(point):\n  one-off \(expected)\n  key \(found)") }
+      }
+    }
+    #expect(differences == 0, "\(differences) of \(points.count)")
+  }
+
   /// A placemark of some fields holds the whole placemark's values in them and empty values elsewhere,
   /// one-off and from indexes built for those fields alone (whose other lookups go to the mapped layers).
   @Test(arguments: [Placemark.Fields.country, .region, .sea, .timeZone, [.land, .nearestPlace]])

@@ -581,6 +581,66 @@ extension BatchIndexes: PlacemarkLookups {
     return timeZones.read { $0.features(containing: coordinate) }
   }
 
+  func coastLevels(
+    at coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
+  ) {
+    guard let coast = unretained.coast else { return unindexed.coastLevels(at: coordinates, into: results) }
+    unretained.coastLayer.read { layer in
+      Self.choose(in: coast, coordinates, into: results) { FeatureChoice.highestLevel(of: $0, in: layer) }
+    }
+  }
+
+  func countryFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
+  ) {
+    guard let countries = unretained.countries else {
+      return unindexed.countryFeatures(containing: coordinates, into: results)
+    }
+    unretained.countryLayer.read { layer in
+      Self.choose(in: countries, coordinates, into: results) { FeatureChoice.country(of: $0, in: layer) }
+    }
+  }
+
+  func timeZoneFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>,
+    into results: UnsafeMutableBufferPointer<FeatureSet>
+  ) {
+    guard let timeZones = unretained.timeZones else {
+      return unindexed.timeZoneFeatures(containing: coordinates, into: results)
+    }
+    timeZones.read { grid in
+      withUnsafeTemporaryAllocation(of: FixedPoint.self, capacity: coordinates.count) { points in
+        for index in coordinates.indices { points[index] = grid.layer.fixedPoint(coordinates[index]) }
+        grid.features(containing: UnsafeBufferPointer(points), into: results)
+      }
+    }
+  }
+
+  /// `choice` of the features of `grid` containing each of `coordinates`, at the same place in `results`:
+  /// the points looked up a group at a time (``PolygonGrid/features(containing:into:)``).
+  @inline(__always) private static func choose<Choice>(
+    in grid: Unretained<PolygonGrid>, _ coordinates: UnsafeBufferPointer<Coordinate>,
+    into results: UnsafeMutableBufferPointer<Choice>, _ choice: (FeatureSet) -> Choice
+  ) {
+    grid.read { grid in
+      let size = PolygonGrid.groupSize
+      withUnsafeTemporaryAllocation(of: FixedPoint.self, capacity: size) { points in
+        withUnsafeTemporaryAllocation(of: FeatureSet.self, capacity: size) { sets in
+          _ = sets.initialize(from: repeatElement(FeatureSet(), count: size))
+          defer { sets.deinitialize() }
+          var start = 0
+          while start < coordinates.count {
+            let count = min(size, coordinates.count - start)
+            for index in 0..<count { points[index] = grid.layer.fixedPoint(coordinates[start + index]) }
+            grid.features(containing: UnsafeBufferPointer(rebasing: points[..<count]), into: sets)
+            for index in 0..<count { results[start + index] = choice(sets[index]) }
+            start += count
+          }
+        }
+      }
+    }
+  }
+
   func islandFeature(containing coordinate: Coordinate) -> Int? {
     guard let islands = unretained.islands else { return unindexed.islandFeature(containing: coordinate) }
     return islands.read { $0.features(containing: coordinate) }.first

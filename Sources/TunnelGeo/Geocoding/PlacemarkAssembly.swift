@@ -113,15 +113,89 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// not looked up): ``placemark(of:)`` of it has the values ``placemark(for:fields:)`` gives there.
   func key(for coordinate: Coordinate, fields: Placemark.Fields) throws(PlaceDataError) -> PlacemarkKey {
     let zones = fields.contains(.timeZone) ? lookups.timeZoneFeatures(containing: coordinate) : FeatureSet()
+    return try key(for: coordinate, fields: fields, zones: zones, level: nil, country: nil)
+  }
+
+  /// ``key(for:fields:)`` of each of `coordinates`, initialized one after another from `output`; `made`
+  /// counts those made, also when one throws.
+  ///
+  /// The polygons holding them are looked up for all of them first, each layer's together
+  /// (``PlacemarkLookups/timeZoneFeatures(containing:into:)`` and the others), which overlaps their reads
+  /// of memory: the time zones, the coastline's levels where the land is asked, and the countries drawn
+  /// around the points whose 1° cell does not settle their country.
+  func keys(
+    for coordinates: UnsafeBufferPointer<Coordinate>, fields: Placemark.Fields,
+    into output: UnsafeMutablePointer<PlacemarkKey>, made: inout Int
+  ) throws(PlaceDataError) {
+    let count = coordinates.count
+    // Empty sets where the time zone is not asked.
+    let zones = UnsafeMutableBufferPointer<FeatureSet>.allocate(capacity: count)
+    let levels = UnsafeMutableBufferPointer<Int?>.allocate(capacity: fields.contains(.land) ? count : 0)
+    let countries = UnsafeMutableBufferPointer<Int??>.allocate(
+      capacity: fields.contains(.country) ? count : 0)
+    let drawn = UnsafeMutableBufferPointer<Int?>.allocate(capacity: countries.count)
+    let unsettled = UnsafeMutableBufferPointer<Coordinate>.allocate(capacity: countries.count)
+    _ = zones.initialize(from: repeatElement(FeatureSet(), count: count))
+    defer {
+      zones.deinitialize()
+      zones.deallocate()
+      levels.deallocate()
+      countries.deallocate()
+      drawn.deallocate()
+      unsettled.deallocate()
+    }
+    if fields.contains(.timeZone) { lookups.timeZoneFeatures(containing: coordinates, into: zones) }
+    if !levels.isEmpty { lookups.coastLevels(at: coordinates, into: levels) }
+    var unsettledCount = 0
+    if !countries.isEmpty {
+      for index in 0..<count {
+        countries[index] = lookups.settledCountry(at: coordinates[index])
+        if countries[index] == nil {
+          unsettled[unsettledCount] = coordinates[index]
+          unsettledCount += 1
+        }
+      }
+      lookups.countryFeatures(
+        containing: UnsafeBufferPointer(rebasing: unsettled[..<unsettledCount]),
+        into: UnsafeMutableBufferPointer(rebasing: drawn[..<unsettledCount]))
+    }
+    unsettledCount = 0
+    for index in 0..<count {
+      let coordinate = coordinates[index]
+      var country: Int?? = nil
+      if !countries.isEmpty {
+        country = countries[index]
+        if country == nil {
+          country = .some(
+            ownCountry(
+              at: coordinate, SphereGeometry.unitVector(coordinate), drawn: .some(drawn[unsettledCount])))
+          unsettledCount += 1
+        }
+      }
+      let key = try key(
+        for: coordinate, fields: fields, zones: zones[index],
+        level: levels.isEmpty ? nil : .some(levels[index]), country: country)
+      (output + made).initialize(to: key)
+      made += 1
+    }
+  }
+
+  /// ``key(for:fields:)`` with the time zones holding the point (empty unless `fields` has the time zone),
+  /// and its coastline level and country where they were looked up before (nil where they were not).
+  @inline(__always) private func key(
+    for coordinate: Coordinate, fields: Placemark.Fields, zones: borrowing FeatureSet, level: Int??,
+    country: Int??
+  ) throws(PlaceDataError) -> PlacemarkKey {
     // Whether the point is on land, looked up only where it is asked or decides the zone (outside every
     // zone polygon). Found here rather than remembered by a closure: a variable that a closure changes
     // was a heap allocation for every point.
     let land =
       fields.contains(.land) || (fields.contains(.timeZone) && zones.isEmpty)
-      ? lookups.coastLevel(at: coordinate).map { $0 % 2 == 1 } ?? false : false
+      ? (level ?? lookups.coastLevel(at: coordinate)).map { $0 % 2 == 1 } ?? false : false
     var key = PlacemarkKey(land: fields.contains(.land) && land, country: -1, timeZone: nil)
     if fields.contains(.country),
-      let feature = lookups.settledCountry(at: coordinate)
+      let feature = country
+        ?? lookups.settledCountry(at: coordinate)
         ?? ownCountry(at: coordinate, SphereGeometry.unitVector(coordinate))
     {
       key.country = Int32(feature)
@@ -189,9 +263,15 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
   /// (ties to the lower feature); within ``ReverseGeocoder/borderAccuracyKm`` of a border, the time
   /// zone's country when it is another (``zoneCountry(at:_:drawn:)``).
-  func country(at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double) -> Int? {
+  ///
+  /// `drawn` is ``PlacemarkLookups/countryFeature(containing:)-(Coordinate)`` of the point where it was looked
+  /// up before (nil where it was not).
+  func country(
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double, drawn: Int?? = nil
+  ) -> Int? {
+    let contained = drawn ?? lookups.countryFeature(containing: coordinate)
     guard
-      let drawn = lookups.countryFeature(containing: coordinate)
+      let drawn = contained
         ?? lookups.countryBorder(nearestTo: coordinate, vector, within: toleranceKm / SphereGeometry.radiusKm)
     else { return nil }
     return zoneCountry(at: coordinate, vector, drawn: drawn) ?? drawn
@@ -204,8 +284,12 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// it, or where no outline is near that island either, the zone's country. So the atolls and reefs that
   /// Natural Earth draws kilometres off, or not at all, have their country (Tarawa, Nukunonu); the open sea
   /// has none.
-  func ownCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>) -> Int? {
-    if let drawn = country(at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm) {
+  ///
+  /// `drawn` is the country drawn around the point, as ``country(at:_:toleranceKm:drawn:)`` takes it.
+  func ownCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int?? = nil) -> Int? {
+    if let drawn = country(
+      at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm, drawn: drawn)
+    {
       return drawn
     }
     guard lookups.mayHaveIsland(near: coordinate), let zone = lookups.timeZoneFeature(containing: coordinate),
@@ -316,9 +400,11 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// that hold it too; where none does (gaps between simplified polygons), the nautical zone at sea and the
   /// nearest place's zone on land.
   func zone(
-    at coordinate: Coordinate, zones: FeatureSet, land: () -> Bool,
+    at coordinate: Coordinate, zones: borrowing FeatureSet, land: () -> Bool,
     nearestPlace: () throws(PlaceDataError) -> Int
   ) throws(PlaceDataError) -> PlacemarkKey.Zone {
+    // Most points lie in one zone: that answer without copying the set into an iterator.
+    if let single = zones.single { return .polygon(single) }
     var members = zones.makeIterator()
     if let first = members.next() {
       guard let second = members.next() else { return .polygon(Int32(first)) }

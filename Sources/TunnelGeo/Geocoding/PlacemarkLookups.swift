@@ -36,6 +36,22 @@ protocol PlacemarkLookups {
   func timeZoneFeature(containing coordinate: Coordinate) -> Int?
   /// Every time zone feature containing a point, in feature order.
   func timeZoneFeatures(containing coordinate: Coordinate) -> FeatureSet
+
+  // MARK: Polygons containing many points
+  //
+  // Each writes what the lookup of one point gives for each of `coordinates`, at the same place in
+  // `results`; an index may look them up together, faster than one at a time.
+
+  /// ``coastLevel(at:)`` of each point.
+  func coastLevels(
+    at coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>)
+  /// ``countryFeature(containing:)-(Coordinate)`` of each point.
+  func countryFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>)
+  /// ``timeZoneFeatures(containing:)-(Coordinate)`` of each point.
+  func timeZoneFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>,
+    into results: UnsafeMutableBufferPointer<FeatureSet>)
   /// The first island feature containing a point.
   func islandFeature(containing coordinate: Coordinate) -> Int?
 
@@ -96,6 +112,27 @@ protocol PlacemarkLookups {
   func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription?
   /// Remembers what was found for a shoreline point (or does nothing).
   func remember(_ description: ShoreDescription, of point: SIMD3<Double>)
+}
+
+extension PlacemarkLookups {
+  func coastLevels(
+    at coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
+  ) {
+    for index in coordinates.indices { results[index] = coastLevel(at: coordinates[index]) }
+  }
+
+  func countryFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
+  ) {
+    for index in coordinates.indices { results[index] = countryFeature(containing: coordinates[index]) }
+  }
+
+  func timeZoneFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>,
+    into results: UnsafeMutableBufferPointer<FeatureSet>
+  ) {
+    for index in coordinates.indices { results[index] = timeZoneFeatures(containing: coordinates[index]) }
+  }
 }
 
 /// The layers whose nearest boundary a placemark measures (``Placemark/Boundaries``).

@@ -1,3 +1,4 @@
+import CMath
 import TunnelSystem
 
 #if canImport(FoundationEssentials)
@@ -615,14 +616,21 @@ final class PolygonGrid: @unchecked Sendable {
 
   /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
   func features(containing point: FixedPoint) -> FeatureSet {
-    var result = FeatureSet()
     let cell = topCell(point)
     let uniform = uniformCells[cell]
-    if uniform != Self.crossed {
-      if uniform != Self.outside { result.toggle(uniform) }
-      return result
-    }
+    if uniform != Self.crossed { return FeatureSet(uniform: uniform) }
     let (index, corner) = leaf(point, in: cell)
+    return features(inLeaf: index, corner: corner, point)
+  }
+
+  /// The features containing `point`, which lies in leaf `index` whose south-west corner is `corner`:
+  /// the leaf's reference features, each toggled by the edges the segment from the corner crosses.
+  @inline(__always) private func features(
+    inLeaf index: Int, corner: (Int64, Int64), _ point: FixedPoint
+  )
+    -> FeatureSet
+  {
+    var result = FeatureSet()
     let node = nodes[index]
     let start = Int(node.stateStart)
     for index in start..<(start + node.stateCount) { result.toggle(states[index]) }
@@ -638,6 +646,128 @@ final class PolygonGrid: @unchecked Sendable {
       if odd { result.toggle(feature(ofEdge: start)) }
     }
     return result
+  }
+
+  /// How many points ``features(containing:into:)`` walks down the grid side by side.
+  static let groupSize = 32
+
+  /// The features containing each of `points`, written to the same place in `results`: exactly
+  /// ``features(containing:)-(FixedPoint)`` of each.
+  ///
+  /// Points far apart read memory far apart, and each step down the grid waits for the one before it:
+  /// one point at a time, a lookup spends most of its time waiting for memory. Here the points go down
+  /// the grid a level at a time, ``groupSize`` at once, each asking the processor for the memory its
+  /// next step reads before the others take theirs, so that their reads overlap.
+  func features(
+    containing points: UnsafeBufferPointer<FixedPoint>, into results: UnsafeMutableBufferPointer<FeatureSet>
+  ) {
+    precondition(results.count >= points.count, "fewer results than points")
+    withUnsafeTemporaryAllocation(of: Walk.self, capacity: Self.groupSize) { walks in
+      var start = 0
+      while start < points.count {
+        let count = min(Self.groupSize, points.count - start)
+        walk(
+          UnsafeBufferPointer(rebasing: points[start..<(start + count)]), walks, results.baseAddress! + start)
+        start += count
+      }
+    }
+  }
+
+  /// A point's way down the grid: the node it reads next and that node's box; a negative node once its
+  /// features are known.
+  private struct Walk {
+    var node: Int
+    var box: Box
+  }
+
+  /// ``features(containing:into:)`` for one group of points.
+  @inline(__always) private func walk(
+    _ points: UnsafeBufferPointer<FixedPoint>, _ walks: UnsafeMutableBufferPointer<Walk>,
+    _ results: UnsafeMutablePointer<FeatureSet>
+  ) {
+    uniformCells.withUnsafeBufferPointer { uniformCells in
+      nodes.withUnsafeBufferPointer { nodes in
+        for index in points.indices {
+          let cell = topCell(points[index])
+          walks[index].node = cell
+          tunnel_prefetch(uniformCells.baseAddress! + cell)
+        }
+        var walking = 0
+        for index in points.indices {
+          let cell = walks[index].node
+          let uniform = uniformCells[cell]
+          if uniform != Self.crossed {
+            results[index] = FeatureSet(uniform: uniform)
+            walks[index].node = -1
+          } else {
+            walks[index].box = rootBox(row: cell / Self.columns, column: cell % Self.columns)
+            tunnel_prefetch(nodes.baseAddress! + cell)
+            walking += 1
+          }
+        }
+        // A level at a time: every point still above its leaf reads its node, picks the child holding it
+        // and asks for that child's node. A point at its leaf asks for its runs and states instead.
+        let crossed = walking
+        while walking > 0 {
+          walking = 0
+          for index in points.indices where walks[index].node >= 0 {
+            let node = nodes[walks[index].node]
+            guard node.isInner else { continue }
+            let point = points[index]
+            var box = walks[index].box
+            let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
+            let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
+            var quadrant = 0
+            if Int64(point.latitude) > middleLatitude {
+              quadrant |= 2
+              box.minLatitude = middleLatitude
+            } else {
+              box.maxLatitude = middleLatitude
+            }
+            if Int64(point.longitude) > middleLongitude {
+              quadrant |= 1
+              box.minLongitude = middleLongitude
+            } else {
+              box.maxLongitude = middleLongitude
+            }
+            let child = Int(node.link) + quadrant
+            walks[index] = Walk(node: child, box: box)
+            tunnel_prefetch(nodes.baseAddress! + child)
+            walking += 1
+          }
+        }
+        guard crossed > 0 else { return }
+        runs.withUnsafeBufferPointer { runs in
+          states.withUnsafeBufferPointer { states in
+            for index in points.indices where walks[index].node >= 0 {
+              let node = nodes[walks[index].node]
+              if node.runCount > 0 { tunnel_prefetch(runs.baseAddress! + Int(node.link)) }
+              if node.stateCount > 0 { tunnel_prefetch(states.baseAddress! + Int(node.stateStart)) }
+            }
+          }
+          vertices.withUnsafeBufferPointer { vertices in
+            for index in points.indices where walks[index].node >= 0 {
+              let node = nodes[walks[index].node]
+              let first = Int(node.link)
+              for run in runs[first..<(first + node.runCount)] {
+                // Every cache line of the run's vertices (8 to a line), its closing vertex included.
+                var address = UnsafeRawPointer(vertices.baseAddress! + run.start)
+                let end = UnsafeRawPointer(vertices.baseAddress! + run.start + run.length)
+                while address <= end {
+                  tunnel_prefetch(address)
+                  address += 64
+                }
+              }
+            }
+          }
+        }
+        for index in points.indices where walks[index].node >= 0 {
+          let walk = walks[index]
+          results[index] = features(
+            inLeaf: walk.node, corner: (walk.box.minLatitude, walk.box.minLongitude), points[index])
+        }
+      }
+    }
   }
 
   /// The features containing a coordinate.
@@ -703,12 +833,20 @@ struct FeatureSet: Sequence {
   /// An empty set.
   init() {}
 
+  /// The set of one feature, or an empty set for ``PolygonGrid/outside``.
+  init(uniform feature: Int32) {
+    if feature != PolygonGrid.outside { toggle(feature) }
+  }
+
   /// The set of `members` (each once).
   init(_ members: some Sequence<Int>) {
     for member in members { toggle(Int32(member)) }
   }
 
   var isEmpty: Bool { overflow?.isEmpty ?? (inlineCount == 0) }
+
+  /// The only member of a set of one member; nil for any other set.
+  var single: Int32? { overflow == nil && inlineCount == 1 ? inline.0 : nil }
 
   /// The smallest member.
   var first: Int? {

@@ -386,12 +386,14 @@ public final class ReverseGeocoder: Sendable {
     {
       let assembly = PlacemarkAssembly(lookups: indexes)
       keys = try parallelMap(coordinates, ordered: false, threads: threads) {
-        coordinate throws(PlaceDataError) in try assembly.key(for: coordinate, fields: fields)
+        block, output, made throws(PlaceDataError) in
+        try assembly.keys(for: block, fields: fields, into: output, made: &made)
       }
     } else {
       let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
       keys = try parallelMap(coordinates, ordered: false, threads: threads) {
-        coordinate throws(PlaceDataError) in try assembly.key(for: coordinate, fields: fields)
+        block, output, made throws(PlaceDataError) in
+        try assembly.keys(for: block, fields: fields, into: output, made: &made)
       }
     }
     try data.checkIntact()
@@ -529,6 +531,26 @@ public final class ReverseGeocoder: Sendable {
     _ input: [Coordinate], ordered: Bool = true, threads: Int?,
     _ transform: @Sendable (Coordinate) throws(PlaceDataError) -> Result
   ) throws(PlaceDataError) -> [Result] {
+    try parallelMap(input, ordered: ordered, threads: threads) { block, output, made throws(PlaceDataError) in
+      for coordinate in block {
+        (output + made).initialize(to: try transform(coordinate))
+        made += 1
+      }
+    }
+  }
+
+  /// How many consecutive elements the parallel map of blocks hands over at once (in the input's order).
+  private static let parallelBlock = 256
+
+  /// The parallel map above with `transform` given blocks of consecutive elements (of one element each in
+  /// spatial order), so that it can look their answers up together: it initializes the results of a block
+  /// one after another from its pointer, counting them in its `Int`, also when it throws.
+  private func parallelMap<Result: Sendable>(
+    _ input: [Coordinate], ordered: Bool = true, threads: Int?,
+    _ transform:
+      @Sendable (UnsafeBufferPointer<Coordinate>, UnsafeMutablePointer<Result>, inout Int)
+      throws(PlaceDataError) -> Void
+  ) throws(PlaceDataError) -> [Result] {
     precondition(threads.map { $0 > 0 } ?? true, "threads must be positive")
     let count = input.count
     guard count > 0 else { return [] }
@@ -541,6 +563,7 @@ public final class ReverseGeocoder: Sendable {
     let order =
       ordered && count >= SpatialOrder.threshold ? input.withUnsafeBufferPointer(SpatialOrder.positions) : []
     @Sendable func index(_ position: Int) -> Int { order.isEmpty ? position : Int(order[position]) }
+    let block = order.isEmpty ? Self.parallelBlock : 1
     let errors = UnsafeMutablePointer<PlaceDataError?>.allocate(capacity: runs)
     let done = UnsafeMutablePointer<Int>.allocate(capacity: runs)
     errors.initialize(repeating: nil, count: runs)
@@ -558,15 +581,19 @@ public final class ReverseGeocoder: Sendable {
         let slots = WorkerSlots(input: input, output: output, errors: errors, done: done)
         DispatchQueue.concurrentPerform(iterations: runs) { run in
           let (input, output, errors, done) = (slots.input, slots.output, slots.errors, slots.done)
-          for position in (count * run / runs)..<(count * (run + 1) / runs) {
+          let end = count * (run + 1) / runs
+          for position in stride(from: count * run / runs, to: end, by: block) {
             let index = index(position)
+            let elements = UnsafeBufferPointer(rebasing: input[index..<(index + min(block, end - position))])
+            var made = 0
             do throws(PlaceDataError) {
-              (output + index).initialize(to: try transform(input[index]))
+              try transform(elements, output + index, &made)
+              done[run] += made
             } catch {
+              done[run] += made
               errors[run] = error
               break
             }
-            done[run] += 1
           }
         }
       }
