@@ -158,6 +158,33 @@ import Testing
     #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, e.g. \(mismatches.prefix(5))")
   }
 
+  /// Queries looked up together, a group at a time (the last group short), find what each finds alone:
+  /// the same place at the same squared chord, on uniform points, poles and the antimeridian, and the
+  /// places themselves.
+  @Test func groupedLookupsAreTheSingleOnes() throws {
+    let grid = try Self.geocoder.preparedPlaceGrid()
+    var generator = SplitMix64(seed: 101)
+    var vectors = (0..<5_003).map { _ in SphereGeometry.unitVector(Coordinate.random(using: &generator)) }
+    for latitude in [90.0, -90, 89.99, 0] {
+      for longitude in [-180.0, 179.999, 0, 90] {
+        vectors.append(SphereGeometry.unitVector(try Coordinate(latitude: latitude, longitude: longitude)))
+      }
+    }
+    for _ in 0..<500 {
+      vectors.append(Self.places.unitVector(at: Int.random(in: 0..<Self.places.count, using: &generator)))
+    }
+    var found = [(index: Int, chordSquared: Double)](repeating: (-1, 0), count: vectors.count)
+    vectors.withUnsafeBufferPointer { vectors in
+      found.withUnsafeMutableBufferPointer { grid.nearest(to: vectors, into: $0.baseAddress!) }
+    }
+    var mismatches = 0
+    for (vector, together) in zip(vectors, found) {
+      let alone = grid.nearest(to: vector)
+      if alone.index != together.index || alone.chordSquared != together.chordSquared { mismatches += 1 }
+    }
+    #expect(mismatches == 0, "\(mismatches) of \(vectors.count)")
+  }
+
   @Test func batchAPIKeepsOrder() throws {
     var generator = SplitMix64(seed: 5)
     let points = (0..<3_000).map { _ in Coordinate.random(using: &generator) }

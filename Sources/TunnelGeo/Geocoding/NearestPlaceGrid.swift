@@ -1,3 +1,4 @@
+import CMath
 import Dispatch
 import TunnelSystem
 
@@ -179,6 +180,122 @@ final class NearestPlaceGrid: @unchecked Sendable {
           return (best, bestSquared)
         }
       }
+    }
+  }
+
+  /// How many queries ``nearest(to:into:)`` walks down the grid side by side.
+  static let groupSize = 16
+
+  /// ``nearest(to:)-(SIMD3<Double>)`` of each of `queries`, written to the same place in `results`.
+  ///
+  /// As ``PolygonGrid/features(containing:into:)`` does: the queries go down the grid a level at a time,
+  /// a group at once, each asking for the memory of its next step before the others take theirs; then
+  /// each asks for its leaf's candidates, and the vectors of the candidates of the query after next are
+  /// asked for while a query's are compared.
+  func nearest(
+    to queries: UnsafeBufferPointer<SIMD3<Double>>,
+    into results: UnsafeMutablePointer<(index: Int, chordSquared: Double)>
+  ) {
+    withUnsafeTemporaryAllocation(of: Walk.self, capacity: Self.groupSize) { walks in
+      first.withUnsafeBufferPointer { first in
+        count.withUnsafeBufferPointer { count in
+          candidates.withUnsafeBufferPointer { candidates in
+            var start = 0
+            while start < queries.count {
+              let group = min(Self.groupSize, queries.count - start)
+              walk(
+                UnsafeBufferPointer(rebasing: queries[start..<(start + group)]), walks, results + start,
+                first: first, count: count, candidates: candidates)
+              start += group
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// A query's way down the grid: its face coordinates, its node and that node's corner and width.
+  private struct Walk {
+    var u: Double
+    var v: Double
+    var u0: Double
+    var v0: Double
+    var width: Double
+    var node: Int
+  }
+
+  /// ``nearest(to:into:)`` for one group of queries.
+  @inline(__always) private func walk(
+    _ queries: UnsafeBufferPointer<SIMD3<Double>>, _ walks: UnsafeMutableBufferPointer<Walk>,
+    _ results: UnsafeMutablePointer<(index: Int, chordSquared: Double)>, first: UnsafeBufferPointer<UInt32>,
+    count: UnsafeBufferPointer<UInt32>, candidates: UnsafeBufferPointer<UInt32>
+  ) {
+    let size = Double(topSize)
+    let step = 2 / size
+    for index in queries.indices {
+      // The top cell, as ``leaf(of:topSize:first:count:)`` finds it.
+      let (face, u, v) = Self.faceCoordinates(queries[index])
+      let i = min(topSize - 1, max(0, Int((u + 1) * 0.5 * size)))
+      let j = min(topSize - 1, max(0, Int((v + 1) * 0.5 * size)))
+      let node = (face * topSize + j) * topSize + i
+      walks[index] = Walk(
+        u: u, v: v, u0: -1 + Double(i) * step, v0: -1 + Double(j) * step, width: step, node: node)
+      tunnel_prefetch(count.baseAddress! + node)
+      tunnel_prefetch(first.baseAddress! + node)
+    }
+    // A level at a time, each query still above its leaf taking one step down.
+    var walking = true
+    while walking {
+      walking = false
+      for index in queries.indices where count[walks[index].node] == UInt32.max {
+        var walk = walks[index]
+        walk.width *= 0.5
+        var quadrant = 0
+        if walk.u >= walk.u0 + walk.width {
+          quadrant |= 1
+          walk.u0 += walk.width
+        }
+        if walk.v >= walk.v0 + walk.width {
+          quadrant |= 2
+          walk.v0 += walk.width
+        }
+        walk.node = Int(first[walk.node]) + quadrant
+        walks[index] = walk
+        tunnel_prefetch(count.baseAddress! + walk.node)
+        tunnel_prefetch(first.baseAddress! + walk.node)
+        walking = true
+      }
+    }
+    for index in queries.indices { tunnel_prefetch(candidates.baseAddress! + Int(first[walks[index].node])) }
+    // The vectors of a query's candidates, asked for two queries ahead of their scan.
+    func prefetchVectors(_ index: Int) {
+      guard index < queries.count else { return }
+      let start = Int(first[walks[index].node])
+      for slot in start..<(start + Int(count[walks[index].node])) {
+        // Both lines of a vector that lies across two.
+        let vector = vectors.base + 3 * Int(candidates[slot])
+        tunnel_prefetch(vector)
+        if UInt(bitPattern: vector) & 63 > 40 { tunnel_prefetch(vector + 2) }
+      }
+    }
+    prefetchVectors(0)
+    prefetchVectors(1)
+    for index in queries.indices {
+      prefetchVectors(index + 2)
+      let query = queries[index]
+      let node = walks[index].node
+      var best = -1
+      var bestSquared = Double.infinity
+      let start = Int(first[node])
+      for slot in start..<(start + Int(count[node])) {
+        let place = Int(candidates[slot])
+        let squared = SphereGeometry.chordSquared(query, vectors.vector(place))
+        if squared < bestSquared {
+          bestSquared = squared
+          best = place
+        }
+      }
+      results[index] = (best, bestSquared)
     }
   }
 

@@ -481,9 +481,19 @@ public final class ReverseGeocoder: Sendable {
       }
     } else {
       let grid = try preparedPlaceGrid()
-      answers = try parallelMap(coordinates, threads: threads) { coordinate throws(PlaceDataError) in
-        let found = grid.nearest(to: SphereGeometry.unitVector(coordinate))
-        return make(places, found.index, found.chordSquared)
+      // A block's places found together (`NearestPlaceGrid.nearest(to:into:)`).
+      answers = try parallelMap(coordinates, threads: threads) { block, output, made throws(PlaceDataError) in
+        withUnsafeTemporaryAllocation(of: SIMD3<Double>.self, capacity: block.count) { vectors in
+          withUnsafeTemporaryAllocation(of: (index: Int, chordSquared: Double).self, capacity: block.count) {
+            found in
+            for index in block.indices { vectors[index] = SphereGeometry.unitVector(block[index]) }
+            grid.nearest(to: UnsafeBufferPointer(vectors), into: found.baseAddress!)
+            for (index, chordSquared) in found {
+              (output + made).initialize(to: make(places, index, chordSquared))
+              made += 1
+            }
+          }
+        }
       }
     }
     try data.checkIntact()
@@ -542,9 +552,10 @@ public final class ReverseGeocoder: Sendable {
   /// How many consecutive elements the parallel map of blocks hands over at once (in the input's order).
   private static let parallelBlock = 256
 
-  /// The parallel map above with `transform` given blocks of consecutive elements (of one element each in
-  /// spatial order), so that it can look their answers up together: it initializes the results of a block
-  /// one after another from its pointer, counting them in its `Int`, also when it throws.
+  /// The parallel map above with `transform` given blocks of elements, so that it can look their answers
+  /// up together: it initializes the results of a block one after another from its pointer, counting them
+  /// in its `Int`, also when it throws. In spatial order, a block's elements are copied together first,
+  /// and its results moved to their places after.
   private func parallelMap<Result: Sendable>(
     _ input: [Coordinate], ordered: Bool = true, threads: Int?,
     _ transform:
@@ -563,7 +574,7 @@ public final class ReverseGeocoder: Sendable {
     let order =
       ordered && count >= SpatialOrder.threshold ? input.withUnsafeBufferPointer(SpatialOrder.positions) : []
     @Sendable func index(_ position: Int) -> Int { order.isEmpty ? position : Int(order[position]) }
-    let block = order.isEmpty ? Self.parallelBlock : 1
+    let block = Self.parallelBlock
     let errors = UnsafeMutablePointer<PlaceDataError?>.allocate(capacity: runs)
     let done = UnsafeMutablePointer<Int>.allocate(capacity: runs)
     errors.initialize(repeating: nil, count: runs)
@@ -582,15 +593,32 @@ public final class ReverseGeocoder: Sendable {
         DispatchQueue.concurrentPerform(iterations: runs) { run in
           let (input, output, errors, done) = (slots.input, slots.output, slots.errors, slots.done)
           let end = count * (run + 1) / runs
+          // In spatial order: a block's elements side by side, and its results until they are moved.
+          let gathered = UnsafeMutableBufferPointer<Coordinate>.allocate(capacity: order.isEmpty ? 0 : block)
+          let made = UnsafeMutablePointer<Result>.allocate(capacity: order.isEmpty ? 0 : block)
+          defer {
+            gathered.deallocate()
+            made.deallocate()
+          }
           for position in stride(from: count * run / runs, to: end, by: block) {
-            let index = index(position)
-            let elements = UnsafeBufferPointer(rebasing: input[index..<(index + min(block, end - position))])
-            var made = 0
+            let length = min(block, end - position)
+            var madeCount = 0
             do throws(PlaceDataError) {
-              try transform(elements, output + index, &made)
-              done[run] += made
+              defer { done[run] += madeCount }
+              if order.isEmpty {
+                try transform(
+                  UnsafeBufferPointer(rebasing: input[position..<(position + length)]), output + position,
+                  &madeCount)
+              } else {
+                for offset in 0..<length { gathered[offset] = input[index(position + offset)] }
+                defer {
+                  for offset in 0..<madeCount {
+                    (output + index(position + offset)).moveInitialize(from: made + offset, count: 1)
+                  }
+                }
+                try transform(UnsafeBufferPointer(rebasing: gathered[..<length]), made, &madeCount)
+              }
             } catch {
-              done[run] += made
               errors[run] = error
               break
             }
