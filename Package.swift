@@ -89,7 +89,8 @@ let package = Package(
     .target(
       name: "TunnelApp",
       dependencies: ["TunnelGeo", "TunnelContainment", "TunnelMaps", "TunnelReports", "TunnelSystem"]),
-    .target(name: "TunnelBatch", dependencies: ["TunnelGeo", "TunnelReports", "TunnelSystem"]),
+    // CMath for the processor's prefetch, which formatting asks for the places' columns ahead of their rows.
+    .target(name: "TunnelBatch", dependencies: ["CMath", "TunnelGeo", "TunnelReports", "TunnelSystem"]),
     .target(
       name: "TunnelCommandLine",
       dependencies: [

@@ -402,7 +402,21 @@ public final class BatchRun {
               let (rows, lines, storage) = (chunk.rows, chunk.lines, chunk.answers)
               var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
               var written = rowsBefore + offsets[part]
-              for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
+              let range = (rows.count * part / parts)..<(rows.count * (part + 1) / parts)
+              // The places' columns of the rows ahead asked for: their spans 16 rows ahead, the bytes
+              // those point to 8 rows ahead.
+              let placeColumns = storage.nearestPlaces.isEmpty ? nil : storage.placeColumns
+              func prefetchPlace(ofRow row: Int, bytes: Bool) {
+                guard let placeColumns, row < range.upperBound, case let slot = Int(slots[row]), slot >= 0
+                else { return }
+                placeColumns._withUnsafeGuaranteedRef { columns in
+                  columns.prefetch(storage.nearestPlaces[slot].index, bytes: bytes)
+                  if hasAntipodes { columns.prefetch(storage.nearestPlaces[good + slot].index, bytes: bytes) }
+                }
+              }
+              for index in range {
+                prefetchPlace(ofRow: index + 16, bytes: false)
+                prefetchPlace(ofRow: index + 8, bytes: true)
                 if skipInvalid, rows[index].problem != nil { continue }
                 let slot = Int(slots[index])
                 formatter.write(

@@ -1,3 +1,4 @@
+import CMath
 import Dispatch
 import TunnelGeo
 import TunnelReports
@@ -98,6 +99,18 @@ final class PlaceColumns: @unchecked Sendable {
     PlacemarkField.writeNearestPlace(
       places, index, .afterDistance, format: format, to: &out, precision: precision)
     spans[index] = (start..<out.count, distanceAt)
+  }
+
+  /// Asks the processor for what ``write(_:distanceKm:to:)`` reads of place `index`: its span, or with
+  /// `bytes`, the bytes the span points to (the span read, so best asked for some rows after the span).
+  /// Rows in input order read places all over the table, each a wait for memory unless asked for ahead.
+  @inline(__always) func prefetch(_ index: Int, bytes: Bool) {
+    guard index >= 0 && index < spans.count else { return }
+    guard bytes else { return tunnel_prefetch(spans.baseAddress! + index) }
+    let span = spans[index]
+    guard let written, !span.bytes.isEmpty else { return }
+    tunnel_prefetch(written + span.bytes.lowerBound)
+    tunnel_prefetch(written + span.bytes.upperBound - 1)
   }
 
   /// Appends the columns or member of place `index`, which ``add(_:of:threads:)`` has written, with
