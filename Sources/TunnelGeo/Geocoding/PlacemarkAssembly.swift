@@ -135,7 +135,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       capacity: fields.contains(.country) ? count : 0)
     let drawn = UnsafeMutableBufferPointer<Int?>.allocate(capacity: countries.count)
     let unsettled = UnsafeMutableBufferPointer<Coordinate>.allocate(capacity: countries.count)
-    _ = zones.initialize(from: repeatElement(FeatureSet(), count: count))
+    for index in 0..<count { (zones.baseAddress! + index).initialize(to: FeatureSet()) }
     defer {
       zones.deinitialize()
       zones.deallocate()

@@ -795,7 +795,7 @@ struct FeatureSet: Sequence {
   private var overflow: [Int32]? = nil
 
   /// Adds `feature` if absent, removes it if present.
-  mutating func toggle(_ feature: Int32) {
+  @inline(__always) mutating func toggle(_ feature: Int32) {
     if overflow == nil {
       let count = inlineCount
       // +1 when inserted, −1 when removed, nil when the inline storage is full.
@@ -820,8 +820,13 @@ struct FeatureSet: Sequence {
         inlineCount += change
         return
       }
-      overflow = map { Int32($0) }
     }
+    toggleBeyondInline(feature)
+  }
+
+  /// ``toggle(_:)`` once the set holds eight members or more: in an array.
+  @inline(never) private mutating func toggleBeyondInline(_ feature: Int32) {
+    if overflow == nil { overflow = map { Int32($0) } }
     let position = overflow!.firstIndex { $0 >= feature } ?? overflow!.count
     if position < overflow!.count && overflow![position] == feature {
       overflow!.remove(at: position)
@@ -835,7 +840,7 @@ struct FeatureSet: Sequence {
 
   /// The set of one feature, or an empty set for ``PolygonGrid/outside``.
   init(uniform feature: Int32) {
-    if feature != PolygonGrid.outside { toggle(feature) }
+    if feature != PolygonGrid.outside { (inline.0, inlineCount) = (feature, 1) }
   }
 
   /// The set of `members` (each once).
