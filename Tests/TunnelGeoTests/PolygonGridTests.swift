@@ -230,6 +230,12 @@ import Testing
     #expect(set.first == 2)
     #expect(FeatureSet().isEmpty)
     #expect(FeatureSet().first == nil)
+    // A set of one member says which, however it was made; other sets do not.
+    #expect(FeatureSet(uniform: 4).single == 4 && Array(FeatureSet(uniform: 4)) == [4])
+    #expect(FeatureSet(uniform: PolygonGrid.outside).isEmpty)
+    #expect(set.single == nil && FeatureSet().single == nil && FeatureSet([3, 5]).single == nil)
+    for feature: Int32 in [4, 5, 6, 7, 8, 9, 11] { set.toggle(feature) }
+    #expect(Array(set) == [2] && set.single == 2)
   }
 }
 

@@ -851,7 +851,10 @@ struct FeatureSet: Sequence {
   var isEmpty: Bool { overflow?.isEmpty ?? (inlineCount == 0) }
 
   /// The only member of a set of one member; nil for any other set.
-  var single: Int32? { overflow == nil && inlineCount == 1 ? inline.0 : nil }
+  var single: Int32? {
+    if let overflow { return overflow.count == 1 ? overflow[0] : nil }
+    return inlineCount == 1 ? inline.0 : nil
+  }
 
   /// The smallest member.
   var first: Int? {
