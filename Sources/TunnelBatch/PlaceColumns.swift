@@ -67,7 +67,16 @@ final class PlaceColumns: @unchecked Sendable {
       DispatchQueue.concurrentPerform(iterations: parts) { part in
         let range = (new.indices.count * part / parts)..<(new.indices.count * (part + 1) / parts)
         var out = OutputBytes(capacity: 96 * range.count)
-        for index in new.indices[range] { self.write(place: index, of: places, to: &out) }
+        // Each place's record asked for 12 places ahead, its name's offsets 8 ahead, its name 4 ahead.
+        func prefetch(_ position: Int, step: Int) {
+          if position < range.upperBound { places.prefetchName(at: new.indices[position], step: step) }
+        }
+        for position in range {
+          prefetch(position + 12, step: 0)
+          prefetch(position + 8, step: 1)
+          prefetch(position + 4, step: 2)
+          self.write(place: new.indices[position], of: places, to: &out)
+        }
         results.set(part, out)
       }
     }

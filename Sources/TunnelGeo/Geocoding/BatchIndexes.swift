@@ -586,7 +586,9 @@ extension BatchIndexes: PlacemarkLookups {
   ) {
     guard let coast = unretained.coast else { return unindexed.coastLevels(at: coordinates, into: results) }
     unretained.coastLayer.read { layer in
-      Self.choose(in: coast, coordinates, into: results) { FeatureChoice.highestLevel(of: $0, in: layer) }
+      Self.choose(in: coast, coordinates, into: results) { features in
+        features.withMembers { FeatureChoice.highestLevel(of: $0.lazy.map { Int($0) }, in: layer) }
+      }
     }
   }
 
@@ -597,7 +599,9 @@ extension BatchIndexes: PlacemarkLookups {
       return unindexed.countryFeatures(containing: coordinates, into: results)
     }
     unretained.countryLayer.read { layer in
-      Self.choose(in: countries, coordinates, into: results) { FeatureChoice.country(of: $0, in: layer) }
+      Self.choose(in: countries, coordinates, into: results) { features in
+        features.withMembers { FeatureChoice.country(of: $0.lazy.map { Int($0) }, in: layer) }
+      }
     }
   }
 
@@ -620,7 +624,7 @@ extension BatchIndexes: PlacemarkLookups {
   /// the points looked up a group at a time (``PolygonGrid/features(containing:into:)``).
   @inline(__always) private static func choose<Choice>(
     in grid: Unretained<PolygonGrid>, _ coordinates: UnsafeBufferPointer<Coordinate>,
-    into results: UnsafeMutableBufferPointer<Choice>, _ choice: (FeatureSet) -> Choice
+    into results: UnsafeMutableBufferPointer<Choice>, _ choice: (borrowing FeatureSet) -> Choice
   ) {
     grid.read { grid in
       let size = PolygonGrid.groupSize

@@ -649,7 +649,7 @@ final class PolygonGrid: @unchecked Sendable {
   }
 
   /// How many points ``features(containing:into:)`` walks down the grid side by side.
-  static let groupSize = 32
+  static let groupSize = 64
 
   /// The features containing each of `points`, written to the same place in `results`: exactly
   /// ``features(containing:)-(FixedPoint)`` of each.
@@ -854,6 +854,16 @@ struct FeatureSet: Sequence {
   var single: Int32? {
     if let overflow { return overflow.count == 1 ? overflow[0] : nil }
     return inlineCount == 1 ? inline.0 : nil
+  }
+
+  /// Calls `body` with the members in ascending order, in place: iterating the set copies it, which
+  /// counts a reference to its array, held or not.
+  func withMembers<Result>(_ body: (UnsafeBufferPointer<Int32>) -> Result) -> Result {
+    if let overflow { return overflow.withUnsafeBufferPointer(body) }
+    return withUnsafeBytes(of: inline) { raw in
+      body(
+        UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: Int32.self), count: inlineCount))
+    }
   }
 
   /// The smallest member.

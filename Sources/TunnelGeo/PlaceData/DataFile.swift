@@ -1,3 +1,4 @@
+import CMath
 internal import CZlib
 import Synchronization
 
@@ -323,6 +324,12 @@ final class DataFile: @unchecked Sendable {
   @inline(__always) func u8(_ offset: Int) -> UInt8 {
     base.load(fromByteOffset: checked(offset), as: UInt8.self)
   }
+  /// Asks the processor for the cache line at `offset` of the file, if it is in the file; reads and checks
+  /// nothing.
+  @inline(__always) func prefetch(at offset: Int) {
+    if offset >= 0 && offset < size { tunnel_prefetch(base + offset) }
+  }
+
   @inline(__always) func u16(_ offset: Int) -> UInt16 {
     UInt16(littleEndian: base.loadUnaligned(fromByteOffset: checked(offset), as: UInt16.self))
   }
@@ -372,6 +379,14 @@ struct StringTable: Sendable {
   }
 
   var count: Int { offsets.count - 1 }
+
+  /// Asks the processor for what ``withUTF8(_:_:)`` reads of string `index`: its offsets, or with
+  /// `bytes`, its first bytes (the offsets read).
+  func prefetch(_ index: Int, bytes: Bool) {
+    guard index >= 0, index < count else { return }
+    guard bytes else { return file.prefetch(at: offsets.offset + 4 * index) }
+    file.prefetch(at: self.bytes.offset + Int(file.u32(offsets.offset + 4 * index)))
+  }
 
   /// The string at `index`; out-of-range or damaged indices give an empty string, never a trap.
   func string(_ index: Int) -> String {

@@ -187,6 +187,18 @@ public final class PlaceLayer: Sendable {
     strings.withUTF8(Int(file.u32(record(index) + 8)), body)
   }
 
+  /// Asks the processor for what ``withName(at:_:)`` and the place's numbers read, one step of three:
+  /// `step` 0 the place's record, 1 its name's offsets (the record read), 2 its name's bytes (the offsets
+  /// read). Places come in no order, each step a wait for memory: a loop over many asks for each step some
+  /// places ahead of the next, so that the waits overlap.
+  package func prefetchName(at index: Int, step: Int) {
+    guard index >= 0 && index < count else { return }
+    switch step {
+    case 0: file.prefetch(at: record(index))
+    default: strings.prefetch(Int(file.u32(record(index) + 8)), bytes: step > 1)
+    }
+  }
+
   /// The region index of a place, or nil.
   public func regionIndex(at index: Int) -> Int? {
     let region = Int(file.u16(record(index) + 16))
