@@ -651,8 +651,8 @@ final class PolygonGrid: @unchecked Sendable {
   /// How many points ``features(containing:into:)`` walks down the grid side by side.
   static let groupSize = 64
 
-  /// The features containing each of `points`, written to the same place in `results`: exactly
-  /// ``features(containing:)-(FixedPoint)`` of each.
+  /// The features containing each of `points`, assigned to the same place in `results` (which must be
+  /// initialized): exactly ``features(containing:)-(FixedPoint)`` of each.
   ///
   /// Points far apart read memory far apart, and each step down the grid waits for the one before it:
   /// one point at a time, a lookup spends most of its time waiting for memory. Here the points go down

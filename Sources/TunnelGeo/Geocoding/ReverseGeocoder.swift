@@ -549,7 +549,7 @@ public final class ReverseGeocoder: Sendable {
     }
   }
 
-  /// How many consecutive elements the parallel map of blocks hands over at once (in the input's order).
+  /// How many elements the parallel map of blocks hands over at once.
   private static let parallelBlock = 256
 
   /// The parallel map above with `transform` given blocks of elements, so that it can look their answers
