@@ -166,21 +166,30 @@ final class NearestPlaceGrid: @unchecked Sendable {
       count.withUnsafeBufferPointer { count in
         candidates.withUnsafeBufferPointer { candidates in
           let node = Self.leaf(of: query, topSize: topSize, first: first, count: count)
-          var best = -1
-          var bestSquared = Double.infinity
-          let start = Int(first[node])
-          for slot in start..<(start + Int(count[node])) {
-            let index = Int(candidates[slot])
-            let squared = SphereGeometry.chordSquared(query, vectors.vector(index))
-            if squared < bestSquared {
-              bestSquared = squared
-              best = index
-            }
-          }
-          return (best, bestSquared)
+          return scan(node, query, first: first, count: count, candidates: candidates)
         }
       }
     }
+  }
+
+  /// The candidate of leaf `node` nearest to `query` (the first of equals), and its squared chord.
+  @inline(__always) private func scan(
+    _ node: Int, _ query: SIMD3<Double>, first: UnsafeBufferPointer<UInt32>,
+    count: UnsafeBufferPointer<UInt32>,
+    candidates: UnsafeBufferPointer<UInt32>
+  ) -> (index: Int, chordSquared: Double) {
+    var best = -1
+    var bestSquared = Double.infinity
+    let start = Int(first[node])
+    for slot in start..<(start + Int(count[node])) {
+      let index = Int(candidates[slot])
+      let squared = SphereGeometry.chordSquared(query, vectors.vector(index))
+      if squared < bestSquared {
+        bestSquared = squared
+        best = index
+      }
+    }
+    return (best, bestSquared)
   }
 
   /// How many queries ``nearest(to:into:)`` walks down the grid side by side.
@@ -282,20 +291,8 @@ final class NearestPlaceGrid: @unchecked Sendable {
     prefetchVectors(1)
     for index in queries.indices {
       prefetchVectors(index + 2)
-      let query = queries[index]
-      let node = walks[index].node
-      var best = -1
-      var bestSquared = Double.infinity
-      let start = Int(first[node])
-      for slot in start..<(start + Int(count[node])) {
-        let place = Int(candidates[slot])
-        let squared = SphereGeometry.chordSquared(query, vectors.vector(place))
-        if squared < bestSquared {
-          bestSquared = squared
-          best = place
-        }
-      }
-      results[index] = (best, bestSquared)
+      results[index] = scan(
+        walks[index].node, queries[index], first: first, count: count, candidates: candidates)
     }
   }
 

@@ -334,6 +334,27 @@ final class PolygonGrid: @unchecked Sendable {
     var maxLatitude: Int64
     var maxLongitude: Int64
 
+    /// Narrows the box to the quarter holding `point` (a point on a middle line goes south or west), and
+    /// returns that quarter's number (``quarter(_:)``).
+    @inline(__always) mutating func narrow(to point: FixedPoint) -> Int {
+      let middleLatitude = (minLatitude + maxLatitude) >> 1
+      let middleLongitude = (minLongitude + maxLongitude) >> 1
+      var quadrant = 0
+      if Int64(point.latitude) > middleLatitude {
+        quadrant |= 2
+        minLatitude = middleLatitude
+      } else {
+        maxLatitude = middleLatitude
+      }
+      if Int64(point.longitude) > middleLongitude {
+        quadrant |= 1
+        minLongitude = middleLongitude
+      } else {
+        maxLongitude = middleLongitude
+      }
+      return quadrant
+    }
+
     /// Quarter `quadrant` of the box: bit 1 picks the northern half, bit 0 the eastern half.
     func quarter(_ quadrant: Int) -> Box {
       let middleLatitude = (minLatitude + maxLatitude) >> 1
@@ -565,22 +586,7 @@ final class PolygonGrid: @unchecked Sendable {
     var node = cell ?? topCell(point)
     var box = rootBox(row: node / Self.columns, column: node % Self.columns)
     while nodes[node].isInner {
-      let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
-      let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
-      var quadrant = 0
-      if Int64(point.latitude) > middleLatitude {
-        quadrant |= 2
-        box.minLatitude = middleLatitude
-      } else {
-        box.maxLatitude = middleLatitude
-      }
-      if Int64(point.longitude) > middleLongitude {
-        quadrant |= 1
-        box.minLongitude = middleLongitude
-      } else {
-        box.maxLongitude = middleLongitude
-      }
-      node = Int(nodes[node].link) + quadrant
+      node = Int(nodes[node].link) + box.narrow(to: point)
     }
     return (node, box)
   }
@@ -713,24 +719,8 @@ final class PolygonGrid: @unchecked Sendable {
           for index in points.indices where walks[index].node >= 0 {
             let node = nodes[walks[index].node]
             guard node.isInner else { continue }
-            let point = points[index]
             var box = walks[index].box
-            let middleLatitude = (box.minLatitude + box.maxLatitude) >> 1
-            let middleLongitude = (box.minLongitude + box.maxLongitude) >> 1
-            var quadrant = 0
-            if Int64(point.latitude) > middleLatitude {
-              quadrant |= 2
-              box.minLatitude = middleLatitude
-            } else {
-              box.maxLatitude = middleLatitude
-            }
-            if Int64(point.longitude) > middleLongitude {
-              quadrant |= 1
-              box.minLongitude = middleLongitude
-            } else {
-              box.maxLongitude = middleLongitude
-            }
-            let child = Int(node.link) + quadrant
+            let child = Int(node.link) + box.narrow(to: points[index])
             walks[index] = Walk(node: child, box: box)
             tunnel_prefetch(nodes.baseAddress! + child)
             walking += 1
