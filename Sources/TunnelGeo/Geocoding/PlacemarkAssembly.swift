@@ -109,15 +109,10 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       timeZone: timeZone, boundaryKm: boundaries)
   }
 
-  /// The land, country and time zone of a point for `fields` as the layers number them (the others are
-  /// not looked up): ``placemark(of:)`` of it has the values ``placemark(for:fields:)`` gives there.
-  func key(for coordinate: Coordinate, fields: Placemark.Fields) throws(PlaceDataError) -> PlacemarkKey {
-    let zones = fields.contains(.timeZone) ? lookups.timeZoneFeatures(containing: coordinate) : FeatureSet()
-    return try key(for: coordinate, fields: fields, zones: zones, level: nil, country: nil)
-  }
-
-  /// ``key(for:fields:)`` of each of `coordinates`, initialized one after another from `output`; `made`
-  /// counts those made, also when one throws.
+  /// The land, country and time zone of each of `coordinates` for `fields` as the layers number them (the
+  /// others are not looked up): ``placemark(of:)`` of each has the values ``placemark(for:fields:)`` gives
+  /// there. They are initialized one after another from `output`; `made` counts those made, also when one
+  /// throws.
   ///
   /// The polygons holding them are looked up for all of them first, each layer's together
   /// (``PlacemarkLookups/timeZoneFeatures(containing:into:)`` and the others), which overlaps their reads
@@ -162,13 +157,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     unsettledCount = 0
     for index in 0..<count {
       let coordinate = coordinates[index]
-      var country: Int?? = nil
+      var country: Int? = nil
       if !countries.isEmpty {
-        country = countries[index]
-        if country == nil {
-          country = .some(
-            ownCountry(
-              at: coordinate, SphereGeometry.unitVector(coordinate), drawn: .some(drawn[unsettledCount])))
+        if let settled = countries[index] {
+          country = settled
+        } else {
+          country = ownCountry(
+            at: coordinate, SphereGeometry.unitVector(coordinate), drawn: .some(drawn[unsettledCount]))
           unsettledCount += 1
         }
       }
@@ -180,11 +175,12 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     }
   }
 
-  /// ``key(for:fields:)`` with the time zones holding the point (empty unless `fields` has the time zone),
-  /// and its coastline level and country where they were looked up before (nil where they were not).
+  /// The key of one point of ``keys(for:fields:into:made:)``, from the time zones holding it (empty
+  /// unless `fields` has the time zone), its coastline level where it was looked up (nil where it was not)
+  /// and its country (where `fields` has it).
   @inline(__always) private func key(
     for coordinate: Coordinate, fields: Placemark.Fields, zones: borrowing FeatureSet, level: Int??,
-    country: Int??
+    country: Int?
   ) throws(PlaceDataError) -> PlacemarkKey {
     // Whether the point is on land, looked up only where it is asked or decides the zone (outside every
     // zone polygon). Found here rather than remembered by a closure: a variable that a closure changes
@@ -193,13 +189,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       fields.contains(.land) || (fields.contains(.timeZone) && zones.isEmpty)
       ? (level ?? lookups.coastLevel(at: coordinate)).map { $0 % 2 == 1 } ?? false : false
     var key = PlacemarkKey(land: fields.contains(.land) && land, country: -1, timeZone: nil)
-    if fields.contains(.country),
-      let feature = country
-        ?? lookups.settledCountry(at: coordinate)
-        ?? ownCountry(at: coordinate, SphereGeometry.unitVector(coordinate))
-    {
-      key.country = Int32(feature)
-    }
+    if fields.contains(.country), let country { key.country = Int32(country) }
     if fields.contains(.timeZone) {
       key.timeZone = try zone(at: coordinate, zones: zones, land: { land }) { () throws(PlaceDataError) in
         try closestPlace(to: SphereGeometry.unitVector(coordinate)).index
