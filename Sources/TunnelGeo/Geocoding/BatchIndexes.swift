@@ -198,7 +198,6 @@ final class BatchIndexes: Sendable {
       var clearance: [SIMD2<Float>] = []
       var borderCells: BorderCells?
       var islandCells: IslandCells?
-      var countryCells: CountryCells?
       var marine: PolygonGrid?
       var namedSeas: ShoreIndex?
       var islands: PolygonGrid?
@@ -260,31 +259,34 @@ final class BatchIndexes: Sendable {
       }
     }
     if parts.contains(.countries) {
-      jobs.append {
+      // The longest chain of loads a batch waits for: the grid, its borders' tree, then (side by side)
+      // the clearances and the cells near the borders. It goes first (after the coastline's, the
+      // longest where the shores are wanted), so that the other jobs share the second core meanwhile.
+      let job: @Sendable () -> Void = {
         let countries = old?.countries ?? grid(countryLayer)
         let borders = old?.countryBorders ?? tree(countries, "borders") { _ in true }
         // The clearance is an array, empty in indexes built without the countries (say for a time zone
         // batch before a country one): taken from those before only when they had the countries.
-        let clearance =
-          old.flatMap { $0.countries == nil ? nil : $0.countryClearance }
-          ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
-        // The widest distance within which the country looks for a border: the cells mark that far.
-        let reach =
-          max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm) / SphereGeometry.radiusKm
-        let cells =
-          old?.countryBorderCells
-          ?? BorderCells.cached(borders: borders, reach: reach, kind: "border-cells", cache: cache)
-        let islandCells = old?.islandCells ?? IslandCells.cached(coast: coastLayer, cache: cache)
-        let countryCells =
-          old?.countryCells
-          ?? CountryCells(
-            countries: countries, clearance: clearance, limit: reach, borderCells: cells,
-            islandCells: islandCells)
+        let (clearance, cells) = Parallel.both(
+          {
+            old.flatMap { $0.countries == nil ? nil : $0.countryClearance }
+              ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
+          },
+          {
+            old?.countryBorderCells
+              ?? BorderCells.cached(
+                borders: borders, reach: Self.countryReach, kind: "border-cells", cache: cache)
+          })
         built.withLock {
-          ($0.countries, $0.borders, $0.clearance, $0.borderCells, $0.islandCells, $0.countryCells) = (
-            countries, borders, clearance, cells, islandCells, countryCells
-          )
+          ($0.countries, $0.borders, $0.clearance, $0.borderCells) = (countries, borders, clearance, cells)
         }
+      }
+      // (The coastline's job is the first when the shores are wanted: no small islands' job then.)
+      jobs.insert(job, at: parts.contains(.shores) ? 1 : 0)
+      // The cells near islands depend on the coastline alone.
+      jobs.append {
+        let islandCells = old?.islandCells ?? IslandCells.cached(coast: coastLayer, cache: cache)
+        built.withLock { $0.islandCells = islandCells }
       }
     }
     if parts.contains(.regions) {
@@ -379,7 +381,18 @@ final class BatchIndexes: Sendable {
         done.islands, done.islandShores
       )
     (self.places, countryPlaces) = (done.placeGrid, done.countryPlaces)
-    (countryBorderCells, islandCells, countryCells) = (done.borderCells, done.islandCells, done.countryCells)
+    (countryBorderCells, islandCells) = (done.borderCells, done.islandCells)
+    // Which country each 1° cell is wholly in: from the jobs' clearances and cells, once all are done.
+    if let countries = done.countries, let borderCells = done.borderCells, let islandCells = done.islandCells
+    {
+      countryCells =
+        old?.countryCells
+        ?? CountryCells(
+          countries: countries, clearance: done.clearance, limit: Self.countryReach, borderCells: borderCells,
+          islandCells: islandCells)
+    } else {
+      countryCells = nil
+    }
     let (coastPolygons, countryPolygons) = (layers.coast.polygons, layers.countries.polygons)
     unretained = UnretainedIndexes(
       places: Unretained(self.places), coast: Unretained(coast),
@@ -396,6 +409,11 @@ final class BatchIndexes: Sendable {
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
   }
+
+  /// The widest distance within which the country looks for a border, in radians: the cells near the
+  /// country borders mark that far.
+  static let countryReach =
+    max(ReverseGeocoder.coastalToleranceKm, ReverseGeocoder.borderAccuracyKm) / SphereGeometry.radiusKm
 
   /// ``clearances(of:borders:)``, read from `cache` when saved there before (keyed by the grid's
   /// layer and the borders' checksum), else computed and saved there (``IndexCacheFile``).
@@ -551,6 +569,16 @@ extension BatchIndexes: PlacemarkLookups {
   func settledCountry(at coordinate: Coordinate) -> Int?? {
     guard let countries = unretained.countries, let countryCells else { return nil }
     return countryCells.country(ofCell: countries.read { $0.topCell($0.layer.fixedPoint(coordinate)) })
+  }
+
+  func prefetchSettledCountry(at coordinate: Coordinate) {
+    guard let countries = unretained.countries, let countryCells else { return }
+    countryCells.prefetch(cell: countries.read { $0.topCell($0.layer.fixedPoint(coordinate)) })
+  }
+
+  func prefetchCountryBorders(near coordinate: Coordinate, listed: Bool) {
+    countryBorderCells?.prefetch(coordinate, listed: listed)
+    if !listed { smallIslandCells?.cells.prefetch(coordinate) }
   }
 
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {

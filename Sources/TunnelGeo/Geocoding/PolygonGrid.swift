@@ -230,25 +230,42 @@ final class PolygonGrid: @unchecked Sendable {
   /// record's, or a table that does not add up, has the layer decoded again ring after ring, appending.
   static func decodeRings(of layer: PolygonLayer) -> Rings {
     precondition(layer.vertexCount < Run.vertexLimit, "\(layer.path): too many vertices for a grid")
+    return decodeRings(of: layer, selecting: nil)
+  }
+
+  /// Decodes the rings of the features of a layer that `accept` admits, one after another (what a tree
+  /// over a few of a layer's features needs of it, ``ShoreIndex/cached(layer:kind:cache:accept:)``), as
+  /// ``decodeRings(of:)`` decodes them all.
+  static func decodeRings(of layer: PolygonLayer, accepting accept: (Int) -> Bool) -> Rings {
+    withoutActuallyEscaping(accept) { decodeRings(of: layer, selecting: $0) }
+  }
+
+  /// The rings of `layer` whose features `accept` admits (every ring without it): their records read
+  /// first, then their vertices decoded in slices on every core, each ring into its place.
+  private static func decodeRings(of layer: PolygonLayer, selecting accept: ((Int) -> Bool)?) -> Rings {
     let ringCount = layer.ringCount
+    var selected: [Int32] = []
     var ringStart: [Int32] = []
     var ringFeature: [Int32] = []
-    ringStart.reserveCapacity(ringCount + 1)
-    ringFeature.reserveCapacity(ringCount)
+    ringStart.reserveCapacity(accept == nil ? ringCount + 1 : 0)
+    ringFeature.reserveCapacity(accept == nil ? ringCount : 0)
     var total = 0
     for ring in 0..<ringCount {
       let record = layer.ring(ring)
+      if let accept, !accept(record.feature) { continue }
+      selected.append(Int32(truncatingIfNeeded: ring))
       ringStart.append(Int32(truncatingIfNeeded: total))
       ringFeature.append(Int32(truncatingIfNeeded: record.feature))
       total += record.vertexCount
-      if total > layer.vertexCount { return appendingRings(of: layer) }
+      // The records cannot hold more vertices than the layer: a table that says so is not trusted.
+      if total > layer.vertexCount { return appendingRings(of: layer, accepting: accept) }
     }
     ringStart.append(Int32(truncatingIfNeeded: total))
-    guard total == layer.vertexCount else { return appendingRings(of: layer) }
-    let (starts, vertexCount) = (ringStart, total)
-    // The first ring starting at or after a vertex.
+    if accept == nil, total != layer.vertexCount { return appendingRings(of: layer, accepting: accept) }
+    let (starts, rings, vertexCount) = (ringStart, selected, total)
+    // The first of the selected rings starting at or after a vertex.
     @Sendable func firstRing(from vertex: Int) -> Int {
-      var (low, high) = (0, ringCount)
+      var (low, high) = (0, rings.count)
       while low < high {
         let middle = (low + high) / 2
         if Int(starts[middle]) < vertex { low = middle + 1 } else { high = middle }
@@ -261,12 +278,13 @@ final class PolygonGrid: @unchecked Sendable {
     let vertices = [FixedPoint](unsafeUninitializedCapacity: total) { buffer, count in
       let output = SendableBuffer(buffer)
       Parallel.perform(iterations: slices) { slice in
-        let rings =
-          firstRing(from: vertexCount * slice / slices)..<firstRing(from: vertexCount * (slice + 1) / slices)
-        for ring in rings {
-          var position = Int(starts[ring])
-          let end = Int(starts[ring + 1])
-          layer.forEachVertex(ofRing: ring) { point in
+        for index in firstRing(
+          from: vertexCount * slice / slices)..<firstRing(
+            from: vertexCount * (slice + 1) / slices)
+        {
+          var position = Int(starts[index])
+          let end = Int(starts[index + 1])
+          layer.forEachVertex(ofRing: Int(rings[index])) { point in
             if position < end { output.buffer.initializeElement(at: position, to: point) }
             position += 1
           }
@@ -280,29 +298,23 @@ final class PolygonGrid: @unchecked Sendable {
       // A slice that stopped short left vertices unwritten: then nothing is kept.
       count = whole ? total : 0
     }
-    guard whole else { return appendingRings(of: layer) }
+    guard whole else { return appendingRings(of: layer, accepting: accept) }
     return Rings(vertices: vertices, ringStart: ringStart, ringFeature: ringFeature)
   }
 
-  /// Decodes the rings of the features of a layer that `accept` admits, one after another (what a tree
-  /// over a few of a layer's features needs of it, ``ShoreIndex/cached(layer:kind:cache:accept:)``).
-  static func decodeRings(of layer: PolygonLayer, accepting accept: (Int) -> Bool) -> Rings {
+  /// Decodes the rings `accept` admits (every ring without it) one after another, appending: what a
+  /// layer whose rings do not hold what its ring table says decodes to.
+  private static func appendingRings(of layer: PolygonLayer, accepting accept: ((Int) -> Bool)?) -> Rings {
     var rings = Rings(vertices: [], ringStart: [], ringFeature: [])
     for ring in 0..<layer.ringCount {
       let feature = layer.ring(ring).feature
-      guard accept(feature) else { continue }
+      if let accept, !accept(feature) { continue }
       rings.ringStart.append(Int32(truncatingIfNeeded: rings.vertices.count))
       rings.ringFeature.append(Int32(truncatingIfNeeded: feature))
       layer.forEachVertex(ofRing: ring) { rings.vertices.append($0) }
     }
     rings.ringStart.append(Int32(truncatingIfNeeded: rings.vertices.count))
     return rings
-  }
-
-  /// Decodes every ring of a layer one after another, appending: what a layer whose rings do not hold
-  /// what its ring table says decodes to.
-  private static func appendingRings(of layer: PolygonLayer) -> Rings {
-    decodeRings(of: layer) { _ in true }
   }
 
   /// Drops the room the arrays grew beyond their contents while they were built.
