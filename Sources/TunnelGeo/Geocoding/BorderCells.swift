@@ -1,3 +1,5 @@
+import CMath
+
 /// Which cells of a 0.1° grid may lie within ``reach`` of a boundary in a ``ShoreIndex``, and which of
 /// the tree's leaves (pieces of boundary) come that near each of them: a batch asks for the nearest
 /// country border within the coastal tolerance at sea near every coast; most of those points have none
@@ -140,6 +142,24 @@ struct BorderCells: Sendable, Equatable {
 
   /// Whether a boundary may lie within ``reach`` of a coordinate; false means there is none.
   @inline(__always) func mayHaveBoundary(near coordinate: Coordinate) -> Bool { cells.isMarked(coordinate) }
+
+  /// Asks the processor for what a coordinate's cell is looked up in, ahead of its lookups: at
+  /// `listed` false the cell's word and its count of marks before, at `listed` true (once those have
+  /// come) its feature and where its leaves start.
+  @inline(__always) func prefetch(_ coordinate: Coordinate, listed: Bool) {
+    let cell = CellBitmap.index(coordinate)
+    guard listed else {
+      cells.prefetch(coordinate)
+      marksBefore.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + (cell >> 6)) }
+      return
+    }
+    let word = cells.words[cell >> 6]
+    let bit = UInt64(cell & 63)
+    guard hasLeaves, word & (1 << bit) != 0 else { return }
+    let marked = Int(marksBefore[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount
+    cellFeature.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + marked) }
+    leafStart.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + marked) }
+  }
 
   /// Whether a boundary may lie within ``reach`` of some point of a box in degrees.
   func mayHaveBoundary(south: Double, north: Double, west: Double, east: Double) -> Bool {

@@ -1,3 +1,5 @@
+import CMath
+
 /// The 1° cells of the countries' grid where every point has the same country of its own
 /// (``PlacemarkAssembly/ownCountry(at:_:)``), with that country: a batch answers a point there with one
 /// read of a small table, and most of the open sea and of the land far from borders lies in such cells.
@@ -52,6 +54,11 @@ struct CountryCells: Sendable {
     let value = cells[cell]
     if value == Self.unsettled { return nil }
     return .some(value == 0 ? nil : Int(value) - 1)
+  }
+
+  /// Asks the processor for the entry of a 1° cell, ahead of ``country(ofCell:)``.
+  @inline(__always) func prefetch(cell: Int) {
+    cells.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + cell) }
   }
 
   /// How many of the cells are settled.

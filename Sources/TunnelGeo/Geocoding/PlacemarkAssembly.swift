@@ -142,8 +142,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     if fields.contains(.timeZone) { lookups.timeZoneFeatures(containing: coordinates, into: zones) }
     if !levels.isEmpty { lookups.coastLevels(at: coordinates, into: levels) }
     var unsettledCount = 0
+    // How far ahead of its lookup a point's settled cell is asked for.
+    let settledAhead = 16
     if !countries.isEmpty {
       for index in 0..<count {
+        if index + settledAhead < count {
+          lookups.prefetchSettledCountry(at: coordinates[index + settledAhead])
+        }
         countries[index] = lookups.settledCountry(at: coordinates[index])
         if countries[index] == nil {
           unsettled[unsettledCount] = coordinates[index]
@@ -154,6 +159,23 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         containing: UnsafeBufferPointer(rebasing: unsettled[..<unsettledCount]),
         into: UnsafeMutableBufferPointer(rebasing: drawn[..<unsettledCount]))
     }
+    let unsettledTotal = unsettledCount
+    // The unsettled points' vectors and, for those drawn in a country near another's border, their time
+    // zones, looked up together (``unsettledZonesOf``).
+    let unsettledVectors = UnsafeMutableBufferPointer<SIMD3<Double>>.allocate(capacity: unsettledTotal)
+    let unsettledZones = UnsafeMutableBufferPointer<Int32>.allocate(capacity: unsettledTotal)
+    defer {
+      unsettledVectors.deallocate()
+      unsettledZones.deallocate()
+    }
+    if unsettledTotal > 0 {
+      unsettledZonesOf(
+        coordinates, settled: UnsafeBufferPointer(countries),
+        unsettled: UnsafeBufferPointer(rebasing: unsettled[..<unsettledTotal]),
+        drawn: UnsafeBufferPointer(rebasing: drawn[..<unsettledTotal]),
+        zonesAsked: fields.contains(.timeZone) ? UnsafeBufferPointer(zones) : nil,
+        vectors: unsettledVectors, into: unsettledZones)
+    }
     unsettledCount = 0
     for index in 0..<count {
       let coordinate = coordinates[index]
@@ -162,8 +184,15 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         if let settled = countries[index] {
           country = settled
         } else {
-          country = ownCountry(
-            at: coordinate, SphereGeometry.unitVector(coordinate), drawn: .some(drawn[unsettledCount]))
+          switch (drawn[unsettledCount], unsettledZones[unsettledCount]) {
+          case (let drawn?, -1): country = drawn
+          case (let drawn?, let zone):
+            country = ownCountry(
+              at: coordinate, unsettledVectors[unsettledCount], drawn: .some(drawn),
+              zone: .some(zone >= 0 ? Int(zone) : nil))
+          case (nil, _):
+            country = ownCountry(at: coordinate, unsettledVectors[unsettledCount], drawn: .some(nil))
+          }
           unsettledCount += 1
         }
       }
@@ -173,6 +202,67 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       (output + made).initialize(to: key)
       made += 1
     }
+  }
+
+  /// For each point of a block of ``keys(for:fields:into:made:)`` whose 1° cell does not settle its country
+  /// (`unsettled`, the others' countries in `settled`), with the country feature drawn around it
+  /// (`drawn`): its unit vector, and in `zones` the first time zone feature holding it where
+  /// ``zoneCountry(at:_:drawn:zone:)`` asks for it (-3 for none), -1 where it does not (the drawn country
+  /// stands), -2 for a point drawn in no country. The zones are those the field looked up
+  /// (`zonesAsked`, one per point of the block), else looked up together.
+  ///
+  /// The cells near the country borders that each point reads are asked for ahead of it, in two steps (a
+  /// cell's word, then its feature and list); the points at sea search those lists later. (Asking for
+  /// the lists' runs and nodes too gained nothing.)
+  private func unsettledZonesOf(
+    _ coordinates: UnsafeBufferPointer<Coordinate>, settled: UnsafeBufferPointer<Int??>,
+    unsettled: UnsafeBufferPointer<Coordinate>, drawn: UnsafeBufferPointer<Int?>,
+    zonesAsked: UnsafeBufferPointer<FeatureSet>?, vectors: UnsafeMutableBufferPointer<SIMD3<Double>>,
+    into zones: UnsafeMutableBufferPointer<Int32>
+  ) {
+    let (cellsAhead, listsAhead) = (16, 6)
+    let queries = UnsafeMutableBufferPointer<Coordinate>.allocate(capacity: unsettled.count)
+    let asking = UnsafeMutableBufferPointer<Int>.allocate(capacity: unsettled.count)
+    defer {
+      queries.deallocate()
+      asking.deallocate()
+    }
+    var queryCount = 0
+    var point = 0
+    for index in coordinates.indices where settled[index] == nil {
+      if point + cellsAhead < unsettled.count {
+        lookups.prefetchCountryBorders(near: unsettled[point + cellsAhead], listed: false)
+      }
+      if point + listsAhead < unsettled.count {
+        lookups.prefetchCountryBorders(near: unsettled[point + listsAhead], listed: true)
+      }
+      let coordinate = unsettled[point]
+      vectors[point] = SphereGeometry.unitVector(coordinate)
+      if let drawn = drawn[point] {
+        if !asksZone(at: coordinate, vectors[point], drawn: drawn) {
+          zones[point] = -1
+        } else if let zonesAsked {
+          zones[point] = zonesAsked[index].first.map { Int32($0) } ?? -3
+        } else {
+          queries[queryCount] = coordinate
+          asking[queryCount] = point
+          queryCount += 1
+        }
+      } else {
+        zones[point] = -2
+      }
+      point += 1
+    }
+    guard queryCount > 0 else { return }
+    let found = UnsafeMutableBufferPointer<FeatureSet>.allocate(capacity: queryCount)
+    _ = found.initialize(from: repeatElement(FeatureSet(), count: queryCount))
+    defer {
+      found.deinitialize()
+      found.deallocate()
+    }
+    lookups.timeZoneFeatures(
+      containing: UnsafeBufferPointer(rebasing: queries[..<queryCount]), into: found)
+    for query in 0..<queryCount { zones[asking[query]] = found[query].first.map { Int32($0) } ?? -3 }
   }
 
   /// The key of one point of ``keys(for:fields:into:made:)``, from the time zones holding it (empty
@@ -252,19 +342,21 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
 
   /// The country feature containing a point, or the one whose border is nearest within `toleranceKm`
   /// (ties to the lower feature); within ``ReverseGeocoder/borderAccuracyKm`` of a border, the time
-  /// zone's country when it is another (``zoneCountry(at:_:drawn:)``).
+  /// zone's country when it is another (``zoneCountry(at:_:drawn:zone:)``).
   ///
   /// `drawn` is ``PlacemarkLookups/countryFeature(containing:)-(Coordinate)`` of the point where it was looked
-  /// up before (nil where it was not).
+  /// up before (nil where it was not), and `zone` its time zone as ``zoneCountry(at:_:drawn:zone:)`` takes
+  /// it.
   func country(
-    at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double, drawn: Int?? = nil
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double, drawn: Int?? = nil,
+    zone: Int?? = nil
   ) -> Int? {
     let contained = drawn ?? lookups.countryFeature(containing: coordinate)
     guard
       let drawn = contained
         ?? lookups.countryBorder(nearestTo: coordinate, vector, within: toleranceKm / SphereGeometry.radiusKm)
     else { return nil }
-    return zoneCountry(at: coordinate, vector, drawn: drawn) ?? drawn
+    return zoneCountry(at: coordinate, vector, drawn: drawn, zone: zone) ?? drawn
   }
 
   /// The country of the point itself: ``country(at:_:toleranceKm:)`` within
@@ -275,10 +367,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// Natural Earth draws kilometres off, or not at all, have their country (Tarawa, Nukunonu); the open sea
   /// has none.
   ///
-  /// `drawn` is the country drawn around the point, as ``country(at:_:toleranceKm:drawn:)`` takes it.
-  func ownCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int?? = nil) -> Int? {
+  /// `drawn` and `zone` are what was looked up before, as ``country(at:_:toleranceKm:drawn:zone:)`` takes
+  /// them.
+  func ownCountry(
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int?? = nil, zone: Int?? = nil
+  ) -> Int? {
     if let drawn = country(
-      at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm, drawn: drawn)
+      at: coordinate, vector, toleranceKm: ReverseGeocoder.coastalToleranceKm, drawn: drawn, zone: zone)
     {
       return drawn
     }
@@ -299,15 +394,19 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// drawn country's own (most points near a coast), nothing is looked up: another country's border
   /// cannot be near. Else the zone is asked first: it agrees with the drawn country almost everywhere,
   /// and then no border is searched.
-  func zoneCountry(at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int) -> Int? {
+  ///
+  /// `zone` is the first time zone feature holding the point where it was looked up before, for a point
+  /// that ``asksZone(at:_:drawn:)``: nil where it was not.
+  func zoneCountry(
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int, zone found: Int?? = nil
+  )
+    -> Int?
+  {
+    if found == nil, !asksZone(at: coordinate, vector, drawn: drawn) { return nil }
     let limit = ReverseGeocoder.borderAccuracyKm / SphereGeometry.radiusKm
-    if lookups.countryBorders(fartherThan: limit, from: coordinate, vector)
-      || lookups.countryBorders(near: coordinate, allOf: drawn)
-    {
-      return nil
-    }
     let zones = lookups.layers.zones
-    guard let zone = lookups.timeZoneFeature(containing: coordinate), let code = zones.countryCode(zone),
+    guard let zone = found ?? lookups.timeZoneFeature(containing: coordinate),
+      let code = zones.countryCode(zone),
       case let drawnCode = lookups.country(drawn).code, drawnCode != code,
       zones.hasZone(ofCountry: drawnCode),
       lookups.countryBorder(nearestTo: coordinate, vector, within: limit) != nil
@@ -315,6 +414,16 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     return lookups.countryBorder(nearestTo: coordinate, vector, within: limit) {
       lookups.country($0).code == code
     }
+  }
+
+  /// Whether ``zoneCountry(at:_:drawn:zone:)`` looks up the time zone of a point in the country feature
+  /// `drawn`: false where every country border is known to lie farther than
+  /// ``ReverseGeocoder/borderAccuracyKm``, or all those nearer to be the drawn country's own.
+  func asksZone(at coordinate: Coordinate, _ vector: SIMD3<Double>, drawn: Int) -> Bool {
+    // The cells first: a bit and a feature, where the clearance walks the countries' grid again.
+    !lookups.countryBorders(near: coordinate, allOf: drawn)
+      && !lookups.countryBorders(
+        fartherThan: ReverseGeocoder.borderAccuracyKm / SphereGeometry.radiusKm, from: coordinate, vector)
   }
 
   /// The region polygon of the country containing the point, or whose border is within

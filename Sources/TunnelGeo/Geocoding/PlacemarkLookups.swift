@@ -28,6 +28,12 @@ protocol PlacemarkLookups {
   /// The country of a point's own (``PlacemarkAssembly/ownCountry(at:_:)``) where an index knows it for
   /// every point around (`.some(nil)` for none); nil where it is to be looked up.
   func settledCountry(at coordinate: Coordinate) -> Int??
+  /// Asks the processor for what ``settledCountry(at:)`` reads for a point, ahead of it.
+  func prefetchSettledCountry(at coordinate: Coordinate)
+  /// Asks the processor for what the country of a point outside the settled cells reads first: at
+  /// `listed` false the cells near the country borders and the small islands, at `listed` true (once
+  /// those have come) the border cell's feature and where its leaves start.
+  func prefetchCountryBorders(near coordinate: Coordinate, listed: Bool)
   /// The first region feature of a country (its code as ``PlaceLayer`` stores it) that contains a point.
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int?
   /// The name of the first named marine feature containing a point.
@@ -115,6 +121,10 @@ protocol PlacemarkLookups {
 }
 
 extension PlacemarkLookups {
+  // Lookups that read the layers themselves ask for nothing ahead.
+  func prefetchSettledCountry(at coordinate: Coordinate) {}
+  func prefetchCountryBorders(near coordinate: Coordinate, listed: Bool) {}
+
   func coastLevels(
     at coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
   ) {
