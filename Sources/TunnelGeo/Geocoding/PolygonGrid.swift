@@ -278,10 +278,10 @@ final class PolygonGrid: @unchecked Sendable {
     let vertices = [FixedPoint](unsafeUninitializedCapacity: total) { buffer, count in
       let output = SendableBuffer(buffer)
       Parallel.perform(iterations: slices) { slice in
-        for index in firstRing(
-          from: vertexCount * slice / slices)..<firstRing(
-            from: vertexCount * (slice + 1) / slices)
-        {
+        let (lowest, beyond) = (
+          firstRing(from: vertexCount * slice / slices), firstRing(from: vertexCount * (slice + 1) / slices)
+        )
+        for index in lowest..<beyond {
           var position = Int(starts[index])
           let end = Int(starts[index + 1])
           layer.forEachVertex(ofRing: Int(rings[index])) { point in
