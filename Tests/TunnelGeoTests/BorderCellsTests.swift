@@ -110,6 +110,38 @@ import Testing
     #expect(size.cells > 10_000 && size.leaves < 8 * size.cells && size.runs <= size.leaves)
   }
 
+  @Test("A sub-cell left clear has no border within the reach, and turns away many points farther off")
+  func clearSubcellsHaveNoBorderNear() throws {
+    let indexes = try BatchIndexTests.indexed.preparedIndexes([.countries, .timeZones])
+    let borders = try #require(indexes.countryBorders)
+    let unlisted = try #require(indexes.countryBorderCells)
+    let cells = BorderCells(borders: borders, reach: unlisted.reach)
+    var generator = SplitMix64(seed: 67)
+    var vectors: [SIMD3<Double>] = []
+    var (farInMarkedCells, turnedAway) = (0, 0)
+    for _ in 0..<6_000 {
+      let coordinate = Self.point(near: borders, within: cells.reach * 4, using: &generator, &vectors)
+      let vector = SphereGeometry.unitVector(coordinate)
+      let hit = borders.nearest(to: vector, within: cells.reach)
+      let cellMarked = unlisted.mayHaveBoundary(near: coordinate)
+      let subcellMarked = cells.mayHaveBoundary(near: coordinate)
+      // A sub-cell is marked only in a marked cell; a clear one has nothing within the reach.
+      #expect(cellMarked || !subcellMarked, "\(coordinate)")
+      if !subcellMarked {
+        #expect(hit == nil, "\(coordinate): a border \(hit!.angle) away in a clear sub-cell")
+        #expect(cells.nearest(in: borders, to: coordinate, vector, within: cells.reach) { _ in true } == nil)
+        #expect(cells.boundaries(near: coordinate, allOf: -1))
+      }
+      guard cellMarked, borders.nearest(to: vector, within: cells.reach * 1.6) == nil else { continue }
+      farInMarkedCells += 1
+      if !subcellMarked { turnedAway += 1 }
+    }
+    // Of the points in a marked cell with no border within 1.6 times the reach, many are turned away (a
+    // half in this run: 479 of 898).
+    #expect(
+      farInMarkedCells > 500 && turnedAway * 3 > farInMarkedCells, "\(turnedAway) of \(farInMarkedCells)")
+  }
+
   @Test("The cells read back from the cache are the cells built; a damaged file is built again")
   func cachedCellsAreTheBuiltOnes() throws {
     let indexes = try BatchIndexTests.indexed.preparedIndexes([.countries, .timeZones])

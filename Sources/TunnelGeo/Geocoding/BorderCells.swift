@@ -10,7 +10,10 @@ import CMath
 /// wide as half the arc plus ``reach`` plus a rounding margin. A point within ``reach`` of the edge is
 /// within half the arc plus ``reach`` of that middle, so inside the cap, so in a cell that lists the
 /// edge's leaf. A point in a cell left clear has no boundary within ``reach``, and the search would find
-/// none; in a marked cell, every leaf with a point within ``reach`` is listed.
+/// none; in a marked cell, every leaf with a point within ``reach`` is listed. With the lists, each marked
+/// cell also says which of its 4 × 4 sub-cells (``CellBitmap/subcell(_:of:)``) the caps meet, by the same
+/// rule on the finer grid: a point in a sub-cell left clear has no boundary within ``reach`` either, and
+/// most points in a marked cell but kilometres farther than the reach are turned away so, unsearched.
 struct BorderCells: Sendable, Equatable {
   /// How far from a boundary cells are marked, in radians.
   let reach: Double
@@ -27,6 +30,9 @@ struct BorderCells: Sendable, Equatable {
   private let leaves: [UInt32]
   /// Per marked cell: the feature of every leaf listed, when they are all of one feature; -1 otherwise.
   private let cellFeature: [Int32]
+  /// Per marked cell: bit row × 4 + column set for each of its sub-cells that a cap meets (with the
+  /// lists; empty without them).
+  private let subcells: [UInt16]
 
   /// Added to each cap's angle, for the rounding of the vectors and angles (about 6 mm).
   static let margin = 1e-9
@@ -38,7 +44,7 @@ struct BorderCells: Sendable, Equatable {
     guard listed else {
       var cells = CellBitmap()
       Self.forEachCell(near: borders, reach: reach) { cell, _ in cells.mark(cell: cell) }
-      self.init(reach: reach, cells: cells, leafStart: [], leaves: [], cellFeature: [])
+      self.init(reach: reach, cells: cells, leafStart: [], leaves: [], cellFeature: [], subcells: [])
       return
     }
     precondition(borders.nodes.count < 1 << 24, "too many nodes for the cells' lists")
@@ -97,9 +103,46 @@ struct BorderCells: Sendable, Equatable {
       }
       return feature ?? -1
     }
+    let cells = CellBitmap(words: words)!
     self.init(
-      reach: reach, cells: CellBitmap(words: words)!, leafStart: leafStart, leaves: leaves,
-      cellFeature: cellFeature)
+      reach: reach, cells: cells, leafStart: leafStart, leaves: leaves, cellFeature: cellFeature,
+      subcells: Self.subcells(near: borders, reach: reach, cells: cells))
+  }
+
+  /// Per marked cell of `cells`: the sub-cells that the caps around the edges of `borders` meet (the caps
+  /// of ``forEachCell(near:reach:_:)``, on the grid ``CellBitmap/subcellsPerSide`` times finer). A cap
+  /// wider than a cell marks every sub-cell of the cells it meets.
+  private static func subcells(near borders: ShoreIndex, reach: Double, cells: CellBitmap) -> [UInt16] {
+    var marked: UInt32 = 0
+    let before = cells.words.map { word in
+      defer { marked += UInt32(word.nonzeroBitCount) }
+      return marked
+    }
+    var subcells = [UInt16](repeating: 0, count: Int(marked))
+    func place(_ cell: Int) -> Int? {
+      let word = cells.words[cell >> 6]
+      let bit = UInt64(cell & 63)
+      guard word & (1 << bit) != 0 else { return nil }
+      return Int(before[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount
+    }
+    let side = CellBitmap.subcellsPerSide
+    let fine = CellBitmap.cellsPerDegree * side
+    let fineColumns = 360 * fine
+    let cellAngle = .pi / 180 / Double(CellBitmap.cellsPerDegree)
+    forEachEdge(of: borders) { start, end, _ in
+      guard SphereGeometry.angle(start, end) / 2 + reach + margin < cellAngle else {
+        CellBitmap.forEachCell(edgeFrom: start, to: end, reach: reach + margin) { cell in
+          if let place = place(cell) { subcells[place] = .max }
+        }
+        return
+      }
+      CellBitmap.forEachCell(edgeFrom: start, to: end, reach: reach + margin, perDegree: fine) { index in
+        let (row, column) = (index / fineColumns, index % fineColumns)
+        guard let place = place((row / side) * CellBitmap.columns + column / side) else { return }
+        subcells[place] |= 1 << UInt16((row % side) * side + column % side)
+      }
+    }
+    return subcells
   }
 
   /// Calls `body` with every cell within `reach` of each edge of the leaves of `borders` (the cells of
@@ -108,13 +151,23 @@ struct BorderCells: Sendable, Equatable {
   private static func forEachCell(
     near borders: ShoreIndex, reach: Double, _ body: (_ cell: Int, _ leaf: Int) -> Void
   ) {
+    forEachEdge(of: borders) { start, end, node in
+      CellBitmap.forEachCell(edgeFrom: start, to: end, reach: reach + margin) { body($0, node) }
+    }
+  }
+
+  /// Calls `body` with the unit vectors of the ends of each edge of the leaves of `borders`, and the
+  /// leaf's node: leaf after leaf, in order along each.
+  private static func forEachEdge(
+    of borders: ShoreIndex, _ body: (_ start: SIMD3<Double>, _ end: SIMD3<Double>, _ leaf: Int) -> Void
+  ) {
     borders.vertices.withUnsafeBufferPointer { vertices in
       for node in borders.nodes.indices where borders.nodes[node].isLeaf {
         let leaf = borders.nodes[node]
         var start = borders.vectors.unitVector(vertices[leaf.firstEdge])
         for vertex in (leaf.firstEdge + 1)...(leaf.firstEdge + leaf.edgeCount) {
           let end = borders.vectors.unitVector(vertices[vertex])
-          CellBitmap.forEachCell(edgeFrom: start, to: end, reach: reach + margin) { body($0, node) }
+          body(start, end, node)
           start = end
         }
       }
@@ -122,7 +175,8 @@ struct BorderCells: Sendable, Equatable {
   }
 
   private init(
-    reach: Double, cells: CellBitmap, leafStart: [UInt32], leaves: [UInt32], cellFeature: [Int32]
+    reach: Double, cells: CellBitmap, leafStart: [UInt32], leaves: [UInt32], cellFeature: [Int32],
+    subcells: [UInt16]
   ) {
     self.reach = reach
     self.cells = cells
@@ -134,6 +188,23 @@ struct BorderCells: Sendable, Equatable {
     self.leafStart = leafStart
     self.leaves = leaves
     self.cellFeature = cellFeature
+    self.subcells = subcells
+  }
+
+  /// A coordinate's cell's place among the marked cells: nil where no boundary lies within ``reach`` of
+  /// it (its cell, or its sub-cell, is clear), -1 where its cell is marked and the cells have no lists.
+  @inline(__always) private func place(of coordinate: Coordinate) -> Int? {
+    let cell = CellBitmap.index(coordinate)
+    let word = cells.words[cell >> 6]
+    let bit = UInt64(cell & 63)
+    guard word & (1 << bit) != 0 else { return nil }
+    guard hasLeaves else { return -1 }
+    let marked = Int(marksBefore[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount
+    if let subcell = CellBitmap.subcell(coordinate, of: cell), subcells[marked] & (1 << UInt16(subcell)) == 0
+    {
+      return nil
+    }
+    return marked
   }
 
   /// Whether the marked cells list their leaves (``nearest(in:to:_:within:accept:)``,
@@ -141,7 +212,7 @@ struct BorderCells: Sendable, Equatable {
   var hasLeaves: Bool { !leafStart.isEmpty }
 
   /// Whether a boundary may lie within ``reach`` of a coordinate; false means there is none.
-  @inline(__always) func mayHaveBoundary(near coordinate: Coordinate) -> Bool { cells.isMarked(coordinate) }
+  @inline(__always) func mayHaveBoundary(near coordinate: Coordinate) -> Bool { place(of: coordinate) != nil }
 
   /// Asks the processor for what a coordinate's cell is looked up in, ahead of its lookups: at
   /// `listed` false the cell's word and its count of marks before, at `listed` true (once those have
@@ -157,6 +228,7 @@ struct BorderCells: Sendable, Equatable {
     let bit = UInt64(cell & 63)
     guard hasLeaves, word & (1 << bit) != 0 else { return }
     let marked = Int(marksBefore[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount
+    subcells.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + marked) }
     cellFeature.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + marked) }
     leafStart.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + marked) }
   }
@@ -174,11 +246,7 @@ struct BorderCells: Sendable, Equatable {
     accept: (Int) -> Bool
   ) -> BoundaryHit? {
     precondition(hasLeaves, "the cells were built without their leaves")
-    let cell = CellBitmap.index(coordinate)
-    let word = cells.words[cell >> 6]
-    let bit = UInt64(cell & 63)
-    guard word & (1 << bit) != 0 else { return nil }
-    let marked = Int(marksBefore[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount
+    guard let marked = place(of: coordinate) else { return nil }
     return leaves.withUnsafeBufferPointer { leaves in
       borders.nearest(
         to: vector, within: limit,
@@ -191,13 +259,8 @@ struct BorderCells: Sendable, Equatable {
   /// Whether every boundary within ``reach`` of a coordinate is of `feature` (true too where there is
   /// none); false where another may be, or it is not known (the cells without their leaves).
   @inline(__always) func boundaries(near coordinate: Coordinate, allOf feature: Int) -> Bool {
-    let cell = CellBitmap.index(coordinate)
-    let word = cells.words[cell >> 6]
-    let bit = UInt64(cell & 63)
-    guard word & (1 << bit) != 0 else { return true }
-    guard hasLeaves else { return false }
-    return Int(cellFeature[Int(marksBefore[cell >> 6]) + (word & ((1 << bit) - 1)).nonzeroBitCount])
-      == feature
+    guard let marked = place(of: coordinate) else { return true }
+    return marked >= 0 && Int(cellFeature[marked]) == feature
   }
 
   /// How many cells list their leaves (none without ``hasLeaves``), how many leaves the lists hold and in
@@ -214,14 +277,16 @@ struct BorderCells: Sendable, Equatable {
     // Without a cache folder, the cells alone: building the lists for every batch cost more than they
     // save a small one.
     guard let cache else { return BorderCells(borders: borders, reach: reach, listed: false) }
-    let version: UInt32 = 4
+    let version: UInt32 = 5
     let name = IndexCacheFile.name(layer: borders.layer, kind: kind, version: version)
     let keys =
       [version, borders.checksum, Float(reach).bitPattern] + IndexCacheFile.keys(CellBitmap.wordCount)
-    if var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 4),
-      let words = file.read(UInt64.self), let leafStart = file.read(UInt32.self),
-      let leaves = file.read(UInt32.self), let cellFeature = file.read(Int32.self), file.finish(),
+    if var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 5),
+      let words = file.read(UInt64.self), let subcells = file.read(UInt16.self),
+      let leafStart = file.read(UInt32.self), let leaves = file.read(UInt32.self),
+      let cellFeature = file.read(Int32.self), file.finish(),
       let cells = CellBitmap(words: words), cellFeature.count == leafStart.count - 1,
+      subcells.count == cellFeature.count,
       cellFeature.allSatisfy({ $0 >= -1 && $0 < Int32(borders.layer.featureCount) }),
       leafStart.count == words.reduce(0, { $0 + $1.nonzeroBitCount }) + 1, leafStart.first == 0,
       leafStart.last.map({ Int($0) == leaves.count }) == true,
@@ -229,14 +294,15 @@ struct BorderCells: Sendable, Equatable {
       leaves.allSatisfy({ Int($0 >> 8 + $0 & 0xFF) < borders.nodes.count })
     {
       return BorderCells(
-        reach: reach, cells: cells, leafStart: leafStart, leaves: leaves, cellFeature: cellFeature)
+        reach: reach, cells: cells, leafStart: leafStart, leaves: leaves, cellFeature: cellFeature,
+        subcells: subcells)
     }
     let built = BorderCells(borders: borders, reach: reach)
     IndexCacheFile.save(
       name, in: cache, magic: fileMagic, keys: keys,
       arrays: [
-        CacheArray(built.cells.words), CacheArray(built.leafStart), CacheArray(built.leaves),
-        CacheArray(built.cellFeature),
+        CacheArray(built.cells.words), CacheArray(built.subcells), CacheArray(built.leafStart),
+        CacheArray(built.leaves), CacheArray(built.cellFeature),
       ])
     return built
   }
