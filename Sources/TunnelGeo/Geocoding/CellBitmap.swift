@@ -109,9 +109,10 @@ struct CellBitmap: Sendable, Equatable {
   /// Marks cell `index` (row × ``columns`` + column).
   @inline(__always) mutating func mark(cell index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
 
-  /// The row of a latitude in the grid of `perDegree` cells a degree.
+  /// The row of a latitude in the grid of `perDegree` cells a degree. (A conversion to `Int` truncates,
+  /// which is rounding down for every value the clamp to 0 keeps: no call to `floor` a coordinate.)
   @inline(__always) private static func row(_ latitude: Double, perDegree: Int = cellsPerDegree) -> Int {
-    min(180 * perDegree - 1, max(0, Int(((latitude + 90) * Double(perDegree)).rounded(.down))))
+    min(180 * perDegree - 1, max(0, Int((latitude + 90) * Double(perDegree))))
   }
 
   /// The column of a longitude in the grid of `perDegree` cells a degree.
@@ -123,7 +124,7 @@ struct CellBitmap: Sendable, Equatable {
       if wrapped < -180 { wrapped += 360 }
       if wrapped >= 180 { wrapped -= 360 }
     }
-    return min(360 * perDegree - 1, max(0, Int(((wrapped + 180) * Double(perDegree)).rounded(.down))))
+    return min(360 * perDegree - 1, max(0, Int((wrapped + 180) * Double(perDegree))))
   }
 
   /// Whether any cell is marked that meets a box in degrees: from `south` to `north` (clamped to the
