@@ -95,6 +95,9 @@ import Testing
       let listed = cells.nearest(in: borders, to: coordinate, vector, within: limit, accept: accept)
       #expect(listed?.feature == tree?.feature, "\(coordinate) within \(limit)")
       #expect(listed?.angle == tree?.angle, "\(coordinate) within \(limit)")
+      // The feature alone, where a cell of one feature's leaves stops at the first point near enough.
+      let feature = cells.nearestFeature(in: borders, to: coordinate, vector, within: limit, accept: accept)
+      #expect(feature == tree?.feature, "\(coordinate) within \(limit)")
       if tree != nil { found += 1 }
       // Said to be all of one feature only where no other feature's border is within the reach.
       if let feature = tree?.feature {

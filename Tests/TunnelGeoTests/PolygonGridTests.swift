@@ -108,23 +108,6 @@ import Testing
     }
   }
 
-  @Test("A coordinate's fixed-point units round halves away from zero, as Double.rounded() does")
-  func nearestUnitIsRounded() {
-    var generator = SplitMix64(seed: 19)
-    var values: [Double] = [
-      0, -0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
-    ]
-    values += [2_147_483_647.4, -2_147_483_648.4, 1_800_000_000.5, -1_800_000_000.5]
-    for _ in 0..<100_000 {
-      let units = Double(Int32.random(in: -1_800_000_000...1_800_000_000, using: &generator))
-      values += [units, units + 0.5, units - 0.5, (units + 0.5).nextUp, (units + 0.5).nextDown]
-      values.append(Double.random(in: -180...180, using: &generator) * 10_000_000)
-    }
-    for value in values {
-      #expect(PolygonLayer.nearestUnit(value) == Int32(value.rounded()), "\(value)")
-    }
-  }
-
   @Test func fixedPointVectorsMatchTheTrigonometricFunctions() {
     var generator = SplitMix64(seed: 18)
     for units in [10_000, 100_000, 10_000_000] {

@@ -692,9 +692,8 @@ extension BatchIndexes: PlacemarkLookups {
     }
     if let cells = countryBorderCells, cells.hasLeaves, limit <= cells.reach {
       return countryBorders.read {
-        cells.nearest(in: $0, to: coordinate, vector, within: limit, accept: accept)
-      }?
-      .feature
+        cells.nearestFeature(in: $0, to: coordinate, vector, within: limit, accept: accept)
+      }
     }
     if self.countryBorders(fartherThan: limit, from: coordinate, vector) { return nil }
     return countryBorders.read { $0.nearest(to: vector, within: limit, accept: accept) }?.feature

@@ -247,12 +247,35 @@ struct BorderCells: Sendable, Equatable {
   ) -> BoundaryHit? {
     precondition(hasLeaves, "the cells were built without their leaves")
     guard let marked = place(of: coordinate) else { return nil }
-    return leaves.withUnsafeBufferPointer { leaves in
-      borders.nearest(
-        to: vector, within: limit,
-        amongRuns: UnsafeBufferPointer(
-          rebasing: leaves[Int(leafStart[marked])..<Int(leafStart[marked + 1])]),
-        accept: accept)
+    return withRuns(ofMarked: marked) {
+      borders.nearest(to: vector, within: limit, amongRuns: $0, accept: accept)
+    }
+  }
+
+  /// The feature of ``nearest(in:to:_:within:accept:)``. Where every leaf listed for the coordinate's cell
+  /// is of one feature, that feature if `accept` admits it and any of their points lies within `limit`
+  /// (``ShoreIndex/hasPoint(within:of:amongRuns:)``, which stops at the first).
+  @inline(__always) func nearestFeature(
+    in borders: ShoreIndex, to coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double,
+    accept: (Int) -> Bool
+  ) -> Int? {
+    precondition(hasLeaves, "the cells were built without their leaves")
+    guard let marked = place(of: coordinate) else { return nil }
+    let feature = Int(cellFeature[marked])
+    return withRuns(ofMarked: marked) { runs in
+      guard feature >= 0 else {
+        return borders.nearest(to: vector, within: limit, amongRuns: runs, accept: accept)?.feature
+      }
+      return accept(feature) && borders.hasPoint(within: limit, of: vector, amongRuns: runs) ? feature : nil
+    }
+  }
+
+  /// Calls `body` with the runs of leaves listed for the marked cell `marked`.
+  @inline(__always) private func withRuns<Result>(
+    ofMarked marked: Int, _ body: (UnsafeBufferPointer<UInt32>) -> Result
+  ) -> Result {
+    leaves.withUnsafeBufferPointer { leaves in
+      body(UnsafeBufferPointer(rebasing: leaves[Int(leafStart[marked])..<Int(leafStart[marked + 1])]))
     }
   }
 

@@ -453,6 +453,29 @@ final class ShoreIndex: Sendable {
     return best.hit(from: query)
   }
 
+  /// Whether any boundary point of the pieces of the leaves in `runs` (as
+  /// ``nearest(to:within:amongRuns:accept:)`` takes them) lies within `limit` radians of a unit vector:
+  /// whether that search, admitting every feature, finds one. Answered at the first leaf that has one.
+  func hasPoint(
+    within limit: Double, of query: SIMD3<Double>, amongRuns runs: UnsafeBufferPointer<UInt32>
+  ) -> Bool {
+    let none = Best(chord: SphereGeometry.chordSquared(angle: limit), point: query)
+    let reach = none.chord.squareRoot() + Self.slack
+    return nodes.withUnsafeBufferPointer { nodes in
+      for run in runs {
+        let first = Int(run >> 8)
+        for index in first...(first + Int(run & 0xFF)) {
+          let node = nodes[index]
+          guard node.isLeaf, Self.bound(node, query) <= reach else { continue }
+          // The search's own measure of the leaf: what would be its first point found.
+          var best = none
+          if scan(leaf: node, query: query, best: &best) { return true }
+        }
+      }
+      return false
+    }
+  }
+
   /// The best edge point so far: its squared chord, feature (`Int.max` before the first) and point.
   struct Best {
     var chord: Double

@@ -104,17 +104,8 @@ public final class PolygonLayer: Sendable {
   @inlinable public func fixedPoint(_ coordinate: Coordinate) -> FixedPoint {
     let scale = Double(unitsPerDegree)
     return FixedPoint(
-      latitude: Self.nearestUnit(coordinate.latitude * scale),
-      longitude: Self.nearestUnit(coordinate.longitude * scale))
-  }
-
-  /// `value.rounded()` (halves away from zero) as an `Int32`, without the call to `round` that a build for
-  /// the baseline x86-64 makes of it: the conversion truncates, and the part it cut off (exactly
-  /// `value` less the truncation, for every value an `Int32` holds) says which way to go.
-  @inlinable @inline(__always) static func nearestUnit(_ value: Double) -> Int32 {
-    let whole = Int64(value)
-    let rest = value - Double(whole)
-    return Int32(whole + (rest >= 0.5 ? 1 : rest <= -0.5 ? -1 : 0))
+      latitude: Int32((coordinate.latitude * scale).rounded()),
+      longitude: Int32((coordinate.longitude * scale).rounded()))
   }
 
   /// A fixed-point point back in degrees.
