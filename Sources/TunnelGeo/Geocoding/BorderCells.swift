@@ -13,7 +13,8 @@ import CMath
 /// none; in a marked cell, every leaf with a point within ``reach`` is listed. With the lists, each marked
 /// cell also says which of its 4 × 4 sub-cells (``CellBitmap/subcell(_:of:)``) the caps meet, by the same
 /// rule on the finer grid: a point in a sub-cell left clear has no boundary within ``reach`` either, and
-/// most points in a marked cell but kilometres farther than the reach are turned away so, unsearched.
+/// many points in a marked cell but kilometres farther than the reach (about half of those 1.6 times the
+/// reach away) are turned away so, unsearched.
 struct BorderCells: Sendable, Equatable {
   /// How far from a boundary cells are marked, in radians.
   let reach: Double
