@@ -114,12 +114,9 @@ struct BorderCells: Sendable, Equatable {
   /// of ``forEachCell(near:reach:_:)``, on the grid ``CellBitmap/subcellsPerSide`` times finer). A cap
   /// wider than a cell marks every sub-cell of the cells it meets.
   private static func subcells(near borders: ShoreIndex, reach: Double, cells: CellBitmap) -> [UInt16] {
-    var marked: UInt32 = 0
-    let before = cells.words.map { word in
-      defer { marked += UInt32(word.nonzeroBitCount) }
-      return marked
-    }
-    var subcells = [UInt16](repeating: 0, count: Int(marked))
+    let before = marksBefore(cells)
+    let marked = cells.words.reduce(0) { $0 + $1.nonzeroBitCount }
+    var subcells = [UInt16](repeating: 0, count: marked)
     func place(_ cell: Int) -> Int? {
       let word = cells.words[cell >> 6]
       let bit = UInt64(cell & 63)
@@ -181,15 +178,20 @@ struct BorderCells: Sendable, Equatable {
   ) {
     self.reach = reach
     self.cells = cells
-    var marked: UInt32 = 0
-    marksBefore = cells.words.map { word in
-      defer { marked += UInt32(word.nonzeroBitCount) }
-      return marked
-    }
+    marksBefore = Self.marksBefore(cells)
     self.leafStart = leafStart
     self.leaves = leaves
     self.cellFeature = cellFeature
     self.subcells = subcells
+  }
+
+  /// Per word of `cells`: how many cells the words before it mark (``marksBefore``).
+  private static func marksBefore(_ cells: CellBitmap) -> [UInt32] {
+    var marked: UInt32 = 0
+    return cells.words.map { word in
+      defer { marked += UInt32(word.nonzeroBitCount) }
+      return marked
+    }
   }
 
   /// A coordinate's cell's place among the marked cells: nil where no boundary lies within ``reach`` of
