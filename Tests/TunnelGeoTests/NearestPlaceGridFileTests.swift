@@ -58,7 +58,7 @@ import Testing
     let cache = try IndexCache(path: directory)
     let built = PolygonGridFile.grid(layer: layer, cache: cache)
     let path = directory + "/" + PolygonGridFile.name(for: layer)
-    #expect(path.hasSuffix(".bin") && path.contains("/countries-grid-v2-"))
+    #expect(path.hasSuffix(".bin") && path.contains("/countries-grid-v3-"))
     let loaded = try #require(PolygonGridFile.load(from: cache, layer: layer))
     #expect(loaded.cells.nodes == built.cells.nodes)
     #expect(loaded.cells.states == built.cells.states && loaded.cells.runs == built.cells.runs)
@@ -91,9 +91,22 @@ import Testing
     var runs = cells.runs
     runs[0] = PolygonGrid.Run(raw: UInt32(layer.vertexCount) << 8 | 1)
     #expect(PolygonGrid(layer: layer, nodes: cells.nodes, states: cells.states, runs: runs) == nil)
-    var states = cells.states
-    states[0] = Int32(layer.featureCount)
-    #expect(PolygonGrid(layer: layer, nodes: cells.nodes, states: states, runs: cells.runs) == nil)
+    // Leaves of several reference features list them in the states (the countries have none such; the
+    // coastline's lakes and their islands make some).
+    let coast = try PlaceData().coastline(.low).polygons
+    let coastCells = PolygonGrid(layer: coast).cells
+    var states = coastCells.states
+    try #require(!states.isEmpty)
+    #expect(PolygonGrid(layer: coast, nodes: coastCells.nodes, states: states, runs: coastCells.runs) != nil)
+    states[0] = Int32(coast.featureCount)
+    #expect(PolygonGrid(layer: coast, nodes: coastCells.nodes, states: states, runs: coastCells.runs) == nil)
+    // A leaf of one reference feature keeps it in the node: one that is no feature.
+    let single = try #require(cells.nodes.firstIndex { !$0.isInner && $0.stateCount == 1 })
+    for forged in [UInt32(layer.featureCount), UInt32.max] {
+      var nodes = cells.nodes
+      nodes[single] = PolygonGrid.Node(link: nodes[single].link, stateStart: forged, counts: 1 << 24)
+      #expect(PolygonGrid(layer: layer, nodes: nodes, states: cells.states, runs: cells.runs) == nil)
+    }
     #expect(
       PolygonGrid(
         layer: layer, nodes: Array(cells.nodes.prefix(rootCount - 1)), states: cells.states, runs: cells.runs)

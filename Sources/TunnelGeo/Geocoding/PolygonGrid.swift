@@ -64,7 +64,8 @@ final class PolygonGrid: @unchecked Sendable {
   struct Node: Equatable {
     /// The index of its first child (inner node) or of its first run of edges (leaf).
     var link: UInt32 = 0
-    /// The offset of its reference features in ``PolygonGrid/states`` (leaf).
+    /// The offset of its reference features in ``PolygonGrid/states`` (leaf), or, where it has one
+    /// reference feature (most leaves), that feature: a query then reads no states.
     var stateStart: UInt32 = 0
     /// How many runs of edges it lists (low 24 bits) and how many reference features (high 8), or
     /// ``innerNode``.
@@ -80,18 +81,28 @@ final class PolygonGrid: @unchecked Sendable {
     var isInner: Bool { counts == Self.innerNode }
     var runCount: Int { Int(counts & 0xFF_FFFF) }
     var stateCount: Int { Int(counts >> 24) }
+    /// The leaf's one reference feature, kept in the node (``stateStart``), or nil where it has none or
+    /// several (in ``PolygonGrid/states``).
+    var onlyState: Int32? { counts >> 24 == 1 ? Int32(bitPattern: stateStart) : nil }
 
     /// Makes the node an inner node whose children start at `firstChild`.
     mutating func split(firstChild: Int) {
       (link, counts) = (UInt32(firstChild), Self.innerNode)
     }
 
-    /// Makes the node a leaf.
-    mutating func makeLeaf(firstRun: Int, runCount: Int, stateStart: Int, stateCount: Int) {
+    /// Makes the node a leaf whose reference features are `states`, kept in the node when there is one,
+    /// else appended to `all` (``PolygonGrid/states``).
+    mutating func makeLeaf(firstRun: Int, runCount: Int, states: [Int32], into all: inout [Int32]) {
       // Below the inner-node marker's all-ones.
-      precondition(runCount < 0xFF_FFFF && stateCount <= 0xFF, "leaf too large")
-      (link, self.stateStart) = (UInt32(firstRun), UInt32(stateStart))
-      counts = UInt32(runCount) | UInt32(stateCount) << 24
+      precondition(runCount < 0xFF_FFFF && states.count <= 0xFF, "leaf too large")
+      link = UInt32(firstRun)
+      if states.count == 1 {
+        stateStart = UInt32(bitPattern: states[0])
+      } else {
+        stateStart = UInt32(all.count)
+        all.append(contentsOf: states)
+      }
+      counts = UInt32(runCount) | UInt32(states.count) << 24
     }
   }
 
@@ -159,7 +170,8 @@ final class PolygonGrid: @unchecked Sendable {
         guard Int(node.link) > index, Int(node.link) + 4 <= nodes.count else { return nil }
       } else {
         guard Int(node.link) + node.runCount <= runs.count,
-          Int(node.stateStart) + node.stateCount <= states.count
+          node.onlyState.map({ $0 >= 0 && $0 < featureCount })
+            ?? (Int(node.stateStart) + node.stateCount <= states.count)
         else { return nil }
       }
     }
@@ -174,7 +186,7 @@ final class PolygonGrid: @unchecked Sendable {
     (0..<(Self.rows * Self.columns)).map { cell in
       let node = nodes[cell]
       guard !node.isInner, node.runCount == 0, node.stateCount <= 1 else { return Self.crossed }
-      return node.stateCount == 0 ? Self.outside : states[Int(node.stateStart)]
+      return node.onlyState ?? Self.outside
     }
   }
 
@@ -471,8 +483,6 @@ final class PolygonGrid: @unchecked Sendable {
   private func build(node: Int, box: Box, edges list: [UInt32], state: [Int32], depth: Int) {
     let splittable = box.maxLatitude - box.minLatitude >= 2 && box.maxLongitude - box.minLongitude >= 2
     if list.count <= Self.leafCapacity || depth >= Self.maximumDepth || !splittable {
-      let stateStart = states.count
-      states.append(contentsOf: state.prefix(Int(UInt8.max)))
       let firstRun = runs.count
       // The list is ascending: a run ends where the list skips an edge, or at the longest length.
       for edge in list {
@@ -484,8 +494,8 @@ final class PolygonGrid: @unchecked Sendable {
         }
       }
       nodes[node].makeLeaf(
-        firstRun: firstRun, runCount: runs.count - firstRun, stateStart: stateStart,
-        stateCount: states.count - stateStart)
+        firstRun: firstRun, runCount: runs.count - firstRun, states: Array(state.prefix(Int(UInt8.max))),
+        into: &states)
       return
     }
     let children = nodes.count
@@ -650,8 +660,12 @@ final class PolygonGrid: @unchecked Sendable {
   {
     var result = FeatureSet()
     let node = nodes[index]
-    let start = Int(node.stateStart)
-    for index in start..<(start + node.stateCount) { result.toggle(states[index]) }
+    if let only = node.onlyState {
+      result.toggle(only)
+    } else {
+      let start = Int(node.stateStart)
+      for index in start..<(start + node.stateCount) { result.toggle(states[index]) }
+    }
     let q = (Int64(point.latitude), Int64(point.longitude))
     let first = Int(node.link)
     // By index: a slice of the runs held their array, a counted reference on every core for every point.
@@ -744,7 +758,7 @@ final class PolygonGrid: @unchecked Sendable {
             for index in points.indices where walks[index].node >= 0 {
               let node = nodes[walks[index].node]
               if node.runCount > 0 { tunnel_prefetch(runs.baseAddress! + Int(node.link)) }
-              if node.stateCount > 0 { tunnel_prefetch(states.baseAddress! + Int(node.stateStart)) }
+              if node.stateCount > 1 { tunnel_prefetch(states.baseAddress! + Int(node.stateStart)) }
             }
           }
           vertices.withUnsafeBufferPointer { vertices in

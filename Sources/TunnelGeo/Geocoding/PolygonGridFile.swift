@@ -4,12 +4,13 @@
 /// The file is an ``IndexCacheFile`` (magic `TUNLPGRD`), named and keyed after what the grid depends on:
 /// the layer file's name, checksum and size, its vertex count and the grid's parameters, so a new data
 /// file or a changed grid never meets an old file. Its arrays are the nodes (three little-endian
-/// `UInt32`s each), the states (`Int32`s) and the runs (`UInt32`s). Loading checks the signature and every
+/// `UInt32`s each; a leaf of one reference feature holds it), the states of the others (`Int32`s) and the
+/// runs (`UInt32`s). Loading checks the signature and every
 /// node, run and state (``PolygonGrid/init(layer:nodes:states:runs:)``); a file that fails is ignored and
 /// replaced.
 enum PolygonGridFile {
   static let magic = "TUNLPGRD"
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
 
   /// The file's name for the grid of `layer`.
   static func name(for layer: PolygonLayer) -> String {
