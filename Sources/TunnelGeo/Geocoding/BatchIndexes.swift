@@ -785,5 +785,9 @@ extension BatchIndexes: PlacemarkLookups {
 
   func timeZone(_ feature: Int) -> String { names.zones[feature] }
 
+  func zoneCountryCode(_ feature: Int) -> String? { names.zoneCountryCodes[feature] }
+
+  func countryHasZone(_ feature: Int) -> Bool { names.countryHasZone[feature] }
+
   func island(_ feature: Int) -> String { names.islands[feature] }
 }

@@ -162,6 +162,10 @@ struct LayerLookups: PlacemarkLookups, Sendable {
 
   func timeZone(_ feature: Int) -> String { layers.zones.identifier(feature) }
 
+  func zoneCountryCode(_ feature: Int) -> String? { layers.zones.countryCode(feature) }
+
+  func countryHasZone(_ feature: Int) -> Bool { layers.zones.hasZone(ofCountry: country(feature).code) }
+
   func island(_ feature: Int) -> String { layers.islands.name(feature) }
 
   func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription? { nil }

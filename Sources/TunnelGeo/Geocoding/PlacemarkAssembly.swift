@@ -378,7 +378,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       return drawn
     }
     guard lookups.mayHaveIsland(near: coordinate), let zone = lookups.timeZoneFeature(containing: coordinate),
-      let code = lookups.layers.zones.countryCode(zone),
+      let code = lookups.zoneCountryCode(zone),
       let shore = lookups.nearestIsland(
         to: coordinate, vector, within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm)
     else { return nil }
@@ -404,11 +404,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   {
     if found == nil, !asksZone(at: coordinate, vector, drawn: drawn) { return nil }
     let limit = ReverseGeocoder.borderAccuracyKm / SphereGeometry.radiusKm
-    let zones = lookups.layers.zones
     guard let zone = found ?? lookups.timeZoneFeature(containing: coordinate),
-      let code = zones.countryCode(zone),
-      case let drawnCode = lookups.country(drawn).code, drawnCode != code,
-      zones.hasZone(ofCountry: drawnCode),
+      let code = lookups.zoneCountryCode(zone), lookups.country(drawn).code != code,
+      lookups.countryHasZone(drawn),
       lookups.countryBorder(nearestTo: coordinate, vector, within: limit) != nil
     else { return nil }
     return lookups.countryBorder(nearestTo: coordinate, vector, within: limit) {

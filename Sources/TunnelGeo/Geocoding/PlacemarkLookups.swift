@@ -109,6 +109,11 @@ protocol PlacemarkLookups {
   func regionIndex(ofFeature feature: Int) -> Int?
   /// The identifier of a time zone feature.
   func timeZone(_ feature: Int) -> String
+  /// The code of a time zone feature's country (``TimeZoneLayer/countryCode(_:)``).
+  func zoneCountryCode(_ feature: Int) -> String?
+  /// Whether some time zone is of the country of a country feature (``TimeZoneLayer/hasZone(ofCountry:)``
+  /// of its code).
+  func countryHasZone(_ feature: Int) -> Bool
   /// The name of an island feature.
   func island(_ feature: Int) -> String
 

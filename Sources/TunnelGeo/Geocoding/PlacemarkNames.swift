@@ -14,6 +14,11 @@ final class PlacemarkNames: Sendable {
   let seas: [String?]
   /// Per time zone feature.
   let zones: [String]
+  /// Per time zone feature: its country's code (``TimeZoneLayer/countryCode(_:)``).
+  let zoneCountryCodes: [String?]
+  /// Per country feature: whether some time zone is of its country
+  /// (``TimeZoneLayer/hasZone(ofCountry:)``).
+  let countryHasZone: [Bool]
   /// Per island feature.
   let islands: [String]
   /// Per region feature: its region in the place layer (nil without one).
@@ -28,6 +33,10 @@ final class PlacemarkNames: Sendable {
     regions = (0..<layers.places.regionCount).map { Self.region(layers.places, $0) }
     seas = (0..<layers.marine.polygons.featureCount).map(layers.marine.name)
     zones = (0..<layers.zones.polygons.featureCount).map(layers.zones.identifier)
+    let zoneCountryCodes = (0..<layers.zones.polygons.featureCount).map(layers.zones.countryCode)
+    self.zoneCountryCodes = zoneCountryCodes
+    let zoneCountries = Set(zoneCountryCodes.compactMap { $0 })
+    countryHasZone = countries.map { zoneCountries.contains($0.code) }
     islands = (0..<layers.islands.polygons.featureCount).map(layers.islands.name)
     regionFeatureRegions = layers.regions.placeRegions(in: layers.places)
     regionFeatureCountries = (0..<layers.regions.polygons.featureCount).map {
