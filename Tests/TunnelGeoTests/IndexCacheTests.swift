@@ -370,3 +370,37 @@ extension IndexCacheTests {
       left == [".dangling.part", ".hidden", ".places-grid-v2.bin.4a5b6c.part", "key", "places-grid-v2.bin"])
   }
 }
+
+extension IndexCacheTests {
+  @Test("A new version of an index removes one's own files of its earlier versions, and nothing else")
+  func earlierVersionsRemoved() throws {
+    let folder = Self.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    #expect(mkdir(folder, 0o700) == 0)
+    let cache = try IndexCache(path: folder)
+    let kept = [
+      "countries-grid-v4-dc460e01-2716976-24-12.bin",  // a later version, of a newer program
+      "countries-grid-v3-0badf00d-2716976-24-12.bin",  // the same version of other data
+      "countries-border-cells-v2-dc460e01.bin",  // another index
+      "coastline-h-grid-v2-b212c1e6-8780920-24-12.bin",  // another layer's
+      "countries-grid-v2.txt", ".countries-grid-v2-x.bin", "countries-grid-v.bin", "countries-gridv2-x.bin",
+    ]
+    let removed = ["countries-grid-v2-dc460e01-2716976-24-12.bin", "countries-grid-v1.bin"]
+    for name in kept + removed { try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+    // Not a regular file of one's own: a link to an earlier version's name, and a folder.
+    #expect(symlink(folder + "/" + removed[0], folder + "/countries-grid-v1-link.bin") == 0)
+    #expect(mkdir(folder + "/countries-grid-v1-folder.bin", 0o700) == 0)
+    let written = "countries-grid-v3-dc460e01-2716976-24-12.bin"
+    cache.write(written) { write($0, "new", 3) == 3 }
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    #expect(
+      left
+        == (kept + [written, "key", "countries-grid-v1-link.bin", "countries-grid-v1-folder.bin"]).sorted())
+    #expect(IndexCache.version(of: written)?.index == "countries-grid")
+    #expect(IndexCache.version(of: written)?.version == 3)
+    #expect(
+      IndexCache.version(of: "coastline-h-small-island-cells-v5-b212c1e6.bin")?.index
+        == "coastline-h-small-island-cells")
+    #expect(IndexCache.version(of: "-v3-x.bin") == nil)
+  }
+}

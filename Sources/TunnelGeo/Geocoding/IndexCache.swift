@@ -23,7 +23,8 @@ import Darwin
 /// - **Writing.** Each file is written to a new temporary file of a random name, created exclusively,
 ///   without following links and with mode 0600, and only that file is renamed over the index's name. A
 ///   link or a file planted under any name is never written through. Temporary files of one's own over an
-///   hour old, which a writer killed before its rename left, are removed when the folder is opened.
+///   hour old, which a writer killed before its rename left, are removed when the folder is opened; one's
+///   own files of an index's earlier versions, when its new version is written.
 /// - **Reading.** A file is read only when it is a regular file of the process's own user, opened without
 ///   following links and without blocking (a FIFO is never waited on).
 /// - **Trust.** Every file is signed with SipHash-2-4 under a 128-bit random key kept in the folder's
@@ -113,6 +114,55 @@ public final class IndexCache: Sendable {
   /// Removes the temporary files (`.NAME.RANDOM.part`) of the process's own user older than
   /// ``abandonedAge`` seconds from `folder`: what writers killed before their rename left behind.
   private static func removeAbandoned(in folder: Int32) {
+    let now = time(nil)
+    forEachOwnFile(in: folder) { name, info in
+      guard name.hasPrefix("."), name.hasSuffix(".part"), now - info.st_mtim.tv_sec > abandonedAge else {
+        return
+      }
+      unlinkat(folder, name, 0)
+    }
+  }
+
+  /// Removes the files of the process's own user in `folder` that hold an earlier version of the index
+  /// file `name`: the same name before its version (``version(of:)``), a lower version. Each version of an
+  /// index is written under a new name, and nothing reads the old one again: without this, every upgrade
+  /// left its predecessors' files behind. Later versions, which a newer program sharing the folder
+  /// writes, are kept.
+  private static func removeEarlierVersions(of name: String, in folder: Int32) {
+    guard let written = version(of: name) else { return }
+    forEachOwnFile(in: folder) { other, _ in
+      guard let found = version(of: other), found.index == written.index, found.version < written.version
+      else { return }
+      unlinkat(folder, other, 0)
+    }
+  }
+
+  /// What an index file's name says of its version: the name before its first `-vN-` or `-vN.` (the
+  /// index: `countries-grid` of `countries-grid-v3-dc460e01-2716976-24-12.bin`) and N; nil for a name
+  /// that is not an index file's (a hidden or temporary file, one not ending in `.bin`, one without a
+  /// version).
+  static func version(of name: String) -> (index: Substring, version: Int)? {
+    guard !name.hasPrefix("."), name.hasSuffix(".bin") else { return nil }
+    let bytes = name.utf8
+    var position = bytes.startIndex
+    while let dash = bytes[position...].firstIndex(of: UInt8(ascii: "-")) {
+      position = bytes.index(after: dash)
+      guard position < bytes.endIndex, bytes[position] == UInt8(ascii: "v") else { continue }
+      let digits = bytes[bytes.index(after: position)...].prefix {
+        $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
+      }
+      guard (1...9).contains(digits.count), dash > bytes.startIndex, digits.endIndex < bytes.endIndex,
+        bytes[digits.endIndex] == UInt8(ascii: "-") || bytes[digits.endIndex] == UInt8(ascii: ".")
+      else { continue }
+      let version = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+      return (name[..<dash], version)
+    }
+    return nil
+  }
+
+  /// Calls `body` with the name and status of every regular file of the process's own user in `folder`
+  /// (never a link: it is not followed).
+  private static func forEachOwnFile(in folder: Int32, _ body: (String, stat) -> Void) {
     let copy = fcntl(folder, F_DUPFD_CLOEXEC, 0)
     guard copy >= 0 else { return }
     guard let entries = fdopendir(copy) else {
@@ -120,17 +170,17 @@ public final class IndexCache: Sendable {
       return
     }
     defer { closedir(entries) }
-    let now = time(nil)
+    // The copy shares the folder's offset, which an earlier listing left at its end.
+    rewinddir(entries)
     while let entry = readdir(entries) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) {
         String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
       }
-      guard name.hasPrefix("."), name.hasSuffix(".part") else { continue }
       var info = stat()
       guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_uid == geteuid(),
-        info.st_mode & S_IFMT == S_IFREG, now - info.st_mtim.tv_sec > abandonedAge
+        info.st_mode & S_IFMT == S_IFREG
       else { continue }
-      unlinkat(folder, name, 0)
+      body(name, info)
     }
   }
 
@@ -200,10 +250,16 @@ public final class IndexCache: Sendable {
   }
 
   /// Writes the file `name` through `body` (false when writing failed): into a new temporary file, which
-  /// then takes the name. Failures leave nothing behind and are not reported: the file is only a cache.
+  /// then takes the name; the files of the index's earlier versions are then removed
+  /// (``removeEarlierVersions(of:in:)``). Failures leave nothing behind and are not reported: the file is
+  /// only a cache.
   func write(_ name: String, _ body: (Int32) -> Bool) {
     guard let temporary = Self.writeTemporary(in: folder, name: name, body) else { return }
-    if renameat(folder, temporary, folder, name) != 0 { unlinkat(folder, temporary, 0) }
+    guard renameat(folder, temporary, folder, name) == 0 else {
+      unlinkat(folder, temporary, 0)
+      return
+    }
+    Self.removeEarlierVersions(of: name, in: folder)
   }
 
   /// A new file in `folder` of a random name beginning with `name`, written through `body`: its name,
