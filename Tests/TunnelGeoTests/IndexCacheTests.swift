@@ -402,5 +402,8 @@ extension IndexCacheTests {
       IndexCache.version(of: "coastline-h-small-island-cells-v5-b212c1e6.bin")?.index
         == "coastline-h-small-island-cells")
     #expect(IndexCache.version(of: "-v3-x.bin") == nil)
+    // A layer whose own name has a version: the index's is the last.
+    #expect(IndexCache.version(of: "roads-v2-grid-v3-ab12-99-24-12.bin")?.index == "roads-v2-grid")
+    #expect(IndexCache.version(of: "roads-v2-grid-v3-ab12-99-24-12.bin")?.version == 3)
   }
 }

@@ -137,13 +137,14 @@ public final class IndexCache: Sendable {
     }
   }
 
-  /// What an index file's name says of its version: the name before its first `-vN-` or `-vN.` (the
-  /// index: `countries-grid` of `countries-grid-v3-dc460e01-2716976-24-12.bin`) and N; nil for a name
-  /// that is not an index file's (a hidden or temporary file, one not ending in `.bin`, one without a
-  /// version).
+  /// What an index file's name says of its version: the name before its last `-vN-` or `-vN.` (the
+  /// index: `countries-grid` of `countries-grid-v3-dc460e01-2716976-24-12.bin`; what follows the version,
+  /// checksums and sizes, never has one) and N; nil for a name that is not an index file's (a hidden or
+  /// temporary file, one not ending in `.bin`, one without a version).
   static func version(of name: String) -> (index: Substring, version: Int)? {
     guard !name.hasPrefix("."), name.hasSuffix(".bin") else { return nil }
     let bytes = name.utf8
+    var found: (index: Substring, version: Int)? = nil
     var position = bytes.startIndex
     while let dash = bytes[position...].firstIndex(of: UInt8(ascii: "-")) {
       position = bytes.index(after: dash)
@@ -154,10 +155,9 @@ public final class IndexCache: Sendable {
       guard (1...9).contains(digits.count), dash > bytes.startIndex, digits.endIndex < bytes.endIndex,
         bytes[digits.endIndex] == UInt8(ascii: "-") || bytes[digits.endIndex] == UInt8(ascii: ".")
       else { continue }
-      let version = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-      return (name[..<dash], version)
+      found = (name[..<dash], digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
     }
-    return nil
+    return found
   }
 
   /// Calls `body` with the name and status of every regular file of the process's own user in `folder`
