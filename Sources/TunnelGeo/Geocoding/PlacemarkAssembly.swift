@@ -406,9 +406,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     let limit = ReverseGeocoder.borderAccuracyKm / SphereGeometry.radiusKm
     guard let zone = found ?? lookups.timeZoneFeature(containing: coordinate),
       let code = lookups.zoneCountryCode(zone), lookups.country(drawn).code != code,
-      lookups.countryHasZone(drawn),
-      lookups.countryBorder(nearestTo: coordinate, vector, within: limit) != nil
+      lookups.countryHasZone(drawn)
     else { return nil }
+    // No border within the limit has none of the zone's country either: one search answers both.
     return lookups.countryBorder(nearestTo: coordinate, vector, within: limit) {
       lookups.country($0).code == code
     }
