@@ -35,6 +35,55 @@ import Testing
     }
   }
 
+  @Test("A vertex's two varints read from one load are the two read one after the other, on any bytes")
+  func varintPairsMatch() {
+    var generator = SplitMix64(seed: 31)
+    func encoded(_ value: UInt64) -> [UInt8] {
+      var value = value
+      var bytes: [UInt8] = []
+      while value >= 0x80 {
+        bytes.append(UInt8(value & 0x7F) | 0x80)
+        value >>= 7
+      }
+      return bytes + [UInt8(value)]
+    }
+    for round in 0..<20_000 {
+      var bytes: [UInt8]
+      if round % 4 == 0 {
+        // Any bytes: varints too long, cut short by the end, of every length.
+        bytes = (0..<Int.random(in: 0...24, using: &generator)).map { _ in
+          UInt8.random(in: 0...255, using: &generator)
+        }
+      } else {
+        // Encoded pairs of every size, one after another, as the layers hold them.
+        bytes = []
+        for _ in 0..<Int.random(in: 1...6, using: &generator) {
+          for _ in 0..<2 {
+            let bits = Int.random(in: 0...64, using: &generator)
+            let value =
+              bits == 64
+              ? UInt64.random(in: 0...UInt64.max, using: &generator)
+              : UInt64.random(in: 0...(UInt64(1) << bits), using: &generator)
+            bytes += encoded(value)
+          }
+        }
+      }
+      bytes.withUnsafeBytes { raw in
+        var (single, paired) = (0, 0)
+        while true {
+          let expected = PolygonLayer.varint(raw, &single).flatMap { first in
+            PolygonLayer.varint(raw, &single).map { (first, $0) }
+          }
+          let found = PolygonLayer.varintPair(raw, &paired)
+          #expect(found?.0 == expected?.0 && found?.1 == expected?.1, "\(bytes)")
+          guard expected != nil, found != nil else { break }
+          #expect(paired == single, "\(bytes)")
+          guard paired == single else { break }
+        }
+      }
+    }
+  }
+
   @Test("A loaded grid takes a run of edges only if no edge of it starts at a ring's closing vertex")
   func runsStopAtTheirRing() throws {
     let layer = try Self.data.lakes().polygons

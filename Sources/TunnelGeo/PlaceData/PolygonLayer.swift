@@ -217,8 +217,7 @@ public final class PolygonLayer: Sendable {
     var coordinates: (Int64, Int64) = (0, 0)
     var position = 0
     for _ in 0..<count {
-      guard let latitude = Self.varint(bytes, &position), let longitude = Self.varint(bytes, &position)
-      else { return }
+      guard let (latitude, longitude) = Self.varintPair(bytes, &position) else { return }
       coordinates.0 &+= Int64(bitPattern: (latitude >> 1) ^ (0 &- (latitude & 1)))
       coordinates.1 &+= Int64(bitPattern: (longitude >> 1) ^ (0 &- (longitude & 1)))
       body(
@@ -226,6 +225,44 @@ public final class PolygonLayer: Sendable {
           latitude: Int32(truncatingIfNeeded: coordinates.0),
           longitude: Int32(truncatingIfNeeded: coordinates.1)))
     }
+  }
+
+  /// The two varints at `position` in `bytes` (a vertex's latitude and longitude deltas), moving
+  /// `position` past both; nil when the bytes end first or one runs past ten bytes: ``varint(_:_:)`` twice.
+  @inline(__always) static func varintPair(
+    _ bytes: UnsafeRawBufferPointer, _ position: inout Int
+  ) -> (UInt64, UInt64)? {
+    // Both from one load of eight bytes where both end in them (most vertices: a byte or two each), so
+    // that the next vertex's load waits for one count of stops, not two loads and counts.
+    if position &+ 8 <= bytes.count {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      let stops = ~word & 0x8080_8080_8080_8080
+      let secondStops = stops & (stops &- 1)
+      if secondStops != 0 {
+        let firstBits = stops.trailingZeroBitCount &+ 1
+        let bits = secondStops.trailingZeroBitCount &+ 1
+        position &+= bits &>> 3
+        let first = word & ((1 &<< UInt64(firstBits)) &- 1)
+        let second = (bits == 64 ? word : word & ((1 &<< UInt64(bits)) &- 1)) &>> UInt64(firstBits)
+        return (packed(first), packed(second))
+      }
+    }
+    guard let first = varint(bytes, &position), let second = varint(bytes, &position) else { return nil }
+    return (first, second)
+  }
+
+  /// The seven-bit groups of a varint's bytes (its last below 0x80, at most eight) packed down, without a
+  /// branch a byte.
+  @inline(__always) private static func packed(_ value: UInt64) -> UInt64 {
+    var result = value & 0x7F
+    result |= (value &>> 1) & (0x7F &<< 7)
+    result |= (value &>> 2) & (0x7F &<< 14)
+    result |= (value &>> 3) & (0x7F &<< 21)
+    result |= (value &>> 4) & (0x7F &<< 28)
+    result |= (value &>> 5) & (0x7F &<< 35)
+    result |= (value &>> 6) & (0x7F &<< 42)
+    result |= (value &>> 7) & (0x7F &<< 49)
+    return result
   }
 
   /// The varint at `position` in `bytes` (seven bits a byte, the lowest first, a byte below 0x80 the
@@ -241,15 +278,7 @@ public final class PolygonLayer: Sendable {
         let bits = stops.trailingZeroBitCount &+ 1
         let value = bits == 64 ? word : word & ((1 &<< UInt64(bits)) &- 1)
         position &+= bits &>> 3
-        var result = value & 0x7F
-        result |= (value &>> 1) & (0x7F &<< 7)
-        result |= (value &>> 2) & (0x7F &<< 14)
-        result |= (value &>> 3) & (0x7F &<< 21)
-        result |= (value &>> 4) & (0x7F &<< 28)
-        result |= (value &>> 5) & (0x7F &<< 35)
-        result |= (value &>> 6) & (0x7F &<< 42)
-        result |= (value &>> 7) & (0x7F &<< 49)
-        return result
+        return packed(value)
       }
     }
     // Near the end, and for varints of nine or ten bytes: a byte at a time.
