@@ -5,9 +5,8 @@
 /// the layer file's name, checksum and size, its vertex count and the grid's parameters, so a new data
 /// file or a changed grid never meets an old file. Its arrays are the nodes (three little-endian
 /// `UInt32`s each; a leaf of one reference feature holds it), the states of the others (`Int32`s) and the
-/// runs (`UInt32`s). Loading checks the signature and every
-/// node, run and state (``PolygonGrid/init(layer:nodes:states:runs:)``); a file that fails is ignored and
-/// replaced.
+/// runs (`UInt32`s). Loading checks the signature and every node, run and state
+/// (``PolygonGrid/init(layer:nodes:states:runs:)``); a file that fails is ignored and replaced.
 enum PolygonGridFile {
   static let magic = "TUNLPGRD"
   static let version: UInt32 = 3
