@@ -92,12 +92,12 @@ final class PolygonGrid: @unchecked Sendable {
 
     /// Makes the node a leaf whose reference features are `states`, kept in the node when there is one,
     /// else appended to `all` (``PolygonGrid/states``).
-    mutating func makeLeaf(firstRun: Int, runCount: Int, states: [Int32], into all: inout [Int32]) {
+    mutating func makeLeaf(firstRun: Int, runCount: Int, states: ArraySlice<Int32>, into all: inout [Int32]) {
       // Below the inner-node marker's all-ones.
       precondition(runCount < 0xFF_FFFF && states.count <= 0xFF, "leaf too large")
       link = UInt32(firstRun)
-      if states.count == 1 {
-        stateStart = UInt32(bitPattern: states[0])
+      if states.count == 1, let only = states.first {
+        stateStart = UInt32(bitPattern: only)
       } else {
         stateStart = UInt32(all.count)
         all.append(contentsOf: states)
@@ -494,7 +494,7 @@ final class PolygonGrid: @unchecked Sendable {
         }
       }
       nodes[node].makeLeaf(
-        firstRun: firstRun, runCount: runs.count - firstRun, states: Array(state.prefix(Int(UInt8.max))),
+        firstRun: firstRun, runCount: runs.count - firstRun, states: state.prefix(Int(UInt8.max)),
         into: &states)
       return
     }
