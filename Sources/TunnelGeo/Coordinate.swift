@@ -78,7 +78,7 @@ public struct Coordinate: Sendable, Hashable {
   ///
   /// The rest's two tests are added as 0 or 1, not branched on: a parsed longitude's rest at this scale
   /// is as good as random, and a branch on it was mispredicted for every other row of a batch.
-  @inline(__always) static func roundedHalfAway(_ value: Double) -> Double {
+  @inlinable @inline(__always) static func roundedHalfAway(_ value: Double) -> Double {
     let whole = Int64(value)
     let rest = value - Double(whole)
     let up = Int64(unsafeBitCast(rest >= 0.5, to: UInt8.self))
