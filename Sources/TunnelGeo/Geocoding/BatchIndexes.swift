@@ -578,7 +578,7 @@ extension BatchIndexes: PlacemarkLookups {
 
   func prefetchCountryBorders(near coordinate: Coordinate, listed: Bool) {
     countryBorderCells?.prefetch(coordinate, listed: listed)
-    if !listed { smallIslandCells?.cells.prefetch(coordinate) }
+    if !listed { smallIslandCells?.prefetchCell(coordinate) }
   }
 
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {

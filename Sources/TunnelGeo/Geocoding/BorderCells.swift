@@ -236,6 +236,9 @@ struct BorderCells: Sendable, Equatable {
     leafStart.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + marked) }
   }
 
+  /// Asks the processor for the word of ``cells`` that marks a coordinate's cell, ahead of its lookup.
+  @inline(__always) func prefetchCell(_ coordinate: Coordinate) { cells.prefetch(coordinate) }
+
   /// Whether a boundary may lie within ``reach`` of some point of a box in degrees.
   func mayHaveBoundary(south: Double, north: Double, west: Double, east: Double) -> Bool {
     cells.anyMarked(south: south, north: north, west: west, east: east)
