@@ -178,6 +178,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         vectors: unsettledVectors, into: unsettledZones)
     }
     unsettledCount = 0
+    let noZones = FeatureSet()
     for index in 0..<count {
       let coordinate = coordinates[index]
       var country: Int? = nil
@@ -197,9 +198,12 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
           unsettledCount += 1
         }
       }
-      let key = try key(
-        for: coordinate, fields: fields, zones: zones.isEmpty ? FeatureSet() : zones[index],
-        level: levels.isEmpty ? nil : .some(levels[index]), country: country)
+      let level: Int?? = levels.isEmpty ? nil : .some(levels[index])
+      // Each set borrowed where it is, never copied for a point.
+      let key =
+        zones.isEmpty
+        ? try key(for: coordinate, fields: fields, zones: noZones, level: level, country: country)
+        : try key(for: coordinate, fields: fields, zones: zones[index], level: level, country: country)
       (output + made).initialize(to: key)
       made += 1
     }
