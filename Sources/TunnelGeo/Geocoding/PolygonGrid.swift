@@ -645,6 +645,9 @@ final class PolygonGrid: @unchecked Sendable {
   /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
   func features(containing point: FixedPoint) -> FeatureSet {
     let cell = topCell(point)
+    // The cell's root node asked for beside its entry in the uniform cells: where an edge crosses the
+    // cell, the walk reads it next, and both reads then wait for memory together.
+    nodes.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + cell) }
     let uniform = uniformCells[cell]
     if uniform != Self.crossed { return FeatureSet(uniform: uniform) }
     let (index, corner) = leaf(point, in: cell)
@@ -668,6 +671,13 @@ final class PolygonGrid: @unchecked Sendable {
     }
     let q = (Int64(point.latitude), Int64(point.longitude))
     let first = Int(node.link)
+    // Every run's first vertices asked for before any is tested, so that their reads overlap: the tests
+    // branch on the vertices, and a branch guessed wrong would hold the next run's read back.
+    vertices.withUnsafeBufferPointer { vertices in
+      for runIndex in first..<(first + node.runCount) {
+        tunnel_prefetch(vertices.baseAddress! + Int(runs[runIndex].start))
+      }
+    }
     // By index: a slice of the runs held their array, a counted reference on every core for every point.
     for runIndex in first..<(first + node.runCount) {
       let run = runs[runIndex]
