@@ -198,6 +198,7 @@ final class BatchIndexes: Sendable {
       var clearance: [SIMD2<Float>] = []
       var borderCells: BorderCells?
       var islandCells: IslandCells?
+      var countryCells: CountryCells?
       var marine: PolygonGrid?
       var namedSeas: ShoreIndex?
       var islands: PolygonGrid?
@@ -266,28 +267,35 @@ final class BatchIndexes: Sendable {
         let countries = old?.countries ?? grid(countryLayer)
         let borders = old?.countryBorders ?? tree(countries, "borders") { _ in true }
         // The clearance is an array, empty in indexes built without the countries (say for a time zone
-        // batch before a country one): taken from those before only when they had the countries.
-        let (clearance, cells) = Parallel.both(
+        // batch before a country one): taken from those before only when they had the countries. The
+        // cells near islands (which depend on the coastline alone) come after it, the shorter load.
+        let ((clearance, islandCells), cells) = Parallel.both(
           {
-            old.flatMap { $0.countries == nil ? nil : $0.countryClearance }
-              ?? Self.cachedClearances(of: countries, borders: borders, cache: cache)
+            (
+              old.flatMap { $0.countries == nil ? nil : $0.countryClearance }
+                ?? Self.cachedClearances(of: countries, borders: borders, cache: cache),
+              old?.islandCells ?? IslandCells.cached(coast: coastLayer, cache: cache)
+            )
           },
           {
             old?.countryBorderCells
               ?? BorderCells.cached(
                 borders: borders, reach: Self.countryReach, kind: "border-cells", cache: cache)
           })
+        // Which country each 1° cell is wholly in, made here while the other jobs still run: made after
+        // them, it was the one step of the start that had a core to itself.
+        let countryCells =
+          old?.countryCells
+          ?? CountryCells(
+            countries: countries, clearance: clearance, limit: Self.countryReach, borderCells: cells,
+            islandCells: islandCells)
         built.withLock {
           ($0.countries, $0.borders, $0.clearance, $0.borderCells) = (countries, borders, clearance, cells)
+          ($0.islandCells, $0.countryCells) = (islandCells, countryCells)
         }
       }
       // (The coastline's job is the first when the shores are wanted: no small islands' job then.)
       jobs.insert(job, at: parts.contains(.shores) ? 1 : 0)
-      // The cells near islands depend on the coastline alone.
-      jobs.append {
-        let islandCells = old?.islandCells ?? IslandCells.cached(coast: coastLayer, cache: cache)
-        built.withLock { $0.islandCells = islandCells }
-      }
     }
     if parts.contains(.regions) {
       jobs.append {
@@ -382,17 +390,7 @@ final class BatchIndexes: Sendable {
       )
     (self.places, countryPlaces) = (done.placeGrid, done.countryPlaces)
     (countryBorderCells, islandCells) = (done.borderCells, done.islandCells)
-    // Which country each 1° cell is wholly in: from the jobs' clearances and cells, once all are done.
-    if let countries = done.countries, let borderCells = done.borderCells, let islandCells = done.islandCells
-    {
-      countryCells =
-        old?.countryCells
-        ?? CountryCells(
-          countries: countries, clearance: done.clearance, limit: Self.countryReach, borderCells: borderCells,
-          islandCells: islandCells)
-    } else {
-      countryCells = nil
-    }
+    countryCells = done.countryCells
     let (coastPolygons, countryPolygons) = (layers.coast.polygons, layers.countries.polygons)
     unretained = UnretainedIndexes(
       places: Unretained(self.places), coast: Unretained(coast),
