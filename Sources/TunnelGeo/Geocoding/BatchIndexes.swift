@@ -215,11 +215,15 @@ final class BatchIndexes: Sendable {
     let readsSmallIslands = parts.contains(.countries) && !parts.contains(.shores) && cache != nil
     if readsSmallIslands {
       jobs.append {
+        // Which features are small islands, found once: the rings decoded and the file's key both ask.
         let smallIslandShores =
           old?.smallIslandShores
-          ?? ShoreIndex.cached(layer: coastLayer, kind: "small-island-rings", cache: cache) {
-            LayerLookups.isSmallIsland($0, of: coastLayer)
-          }
+          ?? { () -> ShoreIndex in
+            let small = (0..<coastLayer.featureCount).map { LayerLookups.isSmallIsland($0, of: coastLayer) }
+            return ShoreIndex.cached(layer: coastLayer, kind: "small-island-rings", cache: cache) {
+              $0 >= 0 && $0 < small.count && small[$0]
+            }
+          }()
         let cells =
           old?.smallIslandCells
           ?? BorderCells.cached(
