@@ -578,6 +578,12 @@ extension BatchIndexes: PlacemarkLookups {
     countryCells.prefetch(cell: countries.read { $0.topCell($0.layer.fixedPoint(coordinate)) })
   }
 
+  func prefetchCountry(at coordinate: Coordinate) {
+    unretained.countries?.read { $0.prefetchTop($0.layer.fixedPoint(coordinate)) }
+    unretained.timeZones?.read { $0.prefetchTop($0.layer.fixedPoint(coordinate)) }
+    countryBorderCells?.prefetch(coordinate, listed: false)
+  }
+
   func prefetchCountryBorders(near coordinate: Coordinate, listed: Bool) {
     countryBorderCells?.prefetch(coordinate, listed: listed)
     if !listed { smallIslandCells?.prefetchCell(coordinate) }

@@ -356,6 +356,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     at coordinate: Coordinate, _ vector: SIMD3<Double>, toleranceKm: Double, drawn: Int?? = nil,
     zone: Int?? = nil
   ) -> Int? {
+    if drawn == nil { lookups.prefetchCountry(at: coordinate) }
     let contained = drawn ?? lookups.countryFeature(containing: coordinate)
     guard
       let drawn = contained

@@ -34,6 +34,10 @@ protocol PlacemarkLookups {
   /// `listed` false the cells near the country borders and the small islands, at `listed` true (once
   /// those have come) the border cell's feature and where its leaves start.
   func prefetchCountryBorders(near coordinate: Coordinate, listed: Bool)
+  /// Asks the processor for what the country of one point reads first, all of it known from the point
+  /// alone: the top of the countries' and the time zones' grids and the cells near the country borders,
+  /// so that their reads overlap instead of following one another.
+  func prefetchCountry(at coordinate: Coordinate)
   /// The first region feature of a country (its code as ``PlaceLayer`` stores it) that contains a point.
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int?
   /// The name of the first named marine feature containing a point.
@@ -129,6 +133,7 @@ extension PlacemarkLookups {
   // Lookups that read the layers themselves ask for nothing ahead.
   func prefetchSettledCountry(at coordinate: Coordinate) {}
   func prefetchCountryBorders(near coordinate: Coordinate, listed: Bool) {}
+  func prefetchCountry(at coordinate: Coordinate) {}
 
   func coastLevels(
     at coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
