@@ -642,7 +642,6 @@ final class PolygonGrid: @unchecked Sendable {
     return found
   }
 
-  /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
   /// Asks the processor for what ``features(containing:)-(FixedPoint)`` reads first for a point: its 1°
   /// cell's entry in the uniform cells and its root node.
   @inline(__always) func prefetchTop(_ point: FixedPoint) {
@@ -651,6 +650,7 @@ final class PolygonGrid: @unchecked Sendable {
     nodes.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + cell) }
   }
 
+  /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
   func features(containing point: FixedPoint) -> FeatureSet {
     let cell = topCell(point)
     // The cell's root node asked for beside its entry in the uniform cells: where an edge crosses the
