@@ -102,7 +102,7 @@ public final class PolygonLayer: Sendable {
 
   /// A coordinate in this layer's fixed-point units (rounded to the nearest unit, halves away from zero).
   ///
-  /// Rounded without the C library's `round` (``Coordinate/roundedHalfAway(_:)``): every lookup of every
+  /// Rounded without the C library's `round` (as `Coordinate.roundedHalfAway` rounds): every lookup of every
   /// layer starts here, and the two calls were a fiftieth of a country batch.
   @inlinable public func fixedPoint(_ coordinate: Coordinate) -> FixedPoint {
     let scale = Double(unitsPerDegree)
