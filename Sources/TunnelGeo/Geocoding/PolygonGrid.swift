@@ -659,6 +659,15 @@ final class PolygonGrid: @unchecked Sendable {
     let uniform = uniformCells[cell]
     if uniform != Self.crossed { return FeatureSet(uniform: uniform) }
     let (index, corner) = leaf(point, in: cell)
+    // Every run's first vertices asked for before any is tested, so that their reads overlap: the tests
+    // branch on the vertices, and a branch guessed wrong would hold the next run's read back. (A group's
+    // walk asks for them all a step before.)
+    let first = Int(nodes[index].link)
+    vertices.withUnsafeBufferPointer { vertices in
+      for runIndex in first..<(first + nodes[index].runCount) {
+        tunnel_prefetch(vertices.baseAddress! + runs[runIndex].start)
+      }
+    }
     return features(inLeaf: index, corner: corner, point)
   }
 
@@ -679,13 +688,6 @@ final class PolygonGrid: @unchecked Sendable {
     }
     let q = (Int64(point.latitude), Int64(point.longitude))
     let first = Int(node.link)
-    // Every run's first vertices asked for before any is tested, so that their reads overlap: the tests
-    // branch on the vertices, and a branch guessed wrong would hold the next run's read back.
-    vertices.withUnsafeBufferPointer { vertices in
-      for runIndex in first..<(first + node.runCount) {
-        tunnel_prefetch(vertices.baseAddress! + Int(runs[runIndex].start))
-      }
-    }
     // By index: a slice of the runs held their array, a counted reference on every core for every point.
     for runIndex in first..<(first + node.runCount) {
       let run = runs[runIndex]
