@@ -15,4 +15,10 @@ static inline void tunnel_prefetch(const void *address) {
   __builtin_prefetch(address, 0, 3);
 }
 
+/// ``tunnel_prefetch`` of the byte `offset` bytes past `base`: for an array passed as `base` itself, so
+/// that asking for one element of it takes no pointer the array's own storage has to be held for.
+static inline void tunnel_prefetch_at(const void *base, long offset) {
+  __builtin_prefetch((const char *)base + offset, 0, 3);
+}
+
 #endif

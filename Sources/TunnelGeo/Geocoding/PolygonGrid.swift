@@ -646,8 +646,8 @@ final class PolygonGrid: @unchecked Sendable {
   /// cell's entry in the uniform cells and its root node.
   @inline(__always) func prefetchTop(_ point: FixedPoint) {
     let cell = topCell(point)
-    uniformCells.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + cell) }
-    nodes.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + cell) }
+    tunnel_prefetch_at(uniformCells, cell * MemoryLayout<Int32>.stride)
+    tunnel_prefetch_at(nodes, cell * MemoryLayout<Node>.stride)
   }
 
   /// The features containing the point, in feature order: exactly ``PolygonLayer/features(containing:)-(FixedPoint)``.
@@ -655,7 +655,7 @@ final class PolygonGrid: @unchecked Sendable {
     let cell = topCell(point)
     // The cell's root node asked for beside its entry in the uniform cells: where an edge crosses the
     // cell, the walk reads it next, and both reads then wait for memory together.
-    nodes.withUnsafeBufferPointer { tunnel_prefetch($0.baseAddress! + cell) }
+    tunnel_prefetch_at(nodes, cell * MemoryLayout<Node>.stride)
     let uniform = uniformCells[cell]
     if uniform != Self.crossed { return FeatureSet(uniform: uniform) }
     let (index, corner) = leaf(point, in: cell)
@@ -663,10 +663,8 @@ final class PolygonGrid: @unchecked Sendable {
     // branch on the vertices, and a branch guessed wrong would hold the next run's read back. (A group's
     // walk asks for them all a step before.)
     let first = Int(nodes[index].link)
-    vertices.withUnsafeBufferPointer { vertices in
-      for runIndex in first..<(first + nodes[index].runCount) {
-        tunnel_prefetch(vertices.baseAddress! + runs[runIndex].start)
-      }
+    for runIndex in first..<(first + nodes[index].runCount) {
+      tunnel_prefetch_at(vertices, runs[runIndex].start * MemoryLayout<FixedPoint>.stride)
     }
     return features(inLeaf: index, corner: corner, point)
   }
