@@ -1,3 +1,5 @@
+import TunnelSystem
+
 /// A point on the Earth's surface: latitude and longitude in degrees on WGS84.
 ///
 /// A coordinate is always valid: latitude lies in -90…90 and longitude has been normalised into
@@ -64,26 +66,9 @@ public struct Coordinate: Sendable, Hashable {
   static func normalizedLongitude(_ longitude: Double) -> Double {
     // Exact, in -180...180; values already there are their own remainder.
     var value = abs(longitude) <= 180 ? longitude : longitude.remainder(dividingBy: 360)
-    value = roundedHalfAway(value / longitudeQuantum) * longitudeQuantum
+    value = TunnelSystem.roundedHalfAway(value / longitudeQuantum) * longitudeQuantum
     if value >= 180 { value -= 360 }
     return value + 0
-  }
-
-  /// `value.rounded()` (to the nearest integer, halves away from zero) for a magnitude below 2⁶³, but for
-  /// the sign of a zero; without a call to the C library's `round`, which took a twentieth of the time
-  /// of reading a batch's rows.
-  ///
-  /// The truncation is exact, and so is what it leaves: a difference of two doubles of the same
-  /// integer part.
-  ///
-  /// The rest's two tests are added as 0 or 1, not branched on: a parsed longitude's rest at this scale
-  /// is as good as random, and a branch on it was mispredicted for every other row of a batch.
-  @inlinable @inline(__always) static func roundedHalfAway(_ value: Double) -> Double {
-    let whole = Int64(value)
-    let rest = value - Double(whole)
-    let up = Int64(unsafeBitCast(rest >= 0.5, to: UInt8.self))
-    let down = Int64(unsafeBitCast(rest <= -0.5, to: UInt8.self))
-    return Double(whole &+ up &- down)
   }
 }
 

@@ -1,3 +1,5 @@
+import TunnelSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -221,8 +223,11 @@ package struct OutputBytes {
   @inlinable package mutating func number(_ value: Double, places: Int) {
     let places = max(0, min(places, 15))
     let scale = PowerOfTen.double(places)
-    let scaled = (value * scale).rounded()
-    // Past 2⁵⁰ the product's own error could round the last decimal wrong: rounded in decimal instead.
+    let product = value * scale
+    // Rounded without the C library's `round` where that is exact (below 2⁵², where a double still has
+    // a fraction); past 2⁵⁰ the product's own error could round the last decimal wrong: rounded in
+    // decimal instead.
+    let scaled = abs(product) < 0x1p52 ? roundedHalfAway(product) : product
     guard value.isFinite, abs(scaled) < 0x1p50 else {
       guard value.isFinite else { return append("null") }
       let rounded = Precision.rounded(value, places: places)

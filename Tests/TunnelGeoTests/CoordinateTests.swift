@@ -85,24 +85,6 @@ import Testing
     }
   }
 
-  @Test func roundingHalvesAwayFromZeroAsTheLibraryDoes() {
-    var generator = SplitMix64(seed: 0x726F_756E_64)
-    func check(_ value: Double) {
-      #expect(Coordinate.roundedHalfAway(value) == value.rounded(), "\(value)")
-    }
-    for _ in 0..<100_000 {
-      // Random quotients of any size a longitude gives, and the halves between two neighbours.
-      let quotient = Double.random(in: -0x1p52...0x1p52, using: &generator)
-      check(quotient)
-      check(quotient / Double(1 << Int.random(in: 1...50, using: &generator)))
-      let whole = Double(Int64.random(in: -(1 << 51)...(1 << 51), using: &generator))
-      for value in [whole + 0.5, whole - 0.5, (whole + 0.5).nextDown, (whole + 0.5).nextUp] { check(value) }
-    }
-    for value in [0, -0.0, 0.5, -0.5, 0.49999999999999994, -0.49999999999999994, 0x1p52, -0x1p52, 0x1p62] {
-      check(value)
-    }
-  }
-
   @Test func codableRoundTripAndValidation() throws {
     let point = try Coordinate(latitude: -33.9, longitude: 18.4)
     let data = try JSONEncoder().encode(point)

@@ -1,3 +1,5 @@
+import TunnelSystem
+
 /// A point in a layer's fixed-point units (``PolygonLayer/unitsPerDegree`` per degree), latitude first.
 public struct FixedPoint: Sendable, Hashable {
   public var latitude: Int32
@@ -102,13 +104,13 @@ public final class PolygonLayer: Sendable {
 
   /// A coordinate in this layer's fixed-point units (rounded to the nearest unit, halves away from zero).
   ///
-  /// Rounded without the C library's `round` (as `Coordinate.roundedHalfAway` rounds): every lookup of every
-  /// layer starts here, and the two calls were a fiftieth of a country batch.
+  /// Rounded without the C library's `round` (`roundedHalfAway`): every lookup of every layer starts here,
+  /// and the two calls were a fiftieth of a country batch.
   @inlinable public func fixedPoint(_ coordinate: Coordinate) -> FixedPoint {
     let scale = Double(unitsPerDegree)
     return FixedPoint(
-      latitude: Int32(Coordinate.roundedHalfAway(coordinate.latitude * scale)),
-      longitude: Int32(Coordinate.roundedHalfAway(coordinate.longitude * scale)))
+      latitude: Int32(roundedHalfAway(coordinate.latitude * scale)),
+      longitude: Int32(roundedHalfAway(coordinate.longitude * scale)))
   }
 
   /// A fixed-point point back in degrees.
