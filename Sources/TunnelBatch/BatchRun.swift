@@ -47,6 +47,13 @@ public final class BatchRun {
     /// file written up to there stays valid JSON; false leaves it open, for a reader that must see that the
     /// rows ended short (`tunnel serve`, whose response is then cut off too).
     public var closesOnFailure = true
+    /// Whether the rows are written as an Apache Parquet file rather than as text: the columns CSV output
+    /// would have (``format`` must be `.csv`), every one optional, an empty value null. The input's
+    /// columns are strings; degrees and kilometres doubles, a population a 64-bit integer, land and the
+    /// lake flag booleans, the rest strings. A row group is written every 131,072 rows, and the footer at
+    /// the end (also after a stop or input that cannot be read further), so the file is whole once the
+    /// batch has returned; a reader that went away gets no footer.
+    public var writesParquet = false
 
     public init(
       fields: [PlacemarkField] = PlacemarkField.allCases, antipode: Bool = false,
@@ -170,6 +177,20 @@ public final class BatchRun {
     to sink: some BatchByteSink, shouldStop: () -> Bool = { false }, badRow: (BatchRecord) -> Void = { _ in },
     progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
   ) throws -> Summary {
+    guard options.writesParquet else {
+      return try run(to: sink, parquet: nil as ParquetSink<DescriptorWriter>?, shouldStop: shouldStop, badRow: badRow, progress: progress)
+    }
+    precondition(options.format == .csv, "Parquet output is made of the CSV's columns: its format must be .csv")
+    let parquet = ParquetSink(sink, createdBy: "tunnel")
+    return try run(to: parquet, parquet: parquet, shouldStop: shouldStop, badRow: badRow, progress: progress)
+  }
+
+  /// Runs the batch, writing to `sink`, which is `parquet` (to be given the columns' kinds and finished)
+  /// when the output is Parquet.
+  private func run<Sink: BatchByteSink, Parquet: BatchByteSink>(
+    to sink: Sink, parquet: ParquetSink<Parquet>?, shouldStop: () -> Bool, badRow: (BatchRecord) -> Void,
+    progress: (_ rows: Int, _ bytes: Int) -> Void
+  ) throws -> Summary {
     var summary = Summary()
     let reader = ChunkReader(input: input, chunkSize: options.chunkSize, threads: options.threads)
     defer { reader.cancel() }
@@ -205,10 +226,16 @@ public final class BatchRun {
     if input.valuesAreJSON {
       formatter.inputColumns = chunk.first { $0.problem == nil }?.names ?? chunk.first?.names ?? []
     }
-    // The collection's members after its features are known once the reading thread has ended.
-    let closing = { [formatter, input] (rowsWritten: Int) in
+    parquet?.kinds = formatter.parquetKinds()
+    // The collection's members after its features are known once the reading thread has ended. Parquet's
+    // footer comes after the last row group.
+    let close = { [formatter, input] (rowsWritten: Int) throws(BatchError) -> Bool in
       reader.cancel()
-      return formatter.footer(rowsWritten: rowsWritten, collection: input.collectionMembers(whole: true))
+      guard
+        try sink.write(
+          formatter.footer(rowsWritten: rowsWritten, collection: input.collectionMembers(whole: true)))
+      else { return false }
+      return try parquet?.finish() ?? true
     }
     // Indexes pay for themselves past a few hundred placemarks, or tens of thousands of nearest places.
     if options.fields.isEmpty {
@@ -266,7 +293,7 @@ public final class BatchRun {
         // Input that cannot be read further: what was written stays whole, and a collection closed
         // unless the reader is to see the document unfinished.
         if options.closesOnFailure, (try? writer.finish()) == true {
-          _ = try? sink.write(closing(summary.rowsWritten))
+          _ = try? close(summary.rowsWritten)
         }
         throw error
       }
@@ -279,7 +306,7 @@ public final class BatchRun {
     }
     if let untold { progress(untold.rows, untold.bytes) }
     if shouldStop() { summary.stopped = true }
-    if try !sink.write(closing(summary.rowsWritten)) { summary.outputClosed = true }
+    if try !close(summary.rowsWritten) { summary.outputClosed = true }
     return summary
   }
 

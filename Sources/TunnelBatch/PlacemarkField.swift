@@ -90,6 +90,24 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
   }
 }
 
+extension PlacemarkField {
+  /// The kind of each of ``columns`` in Parquet output: degrees and kilometres are doubles, a population
+  /// a 64-bit integer, land and the lake flag booleans; names, codes and lists are strings.
+  var parquetKinds: [ParquetKind] {
+    switch self {
+    case .land: [.boolean]
+    case .country: [.string, .string, .string]
+    case .region: [.string, .string, .string]
+    case .subregion: [.string, .string]
+    case .sea: [.string, .string, .boolean]
+    case .nearestPlace: [.string, .string, .double, .double, .int64, .double]
+    case .nearestLand: [.double, .double, .double, .string, .string, .string, .string]
+    case .timeZone: [.string, .string]
+    case .boundaryKm: [.double, .double, .double, .double]
+    }
+  }
+}
+
 /// What a batch found for one point: the whole placemark, or only the nearest place (the fast path).
 ///
 /// It refers to its answer in a chunk's answers rather than holding a copy (a placemark is a few hundred

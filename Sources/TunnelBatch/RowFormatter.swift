@@ -171,6 +171,16 @@ struct RowFormatter: Sendable {
     return out.bytes
   }
 
+  /// The kind of each column of ``header(collection:)``'s CSV when it is written as Parquet: the input's
+  /// columns are strings, the fields' typed (``PlacemarkField/parquetKinds``).
+  func parquetKinds() -> [ParquetKind] {
+    var added = fields.flatMap(\.parquetKinds)
+    if antipode { added += [.double, .double] + fields.flatMap(\.parquetKinds) }
+    if hasInputColumn { added.append(.string) }
+    if !skipInvalid { added.append(.string) }
+    return [ParquetKind](repeating: .string, count: featureColumns.count + inputColumns.count) + added
+  }
+
   /// What comes after the last row (with the members of the input's `collection` that came after its
   /// features).
   func footer(rowsWritten: Int, collection: CollectionMembers = .init()) -> [UInt8] {

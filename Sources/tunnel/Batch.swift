@@ -63,6 +63,11 @@ extension Tunnel {
         Lines end in LF or CRLF, and outside quotes a CR alone ends a row too; a file whose first line \
         ends in a CR alone, or a JSON array, is refused with what to do.
 
+        --format parquet writes an Apache Parquet file (to a file or a pipe, not a terminal) with the \
+        columns CSV would have, each optional (an empty value is null): the input's as strings, the \
+        fields' typed (degrees and kilometres doubles, populations 64-bit integers, land and in_lake \
+        booleans); it is whole once the batch ends, also after Ctrl-C.
+
         Fields (--fields, comma-separated; all of them by default): land, country, region, \
         subregion (a US county, a French département), sea (with lake and inLake), nearestPlace, \
         nearestLand, timeZone, boundaryKm (how far each of those layers' nearest boundary is). \
@@ -94,8 +99,13 @@ extension Tunnel {
 
     @Option(
       help: ArgumentHelp(
-        "The output's format (default: the input's; CSV for CSV).", valueName: "csv|tsv|jsonl|geojson"))
-    var format: BatchOutputFormat?
+        "The output's format (default: the input's; CSV for CSV).", valueName: "csv|tsv|jsonl|geojson|parquet"))
+    var format: Format?
+
+    /// What `--format` chooses: a text format, or Parquet (the CSV's columns, typed).
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+      case csv, tsv, jsonl, geojson, parquet
+    }
 
     @Option(
       help: ArgumentHelp(
@@ -184,8 +194,13 @@ extension Tunnel {
       } catch {
         throw CommandFailure(error, source: name)
       }
+      if format == .parquet, isatty(1) == 1 {
+        throw CommandFailure(
+          message: "Parquet is binary: send it to a file (tunnel batch --format parquet … > placemarks.parquet)",
+          status: .usage)
+      }
       let outputFormat =
-        format
+        format.map { BatchOutputFormat(rawValue: $0.rawValue) ?? .csv }
         ?? {
           switch input.format {
           case .csv: .csv
@@ -198,7 +213,8 @@ extension Tunnel {
         fields: try chosenFields(), antipode: antipode, format: outputFormat,
         precision: try PrecisionOptions.precision(precision, otherwise: .data), skipInvalid: skipInvalid,
         threads: threads)
-      options.toTerminal = isatty(1) == 1
+      options.writesParquet = format == .parquet
+      options.toTerminal = isatty(1) == 1 && !options.writesParquet
       let report = BatchReport(source: name ?? "standard input", size: input.size)
       let summary: BatchRun.Summary
       do {
@@ -323,7 +339,6 @@ final class BatchReport {
 }
 
 extension BatchInputFormat: ExpressibleByArgument {}
-extension BatchOutputFormat: ExpressibleByArgument {}
 
 extension CommandFailure {
   /// A batch that cannot go on: the input cannot be opened (``ExitStatus/noInput``), read or written

@@ -1,0 +1,540 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The type of a column of Parquet output: the input's columns and every name, code and text are
+/// strings; degrees and kilometres doubles; a population a 64-bit integer; land and lake flags booleans.
+enum ParquetKind: Sendable, Equatable {
+  case string, double, int64, boolean
+
+  /// Parquet's physical type (`Type` in its Thrift definition).
+  var physicalType: Int32 {
+    switch self {
+    case .boolean: 0
+    case .int64: 2
+    case .double: 5
+    case .string: 6
+    }
+  }
+}
+
+/// Thrift's compact protocol, in which Parquet writes its page headers and its footer: the parts of it
+/// those need (integers, strings, lists, structs), each field given by its id.
+struct CompactWriter {
+  private(set) var bytes: [UInt8] = []
+  /// The id of the last field written in each struct open, the innermost last.
+  private var lastField: [Int] = [0]
+
+  static let i32Type: UInt8 = 5
+  static let i64Type: UInt8 = 6
+  static let binaryType: UInt8 = 8
+  static let listType: UInt8 = 9
+  static let structType: UInt8 = 12
+
+  mutating func varint(_ value: UInt64) {
+    var value = value
+    while value >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      value >>= 7
+    }
+    bytes.append(UInt8(value))
+  }
+
+  /// A signed integer as the protocol writes it: zigzag, then a varint.
+  mutating func zigzag(_ value: Int64) {
+    varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+  }
+
+  /// A field's header: the difference from the last field's id in the type's byte when it is 1…15,
+  /// else the type and then the id.
+  mutating func field(_ id: Int, type: UInt8) {
+    let delta = id - lastField[lastField.count - 1]
+    if (1...15).contains(delta) {
+      bytes.append(UInt8(delta << 4) | type)
+    } else {
+      bytes.append(type)
+      zigzag(Int64(id))
+    }
+    lastField[lastField.count - 1] = id
+  }
+
+  mutating func i32(_ id: Int, _ value: Int32) {
+    field(id, type: Self.i32Type)
+    zigzag(Int64(value))
+  }
+
+  mutating func i64(_ id: Int, _ value: Int64) {
+    field(id, type: Self.i64Type)
+    zigzag(value)
+  }
+
+  mutating func string(_ id: Int, _ value: String) {
+    field(id, type: Self.binaryType)
+    binary(value)
+  }
+
+  /// A string as a list's element or a field's value: its length, then its bytes.
+  mutating func binary(_ value: String) {
+    let utf8 = Array(value.utf8)
+    varint(UInt64(utf8.count))
+    bytes += utf8
+  }
+
+  /// A list field's header; its `count` elements follow, written with ``zigzag(_:)``, ``binary(_:)``
+  /// or between ``beginElement()`` and ``end()``.
+  mutating func list(_ id: Int, of type: UInt8, count: Int) {
+    field(id, type: Self.listType)
+    if count < 15 {
+      bytes.append(UInt8(count << 4) | type)
+    } else {
+      bytes.append(0xF0 | type)
+      varint(UInt64(count))
+    }
+  }
+
+  /// Opens a struct field; ``end()`` closes it.
+  mutating func beginStruct(_ id: Int) {
+    field(id, type: Self.structType)
+    lastField.append(0)
+  }
+
+  /// Opens a struct that is an element of a list; ``end()`` closes it.
+  mutating func beginElement() {
+    lastField.append(0)
+  }
+
+  /// Closes the innermost struct.
+  mutating func end() {
+    bytes.append(0)
+    lastField.removeLast()
+  }
+
+  /// Closes the outermost struct: the message is whole.
+  mutating func finish() {
+    precondition(lastField.count == 1, "a struct left open")
+    bytes.append(0)
+  }
+}
+
+/// One column's values for the row group being made, already in Parquet's plain encoding, and one bit a
+/// row for whether it has a value (an empty field has none: it is null).
+struct ParquetColumn {
+  let kind: ParquetKind
+  /// The values present, in plain encoding (booleans a bit each, from the lowest).
+  private(set) var values: [UInt8] = []
+  /// One bit a row, from the lowest: whether the row has a value.
+  private var present: [UInt8] = []
+  private(set) var rows = 0
+  private(set) var nulls = 0
+  /// Booleans written, for their bits.
+  private var booleans = 0
+
+  init(kind: ParquetKind) {
+    self.kind = kind
+  }
+
+  /// Bytes held.
+  var size: Int { values.count + present.count }
+
+  mutating func appendNull() {
+    if rows & 7 == 0 { present.append(0) }
+    rows += 1
+    nulls += 1
+  }
+
+  /// Appends a field's text as the column's kind; false when the text is not one (then nothing is
+  /// appended).
+  mutating func append(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    if text.isEmpty {
+      appendNull()
+      return true
+    }
+    switch kind {
+    case .string:
+      withUnsafeBytes(of: UInt32(text.count).littleEndian) { values.append(contentsOf: $0) }
+      values.append(contentsOf: text)
+    case .double:
+      guard let value = Self.double(text) else { return false }
+      withUnsafeBytes(of: value.bitPattern.littleEndian) { values.append(contentsOf: $0) }
+    case .int64:
+      guard let value = Self.integer(text) else { return false }
+      withUnsafeBytes(of: value.littleEndian) { values.append(contentsOf: $0) }
+    case .boolean:
+      let value: Bool
+      if text.elementsEqual("true".utf8) {
+        value = true
+      } else if text.elementsEqual("false".utf8) {
+        value = false
+      } else {
+        return false
+      }
+      if booleans & 7 == 0 { values.append(0) }
+      if value { values[values.count - 1] |= 1 << UInt8(booleans & 7) }
+      booleans += 1
+    }
+    if rows & 7 == 0 { present.append(0) }
+    present[present.count - 1] |= 1 << UInt8(rows & 7)
+    rows += 1
+    return true
+  }
+
+  /// The nearest double to a decimal number written by the batch (`-`, digits, and a fraction's digits
+  /// after a point), correctly rounded as `strtod` reads it; nil for anything else.
+  ///
+  /// Up to 19 digits whose value is below 2⁵³ with up to 22 after the point (every degree and kilometre
+  /// the batch writes) are one exact integer divided by an exact power of ten: a single rounding, so the
+  /// nearest double. Others go to `strtod`.
+  static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    var index = 0
+    let negative = text.first == UInt8(ascii: "-")
+    if negative { index = 1 }
+    var mantissa: UInt64 = 0
+    var digits = 0
+    var fractionDigits = 0
+    var point = false
+    var shape = true
+    while index < text.count {
+      let byte = text[index]
+      index += 1
+      if byte &- 0x30 < 10 {
+        guard digits < 19 else {
+          shape = false
+          break
+        }
+        mantissa = mantissa &* 10 &+ UInt64(byte &- 0x30)
+        digits += 1
+        if point { fractionDigits += 1 }
+      } else if byte == UInt8(ascii: "."), !point, digits > 0 {
+        point = true
+      } else {
+        shape = false
+        break
+      }
+    }
+    if shape, digits > 0, !point || fractionDigits > 0, mantissa < 1 << 53, fractionDigits <= 22 {
+      let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+      return negative ? -value : value
+    }
+    guard text.count < 64,
+      text.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+    else { return nil }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { terminated in
+      for (index, byte) in text.enumerated() { terminated[index] = CChar(bitPattern: byte) }
+      terminated[text.count] = 0
+      var end: UnsafeMutablePointer<CChar>? = nil
+      let value = strtod(terminated.baseAddress!, &end)
+      return end == terminated.baseAddress! + text.count ? value : nil
+    }
+  }
+
+  /// 10⁰ … 10²²: the powers of ten a double holds exactly.
+  private static let exactPowersOfTen: [Double] = (0...22).map { power in
+    (0..<power).reduce(1.0) { value, _ in value * 10 }
+  }
+
+  /// A whole number written in decimal digits, with a leading minus sign if negative; nil for anything
+  /// else or beyond 64 bits.
+  static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    let negative = text.first == UInt8(ascii: "-")
+    let digits = negative ? UnsafeBufferPointer(rebasing: text.dropFirst()) : text
+    guard !digits.isEmpty, digits.count <= 19 else { return nil }
+    var value: Int64 = 0
+    for digit in digits {
+      guard (0x30...0x39).contains(digit) else { return nil }
+      value = value * 10 + Int64(digit - 0x30)
+    }
+    return negative ? -value : value
+  }
+
+  /// The column's data page: its definition levels (run-length or bit-packed, one bit wide, after their
+  /// length), then the values.
+  func page() -> [UInt8] {
+    var levels = CompactWriter()
+    if nulls == 0 || nulls == rows {
+      // One run of the same level.
+      levels.varint(UInt64(rows) << 1)
+      var bytes = levels.bytes
+      bytes.append(nulls == 0 ? 1 : 0)
+      return Self.page(levels: bytes, values: values)
+    }
+    // Bit-packed, eight levels a byte.
+    levels.varint(UInt64(present.count) << 1 | 1)
+    return Self.page(levels: levels.bytes + present, values: values)
+  }
+
+  private static func page(levels: [UInt8], values: [UInt8]) -> [UInt8] {
+    var page: [UInt8] = []
+    page.reserveCapacity(4 + levels.count + values.count)
+    withUnsafeBytes(of: UInt32(levels.count).littleEndian) { page.append(contentsOf: $0) }
+    page += levels
+    page += values
+    return page
+  }
+}
+
+/// Turns the CSV a batch writes into an Apache Parquet file as the CSV arrives: the header names the
+/// columns, each row's fields go into their columns, and every ``rowGroupRows`` rows (or
+/// ``rowGroupBytes`` of values) become a row group written to the sink. ``finish()`` writes the last
+/// group and the footer, after which the file is whole; until then the sink has a file without its end.
+///
+/// Each column is optional: an empty field is null. The columns' kinds come from the batch
+/// (``RowFormatter/parquetKinds()``): every column the input brings is a string, and the fields' columns
+/// are typed. Pages are plain and uncompressed, one a column in each row group, with no statistics, so
+/// that every reader reads them and a row group is written as fast as it is filled.
+final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
+  /// Rows a row group holds at most.
+  static var rowGroupRows: Int { 1 << 17 }
+  /// Bytes of values a row group holds before it is written, whatever its rows.
+  static var rowGroupBytes: Int { 64 << 20 }
+
+  private let sink: Sink
+  private let createdBy: String
+  /// The columns' kinds, set before the header arrives; all strings when unset.
+  var kinds: [ParquetKind]? = nil
+  /// The header's names, once it has arrived.
+  private var names: [String]? = nil
+  // Unchecked: the sink is used by one thread at a time (``ChunkWriter``'s handover), and checking every
+  // access to these, a few for each field, was a tenth of a Parquet batch's time.
+  @exclusivity(unchecked) private var columns: [ParquetColumn] = []
+  /// Bytes not yet parsed: the start of a row whose end has not arrived.
+  @exclusivity(unchecked) private var pending: [UInt8] = []
+  /// A quoted field's bytes without its quotes.
+  @exclusivity(unchecked) private var unquoted: [UInt8] = []
+  /// Bytes written to the sink.
+  private var offset = 0
+  @exclusivity(unchecked) private var rows = 0
+  private var groups: [(rows: Int, chunks: [(offset: Int, size: Int)])] = []
+  private var finished = false
+
+  init(_ sink: Sink, createdBy: String = "tunnel") {
+    self.sink = sink
+    self.createdBy = createdBy
+  }
+
+  func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {
+    precondition(!finished, "bytes written after the footer")
+    pending.append(contentsOf: bytes)
+    let consumed = try parseRows(final: false)
+    pending.removeSubrange(0..<consumed)
+    if let first = columns.first, first.rows >= Self.rowGroupRows
+      || columns.reduce(0, { $0 + $1.size }) >= Self.rowGroupBytes
+    {
+      return try writeGroup()
+    }
+    return true
+  }
+
+  /// Writes the last row group and the footer: the file is whole.
+  ///
+  /// - Returns: False when the sink refused some bytes.
+  func finish() throws(BatchError) -> Bool {
+    precondition(!finished, "finished twice")
+    finished = true
+    _ = try parseRows(final: true)
+    pending = []
+    if names == nil { begin(names: []) }
+    guard try writeGroup() else { return false }
+    guard try start() else { return false }
+    var footer = Self.footer(
+      names: names ?? [], kinds: columns.map(\.kind), rows: rows, groups: groups, createdBy: createdBy)
+    withUnsafeBytes(of: UInt32(footer.count).littleEndian) { footer.append(contentsOf: $0) }
+    footer += Self.magic
+    return try put(footer)
+  }
+
+  static var magic: [UInt8] { Array("PAR1".utf8) }
+
+  /// Parses the whole rows of ``pending`` (and, when `final`, what is left as the last row); the
+  /// bytes taken.
+  private func parseRows(final: Bool) throws(BatchError) -> Int {
+    let pending = self.pending
+    return try pending.withUnsafeBufferPointer { bytes throws(BatchError) in
+      var position = 0
+      let count = bytes.count
+      while position < count {
+        // The row's end: a line feed outside quotes.
+        var end = position
+        var quoted = false
+        while end < count {
+          let byte = bytes[end]
+          if byte == UInt8(ascii: "\"") {
+            quoted.toggle()
+          } else if byte == 0x0A, !quoted {
+            break
+          }
+          end += 1
+        }
+        if end == count, !final { break }
+        var last = end
+        if last > position, bytes[last - 1] == 0x0D, !quoted { last -= 1 }
+        try parseRow(UnsafeBufferPointer(rebasing: bytes[position..<last]))
+        position = min(end + 1, count)
+      }
+      return position
+    }
+  }
+
+  /// The fields of the row being parsed: a range of the row, or, quoted, of ``unquoted``.
+  @exclusivity(unchecked) private var fields: [(range: Range<Int>, quoted: Bool)] = []
+
+  /// Splits a row into its fields: the header's names, or values for the columns.
+  private func parseRow(_ row: UnsafeBufferPointer<UInt8>) throws(BatchError) {
+    fields.removeAll(keepingCapacity: true)
+    unquoted.removeAll(keepingCapacity: true)
+    var position = 0
+    let end = row.count
+    while true {
+      if position < end, row[position] == UInt8(ascii: "\"") {
+        // A quoted field: "" stands for a quote.
+        let start = unquoted.count
+        position += 1
+        while position < end {
+          let byte = row[position]
+          if byte == UInt8(ascii: "\"") {
+            if position + 1 < end, row[position + 1] == UInt8(ascii: "\"") {
+              unquoted.append(byte)
+              position += 2
+              continue
+            }
+            position += 1
+            break
+          }
+          unquoted.append(byte)
+          position += 1
+        }
+        fields.append((start..<unquoted.count, true))
+        while position < end, row[position] != UInt8(ascii: ",") { position += 1 }
+      } else {
+        let start = position
+        while position < end, row[position] != UInt8(ascii: ",") { position += 1 }
+        fields.append((start..<position, false))
+      }
+      guard position < end else { break }
+      position += 1
+    }
+    let unquoted = self.unquoted
+    return try unquoted.withUnsafeBufferPointer { unquoted throws(BatchError) in
+      func text(_ field: (range: Range<Int>, quoted: Bool)) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: (field.quoted ? unquoted : row)[field.range])
+      }
+      guard let names else {
+        begin(names: fields.map { String(decoding: text($0), as: UTF8.self) })
+        return
+      }
+      guard fields.count == columns.count else {
+        throw .writeFailed(
+          "Parquet: row \(rows + 1) has \(fields.count) fields where the header has \(columns.count)")
+      }
+      for index in fields.indices where !columns[index].append(text(fields[index])) {
+        throw .writeFailed("Parquet: row \(rows + 1)'s \(names[index]) is not a \(columns[index].kind) value")
+      }
+      rows += 1
+    }
+  }
+
+  private func begin(names: [String]) {
+    self.names = names
+    let kinds = kinds ?? []
+    columns = names.indices.map { ParquetColumn(kind: $0 < kinds.count ? kinds[$0] : .string) }
+  }
+
+  /// Writes the file's opening magic if nothing has been written yet.
+  private func start() throws(BatchError) -> Bool {
+    offset == 0 ? try put(Self.magic) : true
+  }
+
+  /// Writes the row group being made, if it has rows, and starts the next.
+  private func writeGroup() throws(BatchError) -> Bool {
+    guard let first = columns.first, first.rows > 0 else { return true }
+    guard try start() else { return false }
+    var bytes: [UInt8] = []
+    var chunks: [(offset: Int, size: Int)] = []
+    for column in columns {
+      let page = column.page()
+      var header = CompactWriter()
+      header.i32(1, 0)  // a data page
+      header.i32(2, Int32(page.count))
+      header.i32(3, Int32(page.count))
+      header.beginStruct(5)
+      header.i32(1, Int32(column.rows))
+      header.i32(2, 0)  // plain
+      header.i32(3, 3)  // definition levels: run-length and bit-packed
+      header.i32(4, 3)  // repetition levels (none)
+      header.end()
+      header.finish()
+      chunks.append((offset + bytes.count, header.bytes.count + page.count))
+      bytes += header.bytes
+      bytes += page
+    }
+    groups.append((first.rows, chunks))
+    columns = columns.map { ParquetColumn(kind: $0.kind) }
+    return try put(bytes)
+  }
+
+  private func put(_ bytes: [UInt8]) throws(BatchError) -> Bool {
+    offset += bytes.count
+    return try sink.write(bytes)
+  }
+
+  /// The file's metadata: the schema (every column optional), the row groups and where each column's
+  /// page is.
+  static func footer(
+    names: [String], kinds: [ParquetKind], rows: Int, groups: [(rows: Int, chunks: [(offset: Int, size: Int)])],
+    createdBy: String
+  ) -> [UInt8] {
+    var out = CompactWriter()
+    out.i32(1, 1)  // version
+    out.list(2, of: CompactWriter.structType, count: names.count + 1)
+    out.beginElement()
+    out.string(4, "schema")
+    out.i32(5, Int32(names.count))
+    out.end()
+    for (name, kind) in zip(names, kinds) {
+      out.beginElement()
+      out.i32(1, kind.physicalType)
+      out.i32(3, 1)  // optional
+      out.string(4, name)
+      if kind == .string {
+        out.i32(6, 0)  // UTF8, for older readers
+        out.beginStruct(10)  // the logical type: a string
+        out.beginStruct(1)
+        out.end()
+        out.end()
+      }
+      out.end()
+    }
+    out.i64(3, Int64(rows))
+    out.list(4, of: CompactWriter.structType, count: groups.count)
+    for group in groups {
+      out.beginElement()
+      out.list(1, of: CompactWriter.structType, count: group.chunks.count)
+      for (index, chunk) in group.chunks.enumerated() {
+        out.beginElement()
+        out.i64(2, Int64(chunk.offset))
+        out.beginStruct(3)
+        out.i32(1, kinds[index].physicalType)
+        out.list(2, of: CompactWriter.i32Type, count: 2)
+        out.zigzag(0)  // plain
+        out.zigzag(3)  // run-length and bit-packed
+        out.list(3, of: CompactWriter.binaryType, count: 1)
+        out.binary(names[index])
+        out.i32(4, 0)  // uncompressed
+        out.i64(5, Int64(group.rows))
+        out.i64(6, Int64(chunk.size))
+        out.i64(7, Int64(chunk.size))
+        out.i64(9, Int64(chunk.offset))
+        out.end()
+        out.end()
+      }
+      let size = Int64(group.chunks.reduce(0) { $0 + $1.size })
+      out.i64(2, size)
+      out.i64(3, Int64(group.rows))
+      out.i64(5, Int64(group.chunks.first?.offset ?? 0))
+      out.i64(6, size)
+      out.end()
+    }
+    out.string(6, createdBy)
+    out.finish()
+    return out.bytes
+  }
+}
