@@ -5,9 +5,10 @@ Usage: python bench.py --tunnel BINARY --data DIR [--rows N] [--runs N] [--work 
 
 Run by `Scripts/bench --spark` after `Scripts/spark-batch --setup-only`; every Spark command goes through
 `Scripts/spark-batch --installed`. For nearest place and for every field: `tunnel batch` alone (CSV to CSV,
-all cores), and the job (CSV to Parquet) each way: each task's split piped to `tunnel` from the JVM, Spark SQL's
-script transform and mapInArrow, on `local[1]`, `local[2]` and `--cluster` (a standalone master and two workers
-of one core each, each worker in its own network namespace where it can be; started and stopped by each run). Spark's own share: a job that reads the
+all cores), and the job (CSV to Parquet) each way: each task's split piped to `tunnel` from the JVM, which writes
+its own Parquet file (files) or CSV that Spark reads back (pipe), Spark SQL's script transform and mapInArrow, on
+`local[1]`, `local[2]` and `--cluster` (a standalone master and two workers of one core each, each worker in its
+own network namespace where it can be; started and stopped by each run). Spark's own share: a job that reads the
 same CSV and writes it to Parquet untouched (copy_job.py), on the same masters; the same with every row passed
 through mapInArrow's Python worker unchanged (the arrow way's floor); and the same copy of `tunnel batch`'s own
 answers for the nearest place, typed as the job types them (what any way pays to write the answers). Every Spark
@@ -35,7 +36,7 @@ import bench as batch_bench  # noqa: E402  (the batch benchmark's point generato
 
 SPARK_BATCH = os.path.join(ROOT, "Scripts", "spark-batch")
 COPY = os.path.join(HERE, "copy_job.py")
-WAYS = ("pipe", "transform", "arrow")
+WAYS = ("files", "pipe", "transform", "arrow")
 CLUSTER_CORES = 2
 
 

@@ -9,16 +9,18 @@ with the job, so nothing has to be installed on the workers. `Scripts/spark-batc
 locally, or on a standalone cluster of its own with --cluster.
 
 Rows and columns:
-- Rows reach `tunnel` through mapInArrow (the default, and the fastest on a cluster: Benchmarks/spark), only the
-  coordinates sent and the answers joined back by position; or (--via transform) through Spark SQL's script
-  transform, which runs no Python on the executors: every column carried through `tunnel batch` as
-  percent-encoded text and cast back to its type (not timestamps, arrays or maps); or, for CSV read one row a
-  line, (--via pipe, `placemarks_of_csv`) with each task's split of the file piped from the JVM, line for line,
-  to one `tunnel batch`, and its CSV answers read back by Spark: no Python on the executors and no Spark row
-  before the answers. Piped, each file's first line is its header (all the files of a folder must have the same
-  one; a task that meets another fails, naming the file), and the output's columns are those `tunnel batch`
-  writes for it. Every way `tunnel batch` writes exactly one row per row it reads, and a task whose `tunnel`
-  does not end well fails.
+- Rows reach `tunnel` through mapInArrow (the default, for any input and output), only the coordinates sent and
+  the answers joined back by position; or (--via transform) through Spark SQL's script transform, which runs no
+  Python on the executors: every column carried through `tunnel batch` as percent-encoded text and cast back to
+  its type (not timestamps, arrays or maps); or, for CSV read one row a line, (--via pipe, `placemarks_of_csv`)
+  with each task's split of the file piped from the JVM, line for line, to one `tunnel batch`, and its CSV
+  answers read back by Spark: no Python on the executors and no Spark row before the answers; or, for Parquet out
+  to a local path that every executor sees, (--via files, `write_placemarks_of_csv`) the same pipe with `tunnel
+  batch --format parquet` writing each task's file itself, moved into the output folder by the driver once every
+  task has succeeded: Spark parses no row, the fastest way (Benchmarks/spark). Piped, each file's first line is
+  its header (all the files of a folder must have the same one; a task that meets another fails, naming the
+  file), and the output's columns are those `tunnel batch` writes for it. Every way `tunnel batch` writes exactly
+  one row per row it reads, and a task whose `tunnel` does not end well fails.
 - The coordinate columns are found as `tunnel batch` finds them (lat/latitude/y and lon/lng/long/longitude/x,
   or one column such as coordinate or location holding a whole coordinate), or named with --lat-column and
   --lon-column or --coordinate-column.
@@ -40,8 +42,8 @@ import signal
 import sys
 import time
 
-from tunnel_spark import (FIELDS, FILE_WAYS, InputError, UsageError, add_placemarks, coordinate_columns,
-                          placemarks_of_csv, tunnel_and_data)
+from tunnel_spark import (FIELDS, PARQUET_WAYS, InputError, OutputExists, UsageError, add_placemarks,
+                          coordinate_columns, placemarks_of_csv, tunnel_and_data, write_placemarks_of_csv)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -72,10 +74,11 @@ def parse_arguments(argv):
     parser.add_argument("--partitions", type=int,
                         help="repartition to this many before answering (default: as read; Spark splits a large "
                              "file into at least one partition per core)")
-    parser.add_argument("--via", choices=FILE_WAYS,
-                        help="how rows reach tunnel batch: mapInArrow (arrow, the default, the fastest on a "
-                             "cluster), each task's split of the CSV piped to it from the JVM (pipe: CSV only, no "
-                             "Python on the executors) or Spark SQL's script transform (transform)")
+    parser.add_argument("--via", choices=PARQUET_WAYS,
+                        help="how rows reach tunnel batch: mapInArrow (arrow, the default), each task's split of "
+                             "the CSV piped to it from the JVM (pipe: CSV only, no Python on the executors), the "
+                             "same with tunnel writing each task's Parquet file itself (files: CSV in, Parquet out "
+                             "to a local path, the fastest) or Spark SQL's script transform (transform)")
     parser.add_argument("--tunnel", help="the tunnel binary to ship (default: tunnel on PATH)")
     parser.add_argument("--data", help="Tunnel's data folder to ship (default: the one installed beside the binary)")
     parser.add_argument("--multiline", action="store_true",
@@ -98,9 +101,11 @@ def input_format(arguments):
 def chosen_way(arguments):
     """How rows reach `tunnel batch`: as asked, else mapInArrow (the fastest on a cluster, Benchmarks/spark)."""
     csv_lines = input_format(arguments) == "csv" and not arguments.multiline
-    if arguments.via == "pipe" and not csv_lines:
-        raise UsageError("--via pipe reads CSV one row a line: not %s; use --via arrow" % (
-            "--multiline" if arguments.multiline else "Parquet"))
+    if arguments.via in ("pipe", "files") and not csv_lines:
+        raise UsageError("--via %s reads CSV one row a line: not %s; use --via arrow" % (
+            arguments.via, "--multiline" if arguments.multiline else "Parquet"))
+    if arguments.via == "files" and arguments.output_format != "parquet":
+        raise UsageError("--via files writes Parquet (tunnel writes each task's file): not CSV; use --via pipe")
     return arguments.via or "arrow"
 
 
@@ -131,6 +136,8 @@ def main(argv=None):
     from pyspark.errors import AnalysisException
 
     spark = SparkSession.builder.appName("tunnel batch").getOrCreate()
+    if way == "files":
+        return write_files(spark, arguments)
     try:
         if way == "pipe":
             if arguments.coordinate_column:
@@ -191,6 +198,13 @@ def main(argv=None):
         spark.stop()
         return 1
     seconds = time.monotonic() - started
+    return conclude(spark, arguments, written, seconds)
+
+
+def conclude(spark, arguments, written, seconds):
+    """Counts the rows written and the bad ones, says so, stops Spark; the exit status."""
+    from pyspark.sql import functions
+
     rows = written.count()
     bad = written.filter(functions.col("error").isNotNull() & (functions.col("error") != "")).count()
     spark.stop()
@@ -198,6 +212,50 @@ def main(argv=None):
         format(rows, ","), seconds, format(int(rows / seconds) if seconds > 0 else rows, ","), arguments.output,
         "%s bad (see the error column)" % format(bad, ",") if bad else "no bad rows"), file=sys.stderr)
     return 65 if bad and not arguments.allow_invalid else 0
+
+
+def write_files(spark, arguments):
+    """The "files" way: tunnel batch writes each task's Parquet file; the exit status."""
+    from pyspark.errors import AnalysisException
+
+    if arguments.coordinate_column:
+        given = [arguments.coordinate_column]
+    elif arguments.lat_column or arguments.lon_column:
+        given = [arguments.lat_column, arguments.lon_column]
+    else:
+        given = None
+    started = time.monotonic()
+    try:
+        write_placemarks_of_csv(spark, arguments.input, arguments.output, arguments.fields, arguments.antipode,
+                                columns=given, precision=arguments.precision, tunnel=arguments.tunnel,
+                                data=arguments.data, partitions=arguments.partitions,
+                                overwrite=arguments.overwrite)
+    except InputError as error:
+        print("tunnel_batch: cannot read %s: %s" % (arguments.input, error), file=sys.stderr)
+        spark.stop()
+        return 66
+    except UsageError as error:
+        print("tunnel_batch: %s" % error, file=sys.stderr)
+        spark.stop()
+        return 64
+    except OutputExists:
+        print("tunnel_batch: cannot write %s: it exists; give --overwrite to replace it" % arguments.output,
+              file=sys.stderr)
+        spark.stop()
+        return 74
+    except AnalysisException as error:
+        print("tunnel_batch: cannot read %s: %s" % (arguments.input, str(error).splitlines()[0]), file=sys.stderr)
+        spark.stop()
+        return 66
+    except Exception as error:  # a task failed more often than Spark retries it; the first line says why
+        cause = next((line.strip() for line in str(error).splitlines() if "Error:" in line), str(error).splitlines()[0])
+        if "Subprocess exited with status 3" in str(error):
+            cause = "the input's files do not all have the same header (a task's log says which)"
+        print("tunnel_batch: the job failed, nothing was written: %s" % cause, file=sys.stderr)
+        spark.stop()
+        return 1
+    seconds = time.monotonic() - started
+    return conclude(spark, arguments, spark.read.parquet(arguments.output), seconds)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,9 @@ The default is "arrow".
 
 For a CSV file (or a folder of them) there is a third way, `placemarks_of_csv(spark, path, …)`, "pipe": each
 task's split of the file goes from the JVM straight to `tunnel batch`, line for line, with no Python worker and no
-Spark row before the answers, and Spark reads `tunnel batch`'s CSV back (tunnel_batch.py's default for CSV).
+Spark row before the answers, and Spark reads `tunnel batch`'s CSV back. And a fourth,
+`write_placemarks_of_csv(spark, path, output, …)`, "files", for Parquet out: the same pipe, but `tunnel batch`
+writes each task's Parquet file itself (`--format parquet`), so Spark parses nothing at all.
 """
 
 import csv
@@ -53,6 +55,8 @@ WAYS = ("transform", "arrow")
 # The ways a CSV file's rows can reach `tunnel batch` (tunnel_batch.py's --via): also each task's split of the file
 # piped to it from the JVM, no Python on the executors and no Spark rows before the answers.
 FILE_WAYS = ("pipe",) + WAYS
+# And for Parquet output only: each task's split piped to `tunnel batch`, which writes the task's Parquet file itself.
+PARQUET_WAYS = ("files",) + FILE_WAYS
 
 # The shipped data folder's name on the executors: SparkContext.addArchive unpacks it into a folder of this name.
 DATA_ARCHIVE = "tunnel-data.tar"
@@ -467,6 +471,84 @@ def placemarks_of_csv(spark, path, fields=None, antipode=False, *, columns=None,
     from pyspark.sql import DataFrame
     from pyspark.sql.types import StructType
 
+    jvm = spark.sparkContext._jvm
+    lines, header, options, written, added, script = csv_pipe(spark, path, fields, antipode, columns, precision, tunnel,
+                                                              data, partitions, "csv")
+    kept = written[:len(written) - len(added)]
+    answers = lines.pipe(["/bin/bash", "-c", script], pipe_environment(header), False, 1 << 16, "UTF-8")
+    strings = spark._jsparkSession.createDataset(answers.rdd(), jvm.org.apache.spark.sql.Encoders.STRING())
+    schema = StructType.fromDDL(", ".join("%s %s" % (quoted(name), kind) for name, kind in zip(
+        written, ["string"] * len(kept) + [added_type(name, text) for name in added])))
+    reader = spark._jsparkSession.read().schema(jvm.org.apache.spark.sql.types.DataType.fromJson(schema.json()))
+    for key, value in (("header", "false"), ("escape", '"'), ("mode", "FAILFAST"), ("nullValue", "")):
+        reader = reader.option(key, value)
+    return DataFrame(reader.csv(strings), spark)
+
+
+def write_placemarks_of_csv(spark, path, output, fields=None, antipode=False, *, columns=None, precision=9,
+                            tunnel=None, data=None, partitions=None, overwrite=False):
+    """The "files" way: a CSV file's (or folder's) rows with Tunnel's placemark added, written as Parquet to `output`
+    by `tunnel batch` itself. Each task hands its split of the file from the JVM to one `tunnel batch --format
+    parquet` (as the "pipe" way does), which writes the task's file; Spark parses no row. What the job costs is about
+    Spark reading the file's lines plus `tunnel batch` itself.
+
+    The files are those the "pipe" way's DataFrame would be written as: the same columns, names and types (the
+    input's columns as strings, an empty value null). Each task writes into `output`/_temporary; once every task has
+    succeeded, the driver moves one file per task to `output`/part-NNNNN.parquet (in the input's order) and writes
+    `_SUCCESS`, so a failed or retried attempt leaves nothing behind. `tunnel` writes the files with the executor's
+    own file system calls: `output` must be a local path that every executor and the driver see (local mode, or a
+    cluster of one machine or with a shared mount), not an HDFS or object store path.
+
+    Args:
+        spark, path, fields, antipode, columns, precision, tunnel, data, partitions: as placemarks_of_csv.
+        output: the folder to write.
+        overwrite: replace `output` if it exists (else an OutputExists error).
+
+    Returns:
+        The number of files written.
+
+    Raises:
+        UsageError: as placemarks_of_csv, and an output that is not a local path.
+        OutputExists: `output` exists and overwrite is false.
+    """
+    if "://" in output and not output.startswith("file:"):
+        raise UsageError("the files way writes with tunnel itself: %s is not a local path (use --via pipe or arrow)"
+                         % output)
+    folder = os.path.abspath(output[len("file:"):] if output.startswith("file:") else output)
+    if os.path.exists(folder):
+        if not overwrite:
+            raise OutputExists(folder)
+        shutil.rmtree(folder)
+    lines, header, _, _, _, script = csv_pipe(spark, path, fields, antipode, columns, precision, tunnel, data,
+                                              partitions, "parquet")
+    temporary = os.path.join(folder, "_temporary", uuid.uuid4().hex)
+    os.makedirs(temporary)
+    environment = pipe_environment(header)
+    environment["TUNNEL_OUTPUT"] = temporary
+    try:
+        written = list(lines.pipe(["/bin/bash", "-c", script], environment, False, 1 << 16, "UTF-8").collect())
+        for index, name in enumerate(written):
+            if not name.startswith(temporary + os.sep):
+                raise RuntimeError("a task named %r as its file" % name)
+            os.rename(name, os.path.join(folder, "part-%05d.parquet" % index))
+        with open(os.path.join(folder, "_SUCCESS"), "w"):
+            pass
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    finally:
+        shutil.rmtree(os.path.join(folder, "_temporary"), ignore_errors=True)
+    return len(written)
+
+
+class OutputExists(Exception):
+    """The output folder exists, and nothing said to replace it."""
+
+
+def csv_pipe(spark, path, fields, antipode, columns, precision, tunnel, data, partitions, output_format):
+    """What the "pipe" and "files" ways share: the (offset, line) pairs of the file's splits, its header, `tunnel
+    batch`'s options, the columns it writes (all, then the added ones) and the task's script, the binary and data
+    shipped."""
     binary, data = tunnel_and_data(tunnel, data)
     context = spark.sparkContext
     jvm = context._jvm
@@ -492,24 +574,20 @@ def placemarks_of_csv(spark, path, fields=None, antipode=False, *, columns=None,
     written = header_written(command + options, header)
     # Its added columns come after the input's, as many as for any input (here they may be named tunnel_…).
     probe = header_written(command + batch_options(fields, antipode, precision, threads), "latitude,longitude")
-    added_count = len(probe) - 2
-    kept, added = written[:-added_count], written[-added_count:]
+    added = written[len(written) - (len(probe) - 2):]
     ship(context, binary, data)
-    binary = os.path.basename(binary)
-    script = PIPE_SCRIPT.format(binary=binary, archive=DATA_ARCHIVE, options=" ".join(map(shlex.quote, options)))
-    # Where the files are when the task's directory does not have them: local mode, whose tasks run in the
-    # driver's directory, and the driver's file server puts them in its own.
+    template = PIPE_SCRIPT if output_format == "csv" else FILES_SCRIPT
+    script = template.format(binary=os.path.basename(binary), archive=DATA_ARCHIVE,
+                             options=" ".join(map(shlex.quote, options)))
+    return lines, header, options, written, added, script
+
+
+def pipe_environment(header):
+    """The task script's environment: the header, and where the shipped files are when the task's directory does
+    not have them (local mode, whose tasks run in the driver's directory, where its file server puts them)."""
     from pyspark import SparkFiles
 
-    environment = {"TUNNEL_HEADER": header, "TUNNEL_FILES": SparkFiles.getRootDirectory(), "LC_ALL": "C"}
-    answers = lines.pipe(["/bin/bash", "-c", script], environment, False, 1 << 16, "UTF-8")
-    strings = spark._jsparkSession.createDataset(answers.rdd(), jvm.org.apache.spark.sql.Encoders.STRING())
-    schema = StructType.fromDDL(", ".join("%s %s" % (quoted(name), kind) for name, kind in zip(
-        written, ["string"] * len(kept) + [added_type(name, text) for name in added])))
-    reader = spark._jsparkSession.read().schema(jvm.org.apache.spark.sql.types.DataType.fromJson(schema.json()))
-    for key, value in (("header", "false"), ("escape", '"'), ("mode", "FAILFAST"), ("nullValue", "")):
-        reader = reader.option(key, value)
-    return DataFrame(reader.csv(strings), spark)
+    return {"TUNNEL_HEADER": header, "TUNNEL_FILES": SparkFiles.getRootDirectory(), "LC_ALL": "C"}
 
 
 # One task of the "pipe" way, run by bash with the split's (offset,line) pairs on its standard input: the header
@@ -536,6 +614,33 @@ awk 'BEGIN {{ header = ENVIRON["TUNNEL_HEADER"]; print header }}
 status=$?
 [ $status -eq 65 ] && exit 0
 exit $status
+"""
+
+
+# One task of the "files" way: as the "pipe" way's, but `tunnel batch` writes Parquet into a file of its own in
+# $TUNNEL_OUTPUT, whose name is the task's one line of output.
+FILES_SCRIPT = r"""set -o pipefail
+dir=.
+[ -f "./{binary}" ] && [ -d "./{archive}" ] || dir="$TUNNEL_FILES"
+[ -x "$dir/{binary}" ] || chmod +x "$dir/{binary}"
+# A name no other attempt has (noclobber refuses one that exists), the file made as the umask says.
+set -o noclobber
+file="$TUNNEL_OUTPUT/part-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ').parquet"
+awk 'BEGIN {{ header = ENVIRON["TUNNEL_HEADER"]; print header }}
+{{
+  comma = index($0, ",")
+  line = substr($0, comma + 1, length($0) - comma - 1)
+  if (substr($0, 2, comma - 2) != "0") print line
+  else if (line != header) {{
+    file = ENVIRON["map_input_file"] ? ENVIRON["map_input_file"] : "a file of the input"
+    print "tunnel: " file " has another header: " line > "/dev/stderr"
+    exit 3
+  }}
+}}' | "$dir/{binary}" batch --data "$dir/{archive}/Data" --input-format csv --format parquet {options} \
+  2> >(grep -v -e ', line [0-9]' -e ' bad (see the error column)$' >&2) > "$file"
+status=$?
+if [ $status -ne 0 ] && [ $status -ne 65 ]; then rm -f "$file"; exit $status; fi
+echo "$file"
 """
 
 

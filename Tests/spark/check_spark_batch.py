@@ -13,6 +13,10 @@ On 100,000 points with bad rows among them and a text column that needs quoting:
    two workers, each worker in its own network namespace where they can be made), --fields
    nearestPlace,country,timeZone --antipode, the second worker killed with its executor once the first task has
    committed its rows: the same, value for value; the namespaces and the cluster's processes are gone afterwards.
+5. Parquet written by `tunnel batch` itself (--via files) from the same folder in six tasks: the same rows, in the
+   same order and with the same schema as the piped job's (which Spark wrote), one file a task and no attempt's
+   leftovers; the same on the standalone cluster, every field, the workers writing into the driver's folder. An
+   output that exists exits 74 (nothing replaced) and CSV output asked of it 64.
 All runs exit 65 (there are bad rows) and say how many. The job's own usage errors exit 64 without starting Spark;
 a folder whose files have different headers fails (1) naming the file.
 """
@@ -175,6 +179,7 @@ def check_pipe(source, work):
     check("%d bad (see the error column)" % len(BAD) in said, "the piped job says how many rows were bad")
     check(", line " not in said, "the piped tasks' logs leave out tunnel's words on each bad row: %s" % said[-1500:])
     compare(tunnel_batch(source, flags), pyarrow.parquet.read_table(output).to_pylist(), "pipe")
+    check_files(source, work, output)
 
     status, said = spark(["--via", "pipe", "--multiline", "--input", source, "--output", output])
     check(status == 64 and "--via pipe reads CSV one row a line" in said,
@@ -187,6 +192,43 @@ def check_pipe(source, work):
                           os.path.join(work, "mixed.parquet")])
     check(status == 1 and "do not all have the same header" in said and "part-2.csv has another header" in said,
           "files with different headers fail the job, naming the file (1), not %d: %s" % (status, said[-1500:]))
+
+
+def check_files(source, work, piped):
+    """The files way, from the folder check_pipe made, against the piped job's output `piped`; then on the
+    cluster."""
+    folder = os.path.join(work, "points-folder")
+    output = os.path.join(work, "files.parquet")
+    flags = ["--fields", "land,sea,timeZone"]
+    status, said = spark(["--master", "local[2]", "--via", "files", "--partitions", "6", "--lat-column", "3",
+                          "--lon-column", "4", "--input", folder, "--output", output] + flags)
+    check(status == 65, "the files job exits 65, not %d: %s" % (status, said[-2000:]))
+    check("%d bad (see the error column)" % len(BAD) in said, "the files job says how many rows were bad")
+    names = sorted(os.listdir(output))
+    check(names == ["_SUCCESS"] + ["part-%05d.parquet" % index for index in range(len(names) - 1)]
+          and len(names) >= 7, "one file a task and _SUCCESS, nothing else: %s" % names)
+    written = pyarrow.parquet.read_table(output)
+    spark_written = pyarrow.parquet.read_table(piped)
+    check(written.schema.remove_metadata() == spark_written.schema.remove_metadata(),
+          "tunnel's Parquet has the schema Spark wrote for the piped job: %s, not %s" % (
+              written.schema, spark_written.schema))
+    check(written.to_pylist() == spark_written.to_pylist(), "tunnel's Parquet has the piped job's rows, in order")
+    compare(tunnel_batch(source, flags), written.to_pylist(), "files")
+
+    status, said = spark(["--via", "files", "--input", source, "--output", output] + flags)
+    check(status == 74 and "give --overwrite" in said and os.path.exists(os.path.join(output, "_SUCCESS")),
+          "an output that exists is refused (74) and kept, not %d: %s" % (status, said[-300:]))
+    status, said = spark(["--via", "files", "--output-format", "csv", "--input", source, "--output", output])
+    check(status == 64 and "--via files writes Parquet" in said,
+          "--via files with CSV output is a usage error (64), not %d: %s" % (status, said[-300:]))
+
+    output = os.path.join(work, "files-cluster.parquet")
+    process = subprocess.run([os.path.join(ROOT, "Scripts", "spark-batch"), "--installed", "--cluster",
+                              "--partitions", "4", "--via", "files", "--input", source, "--output", output],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    check(process.returncode == 65, "the files job on the cluster exits 65, not %d: %s" % (
+        process.returncode, process.stdout[-3000:]))
+    compare(tunnel_batch(source, []), pyarrow.parquet.read_table(output).to_pylist(), "files on the cluster")
 
 
 def main():
@@ -227,7 +269,7 @@ def main():
         print("%d check(s) failed; the job's files are in %s" % (len(failures), work), file=sys.stderr)
         return 1
     subprocess.run(["rm", "-rf", work])
-    print("Spark job: parquet and CSV output equal tunnel batch on %s rows each way (mapInArrow, transform, pipe), "
+    print("Spark job: parquet and CSV output equal tunnel batch on %s rows each way (mapInArrow, transform, pipe, files), "
           "bad rows and a retried task included, locally and on a standalone cluster that lost a worker mid-job; "
           "files with different headers fail the piped job" % format(ROWS, ","))
     return 0
