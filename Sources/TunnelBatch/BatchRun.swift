@@ -178,9 +178,12 @@ public final class BatchRun {
     progress: (_ rows: Int, _ bytes: Int) -> Void = { _, _ in }
   ) throws -> Summary {
     guard options.writesParquet else {
-      return try run(to: sink, parquet: nil as ParquetSink<DescriptorWriter>?, shouldStop: shouldStop, badRow: badRow, progress: progress)
+      return try run(
+        to: sink, parquet: nil as ParquetSink<DescriptorWriter>?, shouldStop: shouldStop, badRow: badRow,
+        progress: progress)
     }
-    precondition(options.format == .csv, "Parquet output is made of the CSV's columns: its format must be .csv")
+    precondition(
+      options.format == .csv, "Parquet output is made of the CSV's columns: its format must be .csv")
     let parquet = ParquetSink(sink, createdBy: "tunnel")
     return try run(to: parquet, parquet: parquet, shouldStop: shouldStop, badRow: badRow, progress: progress)
   }

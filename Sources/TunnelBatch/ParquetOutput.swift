@@ -183,7 +183,7 @@ struct ParquetColumn {
   ///
   /// Up to 19 digits whose value is below 2⁵³ with up to 22 after the point (every degree and kilometre
   /// the batch writes) are one exact integer divided by an exact power of ten: a single rounding, so the
-  /// nearest double. Others go to `strtod`.
+  /// nearest double. Longer numbers go to `strtod`.
   static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
     var index = 0
     let negative = text.first == UInt8(ascii: "-")
@@ -192,38 +192,28 @@ struct ParquetColumn {
     var digits = 0
     var fractionDigits = 0
     var point = false
-    var shape = true
     while index < text.count {
       let byte = text[index]
       index += 1
       if byte &- 0x30 < 10 {
-        guard digits < 19 else {
-          shape = false
-          break
-        }
-        mantissa = mantissa &* 10 &+ UInt64(byte &- 0x30)
+        if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(byte &- 0x30) }
         digits += 1
         if point { fractionDigits += 1 }
       } else if byte == UInt8(ascii: "."), !point, digits > 0 {
         point = true
       } else {
-        shape = false
-        break
+        return nil
       }
     }
-    if shape, digits > 0, !point || fractionDigits > 0, mantissa < 1 << 53, fractionDigits <= 22 {
+    guard digits > 0, !point || fractionDigits > 0 else { return nil }
+    if digits <= 19, mantissa < 1 << 53, fractionDigits <= 22 {
       let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
       return negative ? -value : value
     }
-    guard text.count < 64,
-      text.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-    else { return nil }
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { terminated in
       for (index, byte) in text.enumerated() { terminated[index] = CChar(bitPattern: byte) }
       terminated[text.count] = 0
-      var end: UnsafeMutablePointer<CChar>? = nil
-      let value = strtod(terminated.baseAddress!, &end)
-      return end == terminated.baseAddress! + text.count ? value : nil
+      return strtod(terminated.baseAddress!, nil)
     }
   }
 
@@ -238,12 +228,17 @@ struct ParquetColumn {
     let negative = text.first == UInt8(ascii: "-")
     let digits = negative ? UnsafeBufferPointer(rebasing: text.dropFirst()) : text
     guard !digits.isEmpty, digits.count <= 19 else { return nil }
+    // Counted down from zero, so that Int64.min is within reach.
     var value: Int64 = 0
     for digit in digits {
-      guard (0x30...0x39).contains(digit) else { return nil }
-      value = value * 10 + Int64(digit - 0x30)
+      guard digit &- 0x30 < 10 else { return nil }
+      let (tens, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (next, below) = tens.subtractingReportingOverflow(Int64(digit &- 0x30))
+      guard !overflow, !below else { return nil }
+      value = next
     }
-    return negative ? -value : value
+    if negative { return value }
+    return value == .min ? nil : -value
   }
 
   /// The column's data page: its definition levels (run-length or bit-packed, one bit wide, after their
@@ -316,8 +311,9 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
     pending.append(contentsOf: bytes)
     let consumed = try parseRows(final: false)
     pending.removeSubrange(0..<consumed)
-    if let first = columns.first, first.rows >= Self.rowGroupRows
-      || columns.reduce(0, { $0 + $1.size }) >= Self.rowGroupBytes
+    if let first = columns.first,
+      first.rows >= Self.rowGroupRows
+        || columns.reduce(0, { $0 + $1.size }) >= Self.rowGroupBytes
     {
       return try writeGroup()
     }
@@ -479,7 +475,8 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
   /// The file's metadata: the schema (every column optional), the row groups and where each column's
   /// page is.
   static func footer(
-    names: [String], kinds: [ParquetKind], rows: Int, groups: [(rows: Int, chunks: [(offset: Int, size: Int)])],
+    names: [String], kinds: [ParquetKind], rows: Int,
+    groups: [(rows: Int, chunks: [(offset: Int, size: Int)])],
     createdBy: String
   ) -> [UInt8] {
     var out = CompactWriter()

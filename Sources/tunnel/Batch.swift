@@ -99,7 +99,8 @@ extension Tunnel {
 
     @Option(
       help: ArgumentHelp(
-        "The output's format (default: the input's; CSV for CSV).", valueName: "csv|tsv|jsonl|geojson|parquet"))
+        "The output's format (default: the input's; CSV for CSV).", valueName: "csv|tsv|jsonl|geojson|parquet"
+      ))
     var format: Format?
 
     /// What `--format` chooses: a text format, or Parquet (the CSV's columns, typed).
@@ -196,7 +197,8 @@ extension Tunnel {
       }
       if format == .parquet, isatty(1) == 1 {
         throw CommandFailure(
-          message: "Parquet is binary: send it to a file (tunnel batch --format parquet … > placemarks.parquet)",
+          message:
+            "Parquet is binary: send it to a file (tunnel batch --format parquet … > placemarks.parquet)",
           status: .usage)
       }
       let outputFormat =
