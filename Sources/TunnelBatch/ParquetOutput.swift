@@ -1,3 +1,5 @@
+import TunnelReports
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -118,27 +120,48 @@ struct CompactWriter {
 
 /// One column's values for the row group being made, already in Parquet's plain encoding, and one bit a
 /// row for whether it has a value (an empty field has none: it is null).
+///
+/// Each column makes its own buffers (``OutputBytes``, whose copies share theirs): a column is not copied
+/// and then written to twice.
 struct ParquetColumn {
   let kind: ParquetKind
-  /// The values present, in plain encoding (booleans a bit each, from the lowest).
-  private(set) var values: [UInt8] = []
-  /// One bit a row, from the lowest: whether the row has a value.
-  private var present: [UInt8] = []
+  /// The values present, in plain encoding (booleans a bit each, from the lowest), but for the booleans
+  /// of a byte not yet full (``booleanBits``).
+  private var values: OutputBytes
+  /// One bit a row, from the lowest, whether the row has a value; but for the rows of a byte not yet full
+  /// (``presentBits``).
+  private var present: OutputBytes
+  private var presentBits: UInt8 = 0
+  private var booleanBits: UInt8 = 0
   private(set) var rows = 0
   private(set) var nulls = 0
   /// Booleans written, for their bits.
   private var booleans = 0
 
-  init(kind: ParquetKind) {
+  /// A column expecting about `rows` rows of `width` bytes each (its buffers grow past that if needed).
+  init(kind: ParquetKind, rows: Int = 1024, width: Int = 8) {
     self.kind = kind
+    values = OutputBytes(capacity: rows * width)
+    present = OutputBytes(capacity: rows / 8 + 1)
   }
 
   /// Bytes held.
   var size: Int { values.count + present.count }
 
-  mutating func appendNull() {
-    if rows & 7 == 0 { present.append(0) }
+  /// Bytes of values a row, on average so far.
+  var width: Int { rows == 0 ? 8 : values.count / rows + 1 }
+
+  @inline(__always) private mutating func level(_ defined: Bool) {
+    if defined { presentBits |= 1 << UInt8(truncatingIfNeeded: rows & 7) }
     rows += 1
+    if rows & 7 == 0 {
+      present.append(presentBits)
+      presentBits = 0
+    }
+  }
+
+  mutating func appendNull() {
+    level(false)
     nulls += 1
   }
 
@@ -151,14 +174,14 @@ struct ParquetColumn {
     }
     switch kind {
     case .string:
-      withUnsafeBytes(of: UInt32(text.count).littleEndian) { values.append(contentsOf: $0) }
+      littleEndian(UInt32(text.count))
       values.append(contentsOf: text)
     case .double:
       guard let value = Self.double(text) else { return false }
-      withUnsafeBytes(of: value.bitPattern.littleEndian) { values.append(contentsOf: $0) }
+      littleEndian(value.bitPattern)
     case .int64:
       guard let value = Self.integer(text) else { return false }
-      withUnsafeBytes(of: value.littleEndian) { values.append(contentsOf: $0) }
+      littleEndian(UInt64(bitPattern: value))
     case .boolean:
       let value: Bool
       if text.elementsEqual("true".utf8) {
@@ -168,14 +191,27 @@ struct ParquetColumn {
       } else {
         return false
       }
-      if booleans & 7 == 0 { values.append(0) }
-      if value { values[values.count - 1] |= 1 << UInt8(booleans & 7) }
+      if value { booleanBits |= 1 << UInt8(truncatingIfNeeded: booleans & 7) }
       booleans += 1
+      if booleans & 7 == 0 {
+        values.append(booleanBits)
+        booleanBits = 0
+      }
     }
-    if rows & 7 == 0 { present.append(0) }
-    present[present.count - 1] |= 1 << UInt8(rows & 7)
-    rows += 1
+    level(true)
     return true
+  }
+
+  /// Whether `text` is a value of the column's kind, or empty.
+  func fits(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    var probe = ParquetColumn(kind: kind, rows: 1)
+    return probe.append(text)
+  }
+
+  @inline(__always) private mutating func littleEndian<Value: FixedWidthInteger>(_ value: Value) {
+    withUnsafeBytes(of: value.littleEndian) { bytes in
+      values.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+    }
   }
 
   /// The nearest double to a decimal number written by the batch (`-`, digits, and a fraction's digits
@@ -241,29 +277,36 @@ struct ParquetColumn {
     return value == .min ? nil : -value
   }
 
-  /// The column's data page: its definition levels (run-length or bit-packed, one bit wide, after their
-  /// length), then the values.
-  func page() -> [UInt8] {
+  /// The column's data page after its header: its definition levels (run-length or bit-packed, one bit
+  /// wide, after their length), then the values. `body` is given the levels' part, then the values.
+  /// Called once, when the row group is written.
+  mutating func page<Value, Failure: Error>(
+    _ body: (_ levels: [UInt8], _ values: UnsafeBufferPointer<UInt8>) throws(Failure) -> Value
+  ) throws(Failure) -> Value {
+    if kind == .boolean, booleans & 7 != 0 {
+      // The last byte's booleans, the rest of its bits zero.
+      values.append(booleanBits)
+      booleanBits = 0
+      booleans = (booleans + 7) & ~7
+    }
     var levels = CompactWriter()
+    var run: [UInt8]
     if nulls == 0 || nulls == rows {
       // One run of the same level.
       levels.varint(UInt64(rows) << 1)
-      var bytes = levels.bytes
-      bytes.append(nulls == 0 ? 1 : 0)
-      return Self.page(levels: bytes, values: values)
+      run = levels.bytes
+      run.append(nulls == 0 ? 1 : 0)
+    } else {
+      // Bit-packed, eight levels a byte.
+      levels.varint(UInt64((rows + 7) / 8) << 1 | 1)
+      run = levels.bytes + present.bytes
+      if rows & 7 != 0 { run.append(presentBits) }
     }
-    // Bit-packed, eight levels a byte.
-    levels.varint(UInt64(present.count) << 1 | 1)
-    return Self.page(levels: levels.bytes + present, values: values)
-  }
-
-  private static func page(levels: [UInt8], values: [UInt8]) -> [UInt8] {
-    var page: [UInt8] = []
-    page.reserveCapacity(4 + levels.count + values.count)
-    withUnsafeBytes(of: UInt32(levels.count).littleEndian) { page.append(contentsOf: $0) }
-    page += levels
-    page += values
-    return page
+    var head: [UInt8] = []
+    withUnsafeBytes(of: UInt32(run.count).littleEndian) { head.append(contentsOf: $0) }
+    head += run
+    let result = values.withBytes { bytes in Result { () throws(Failure) in try body(head, bytes) } }
+    return try result.get()
   }
 }
 
@@ -345,36 +388,81 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
   private func parseRows(final: Bool) throws(BatchError) -> Int {
     let pending = self.pending
     return try pending.withUnsafeBufferPointer { bytes throws(BatchError) in
+      guard let base = bytes.baseAddress else { return 0 }
       var position = 0
       let count = bytes.count
       while position < count {
-        // The row's end: a line feed outside quotes.
-        var end = position
-        var quoted = false
-        while end < count {
-          let byte = bytes[end]
-          if byte == UInt8(ascii: "\"") {
-            quoted.toggle()
-          } else if byte == 0x0A, !quoted {
-            break
+        // The row's end: the next line feed, unless a quote comes before it (then one outside quotes).
+        let rest = count - position
+        let feed = memchr(base + position, 0x0A, rest).map {
+          UnsafePointer($0.assumingMemoryBound(to: UInt8.self))
+        }
+        var end = feed.map { $0 - base } ?? count
+        let quoted = memchr(base + position, 0x22, end - position) != nil
+        if quoted {
+          end = position
+          var inside = false
+          while end < count {
+            let byte = base[end]
+            if byte == 0x22 {
+              inside.toggle()
+            } else if byte == 0x0A, !inside {
+              break
+            }
+            end += 1
           }
-          end += 1
         }
         if end == count, !final { break }
         var last = end
-        if last > position, bytes[last - 1] == 0x0D, !quoted { last -= 1 }
-        try parseRow(UnsafeBufferPointer(rebasing: bytes[position..<last]))
+        if last > position, base[last - 1] == 0x0D { last -= 1 }
+        let row = UnsafeBufferPointer(start: base + position, count: last - position)
+        if quoted || names == nil {
+          try parseRow(row)
+        } else {
+          try parsePlainRow(row)
+        }
         position = min(end + 1, count)
       }
       return position
     }
   }
 
+  /// A row without quotes: each field straight into its column.
+  private func parsePlainRow(_ row: UnsafeBufferPointer<UInt8>) throws(BatchError) {
+    let base = row.baseAddress ?? UnsafePointer(bitPattern: 1)!
+    let end = row.count
+    let taken: Int? = columns.withUnsafeMutableBufferPointer { columns in
+      var position = 0
+      for index in columns.indices {
+        let comma = memchr(base + position, 0x2C, end - position)
+        let stop = comma.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? end
+        guard columns[index].append(UnsafeBufferPointer(start: base + position, count: stop - position))
+        else {
+          return index
+        }
+        position = stop + 1
+        if comma == nil {
+          return index == columns.count - 1 ? nil : -1
+        }
+      }
+      return -1
+    }
+    guard let taken else {
+      rows += 1
+      return
+    }
+    // Not a row of the columns: said as the general parser says it.
+    _ = taken
+    try parseRow(row, checkOnly: true)
+  }
+
   /// The fields of the row being parsed: a range of the row, or, quoted, of ``unquoted``.
   @exclusivity(unchecked) private var fields: [(range: Range<Int>, quoted: Bool)] = []
 
-  /// Splits a row into its fields: the header's names, or values for the columns.
-  private func parseRow(_ row: UnsafeBufferPointer<UInt8>) throws(BatchError) {
+  /// Splits a row into its fields: the header's names, or values for the columns. With `checkOnly`, a row
+  /// found wrong by ``parsePlainRow(_:)`` (whose values may be partly in the columns): only its problem
+  /// is thrown.
+  private func parseRow(_ row: UnsafeBufferPointer<UInt8>, checkOnly: Bool = false) throws(BatchError) {
     fields.removeAll(keepingCapacity: true)
     unquoted.removeAll(keepingCapacity: true)
     var position = 0
@@ -421,9 +509,17 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
         throw .writeFailed(
           "Parquet: row \(rows + 1) has \(fields.count) fields where the header has \(columns.count)")
       }
-      for index in fields.indices where !columns[index].append(text(fields[index])) {
-        throw .writeFailed("Parquet: row \(rows + 1)'s \(names[index]) is not a \(columns[index].kind) value")
+      for index in fields.indices {
+        let fits: Bool =
+          checkOnly
+          ? columns[index].fits(text(fields[index]))
+          : columns[index].append(text(fields[index]))
+        if !fits {
+          throw .writeFailed(
+            "Parquet: row \(rows + 1)'s \(names[index]) is not a \(columns[index].kind) value")
+        }
       }
+      if checkOnly { throw .writeFailed("Parquet: row \(rows + 1) could not be read") }
       rows += 1
     }
   }
@@ -439,32 +535,37 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
     offset == 0 ? try put(Self.magic) : true
   }
 
-  /// Writes the row group being made, if it has rows, and starts the next.
+  /// Writes the row group being made, if it has rows, and starts the next: each column's page as it is
+  /// made.
   private func writeGroup() throws(BatchError) -> Bool {
     guard let first = columns.first, first.rows > 0 else { return true }
     guard try start() else { return false }
-    var bytes: [UInt8] = []
     var chunks: [(offset: Int, size: Int)] = []
-    for column in columns {
-      let page = column.page()
-      var header = CompactWriter()
-      header.i32(1, 0)  // a data page
-      header.i32(2, Int32(page.count))
-      header.i32(3, Int32(page.count))
-      header.beginStruct(5)
-      header.i32(1, Int32(column.rows))
-      header.i32(2, 0)  // plain
-      header.i32(3, 3)  // definition levels: run-length and bit-packed
-      header.i32(4, 3)  // repetition levels (none)
-      header.end()
-      header.finish()
-      chunks.append((offset + bytes.count, header.bytes.count + page.count))
-      bytes += header.bytes
-      bytes += page
+    for index in columns.indices {
+      let rows = columns[index].rows
+      let taken = try columns[index].page { (levels, values) throws(BatchError) -> Bool in
+        let size = levels.count + values.count
+        var header = CompactWriter()
+        header.i32(1, 0)  // a data page
+        header.i32(2, Int32(size))
+        header.i32(3, Int32(size))
+        header.beginStruct(5)
+        header.i32(1, Int32(rows))
+        header.i32(2, 0)  // plain
+        header.i32(3, 3)  // definition levels: run-length and bit-packed
+        header.i32(4, 3)  // repetition levels (none)
+        header.end()
+        header.finish()
+        chunks.append((offset, header.bytes.count + size))
+        guard try put(header.bytes + levels) else { return false }
+        offset += values.count
+        return try sink.write(values)
+      }
+      guard taken else { return false }
     }
     groups.append((first.rows, chunks))
-    columns = columns.map { ParquetColumn(kind: $0.kind) }
-    return try put(bytes)
+    columns = columns.map { ParquetColumn(kind: $0.kind, rows: $0.rows, width: $0.width) }
+    return true
   }
 
   private func put(_ bytes: [UInt8]) throws(BatchError) -> Bool {
