@@ -224,9 +224,8 @@ def write_files(spark, arguments):
         given = [arguments.lat_column, arguments.lon_column]
     else:
         given = None
-    started = time.monotonic()
     try:
-        write_placemarks_of_csv(spark, arguments.input, arguments.output, arguments.fields, arguments.antipode,
+        _, seconds = write_placemarks_of_csv(spark, arguments.input, arguments.output, arguments.fields, arguments.antipode,
                                 columns=given, precision=arguments.precision, tunnel=arguments.tunnel,
                                 data=arguments.data, partitions=arguments.partitions,
                                 overwrite=arguments.overwrite)
@@ -254,7 +253,6 @@ def write_files(spark, arguments):
         print("tunnel_batch: the job failed, nothing was written: %s" % cause, file=sys.stderr)
         spark.stop()
         return 1
-    seconds = time.monotonic() - started
     return conclude(spark, arguments, spark.read.parquet(arguments.output), seconds)
 
 

@@ -37,6 +37,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import time
 import uuid
 
 # The names `tunnel batch` recognises, as folded by `folded_name` (Sources/TunnelBatch/CoordinateColumns.swift,
@@ -505,7 +506,8 @@ def write_placemarks_of_csv(spark, path, output, fields=None, antipode=False, *,
         overwrite: replace `output` if it exists (else an OutputExists error).
 
     Returns:
-        The number of files written.
+        The number of files written, and the seconds from handing the splits to the tasks to the last file
+        moved (the job itself; the header read, the options checked and the binary and data shipped before).
 
     Raises:
         UsageError: as placemarks_of_csv, and an output that is not a local path.
@@ -525,6 +527,7 @@ def write_placemarks_of_csv(spark, path, output, fields=None, antipode=False, *,
     os.makedirs(temporary)
     environment = pipe_environment(header)
     environment["TUNNEL_OUTPUT"] = temporary
+    started = time.monotonic()
     try:
         written = list(lines.pipe(["/bin/bash", "-c", script], environment, False, 1 << 16, "UTF-8").collect())
         for index, name in enumerate(written):
@@ -538,7 +541,7 @@ def write_placemarks_of_csv(spark, path, output, fields=None, antipode=False, *,
         raise
     finally:
         shutil.rmtree(os.path.join(folder, "_temporary"), ignore_errors=True)
-    return len(written)
+    return len(written), time.monotonic() - started
 
 
 class OutputExists(Exception):

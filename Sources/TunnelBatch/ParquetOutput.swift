@@ -351,9 +351,18 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
 
   func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {
     precondition(!finished, "bytes written after the footer")
-    pending.append(contentsOf: bytes)
-    let consumed = try parseRows(final: false)
-    pending.removeSubrange(0..<consumed)
+    if pending.isEmpty {
+      // Read in place; only a row cut short is kept for the next write.
+      let consumed = try parseRows(bytes, final: false)
+      pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[consumed...]))
+    } else {
+      pending.append(contentsOf: bytes)
+      let pending = self.pending
+      let consumed = try pending.withUnsafeBufferPointer { bytes throws(BatchError) in
+        try parseRows(bytes, final: false)
+      }
+      self.pending.removeSubrange(0..<consumed)
+    }
     if let first = columns.first,
       first.rows >= Self.rowGroupRows
         || columns.reduce(0, { $0 + $1.size }) >= Self.rowGroupBytes
@@ -369,8 +378,9 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
   func finish() throws(BatchError) -> Bool {
     precondition(!finished, "finished twice")
     finished = true
-    _ = try parseRows(final: true)
-    pending = []
+    let pending = self.pending
+    _ = try pending.withUnsafeBufferPointer { bytes throws(BatchError) in try parseRows(bytes, final: true) }
+    self.pending = []
     if names == nil { begin(names: []) }
     guard try writeGroup() else { return false }
     guard try start() else { return false }
@@ -383,77 +393,67 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
 
   static var magic: [UInt8] { Array("PAR1".utf8) }
 
-  /// Parses the whole rows of ``pending`` (and, when `final`, what is left as the last row); the
-  /// bytes taken.
-  private func parseRows(final: Bool) throws(BatchError) -> Int {
-    let pending = self.pending
-    return try pending.withUnsafeBufferPointer { bytes throws(BatchError) in
-      guard let base = bytes.baseAddress else { return 0 }
-      var position = 0
-      let count = bytes.count
-      while position < count {
-        // The row's end: the next line feed, unless a quote comes before it (then one outside quotes).
-        let rest = count - position
-        let feed = memchr(base + position, 0x0A, rest).map {
-          UnsafePointer($0.assumingMemoryBound(to: UInt8.self))
-        }
-        var end = feed.map { $0 - base } ?? count
-        let quoted = memchr(base + position, 0x22, end - position) != nil
-        if quoted {
-          end = position
-          var inside = false
-          while end < count {
-            let byte = base[end]
-            if byte == 0x22 {
-              inside.toggle()
-            } else if byte == 0x0A, !inside {
-              break
-            }
-            end += 1
-          }
-        }
-        if end == count, !final { break }
-        var last = end
-        if last > position, base[last - 1] == 0x0D { last -= 1 }
-        let row = UnsafeBufferPointer(start: base + position, count: last - position)
-        if quoted || names == nil {
-          try parseRow(row)
-        } else {
-          try parsePlainRow(row)
-        }
-        position = min(end + 1, count)
+  /// Parses the whole rows of `bytes` (and, when `final`, what is left as the last row); the bytes
+  /// taken.
+  private func parseRows(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) throws(BatchError) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var position = 0
+    let count = bytes.count
+    while position < count {
+      // The row's end: the next line feed, unless a quote comes before it (then one outside quotes).
+      let rest = count - position
+      let feed = memchr(base + position, 0x0A, rest).map {
+        UnsafePointer($0.assumingMemoryBound(to: UInt8.self))
       }
-      return position
+      var end = feed.map { $0 - base } ?? count
+      let quoted = memchr(base + position, 0x22, end - position) != nil
+      if quoted {
+        end = position
+        var inside = false
+        while end < count {
+          let byte = base[end]
+          if byte == 0x22 {
+            inside.toggle()
+          } else if byte == 0x0A, !inside {
+            break
+          }
+          end += 1
+        }
+      }
+      if end == count, !final { break }
+      var last = end
+      if last > position, base[last - 1] == 0x0D { last -= 1 }
+      let row = UnsafeBufferPointer(start: base + position, count: last - position)
+      if quoted || names == nil {
+        try parseRow(row)
+      } else {
+        try parsePlainRow(row)
+      }
+      position = min(end + 1, count)
     }
+    return position
   }
 
   /// A row without quotes: each field straight into its column.
   private func parsePlainRow(_ row: UnsafeBufferPointer<UInt8>) throws(BatchError) {
     let base = row.baseAddress ?? UnsafePointer(bitPattern: 1)!
     let end = row.count
-    let taken: Int? = columns.withUnsafeMutableBufferPointer { columns in
+    let fitted = columns.withUnsafeMutableBufferPointer { columns in
       var position = 0
       for index in columns.indices {
         let comma = memchr(base + position, 0x2C, end - position)
         let stop = comma.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? end
         guard columns[index].append(UnsafeBufferPointer(start: base + position, count: stop - position))
-        else {
-          return index
-        }
+        else { return false }
         position = stop + 1
-        if comma == nil {
-          return index == columns.count - 1 ? nil : -1
-        }
+        // The last field ends the row, and only it.
+        if (comma == nil) != (index == columns.count - 1) { return false }
       }
-      return -1
+      return !columns.isEmpty
     }
-    guard let taken else {
-      rows += 1
-      return
-    }
-    // Not a row of the columns: said as the general parser says it.
-    _ = taken
-    try parseRow(row, checkOnly: true)
+    // Not a row of the columns: its problem said as the general parser says it.
+    guard fitted else { return try parseRow(row, checkOnly: true) }
+    rows += 1
   }
 
   /// The fields of the row being parsed: a range of the row, or, quoted, of ``unquoted``.
