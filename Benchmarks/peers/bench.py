@@ -23,7 +23,8 @@ Usage: python bench.py --tunnel BINARY --bench-binary TUNNEL_BENCH [--rows N] [-
    sources; a lake, Antarctica, a coast by Tunnel's distance to land or the mask's own cells). The outputs
    compared are the last timed round's.
 6. The floor and the time zone alone on the same points in other input formats: CSV as R's write.csv writes a
-   table (row names and header quoted) and JSON Lines, against plain CSV.
+   table (row names and header quoted) and JSON Lines, against plain CSV; and the floor, the nearest place and
+   every field written as Parquet (`--format parquet`) beside the same written as CSV.
 
 Each round runs every command once, in turn, so that a noisy machine slows them alike. The report is Markdown.
 A child's peak memory cannot read below this process's own at the time it starts the child (Linux counts the
@@ -550,6 +551,12 @@ def time_input_formats(tunnel, source, runs, work):
     """Section 6, timed: the floor and one field on the same points in each input format."""
     commands = [("%s, --fields %s" % (label, field), [tunnel, "batch", "--fields", field, path], False)
                 for label, path in input_formats(source) for field in ("none", "timeZone")]
+    # The same CSV written as Parquet, beside it written as CSV.
+    for field in ("none", "nearestPlace", "every field"):
+        chosen = [] if field == "every field" else ["--fields", field]
+        for written in ("CSV", "Parquet"):
+            commands.append(("CSV in, %s out, %s" % (written, "every field" if not chosen else "--fields " + field),
+                             [tunnel, "batch"] + chosen + ["--format", written.lower(), source], False))
     return commands, timed_rounds(commands, runs, work, "formats")
 
 
@@ -557,10 +564,11 @@ def report_input_formats(say, commands, results, rows):
     """Section 6, reported."""
     plain = median_seconds(results[commands[0][0]])
     say()
-    say("## 6. The floor by input format")
+    say("## 6. The floor by input and output format")
     say()
     say("The same points as plain CSV, as R's `write.csv` writes them (every row's first field quoted) and as JSON "
-        "Lines (`{\"id\":0,\"lat\":…,\"lon\":…}`), each written back as it came in.")
+        "Lines (`{\"id\":0,\"lat\":…,\"lon\":…}`), each written back as it came in; then the CSV written as "
+        "Parquet (`--format parquet`: the CSV's columns typed, plain and uncompressed) beside it written as CSV.")
     say()
     say("| input, fields | median wall | rows/s | peak memory | × the CSV floor |")
     say("|---|---:|---:|---:|---:|")
