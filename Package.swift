@@ -37,7 +37,7 @@ let fuzzTargets: [Target] =
       name: "fuzz-coordinates", dependencies: ["TunnelGeo", "CFuzzer", "FuzzSupport"],
       path: "Fuzz/coordinates"),
     .executableTarget(
-      name: "fuzz-batch-reader", dependencies: ["TunnelBatch", "CFuzzer", "FuzzSupport"],
+      name: "fuzz-batch-reader", dependencies: ["TunnelBatch", "TunnelGeo", "CFuzzer", "FuzzSupport"],
       path: "Fuzz/batch-reader"),
     .executableTarget(
       name: "fuzz-place-data", dependencies: ["TunnelGeo", "CZlib", "CFuzzer", "FuzzSupport"],
