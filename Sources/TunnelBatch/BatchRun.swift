@@ -212,7 +212,9 @@ public final class BatchRun {
         inputEnded = true
         break
       }
-      assert(next.lines.isEmpty)
+      // Read JSON rows refer to no line (JSON Lines rows were read from theirs already): the chunks join
+      // without their lines.
+      assert(next.records.allSatisfy { $0.plainLine == nil })
       chunk += next.records
     }
     // Good rows after the search would be measured against a bad row's members: say so instead.
@@ -260,7 +262,11 @@ public final class BatchRun {
     // Each chunk is written while the next is answered; the sink is the batch's again once `finish()`
     // has returned. Progress is told once the chunk's rows are out, and never while a chunk is being
     // written: on a terminal its line would fall among the rows.
-    let writer = ChunkWriter(sink: sink)
+    // Parquet: each part of a chunk is put in columns on the core that formatted it, with the header's
+    // names and kinds (known now: the header went through the sink above).
+    let columnar = parquet.flatMap { parquet in parquet.names.map { (names: $0, kinds: parquet.kinds ?? []) }
+    }
+    let writer = ChunkWriter(sink: sink, columns: parquet)
     defer { writer.close() }
     var untold: (rows: Int, bytes: Int)? = nil
     while !chunk.isEmpty {
@@ -268,9 +274,9 @@ public final class BatchRun {
         Self.markMembersBeyond(formatter.inputColumns, in: &chunk, options: input.columnChoice.options)
       }
       let (answers, slots) = try answer(chunk)
-      let bytes = format(
+      let (bytes, columns) = try format(
         chunk, lines: lines, answers: answers, slots: slots, formatter: formatter,
-        rowsBefore: summary.rowsWritten)
+        rowsBefore: summary.rowsWritten, columnar: columnar)
       // A damaged block of the data found while answering or formatting: no row of this chunk is written.
       try geocoder.data.checkIntact()
       // The chunk before is written before this one is counted: a reader gone by then ends the batch
@@ -287,7 +293,7 @@ public final class BatchRun {
         badRow(chunk[index])
       }
       summary.rowsWritten += options.skipInvalid ? chunk.count { $0.problem == nil } : chunk.count
-      writer.write(bytes)
+      if let columns { writer.write(columns: columns) } else { writer.write(bytes) }
       untold = (summary.rows, next.bytesRead)
       if shouldStop() { break }
       do {
@@ -396,8 +402,8 @@ public final class BatchRun {
   /// The chunk's rows as bytes, in parts formatted on every core.
   private func format(
     _ chunk: [BatchRecord], lines: [UInt8], answers: Answers, slots: [Int32], formatter: RowFormatter,
-    rowsBefore: Int
-  ) -> [OutputBytes] {
+    rowsBefore: Int, columnar: (names: [String], kinds: [ParquetKind])? = nil
+  ) throws(BatchError) -> (bytes: [OutputBytes], columns: [ParquetRows]?) {
     let workers = max(
       1, min(chunk.count / 256, options.threads ?? ProcessInfo.processInfo.activeProcessorCount))
     let parts = workers == 1 ? 1 : workers * 4
@@ -414,6 +420,9 @@ public final class BatchRun {
     let offsets = writtenBefore
     let results = PartResults(count: parts)
     defer { results.free() }
+    let columnResults = PartSlots<Result<ParquetRows, BatchError>>(
+      count: columnar == nil ? 0 : parts, empty: .success(ParquetRows(kinds: [])))
+    defer { columnResults.free() }
     // The rows and placemarks are read in place: copying each out of its array, or reaching it through
     // the array, counted references on every core.
     chunk.withUnsafeBufferPointer { rows in
@@ -455,13 +464,29 @@ public final class BatchRun {
                   first: written == 0, to: &out)
                 written += 1
               }
-              results.set(part, out)
+              guard let columnar else {
+                results.set(part, out)
+                return
+              }
+              // Parquet: the part's rows in columns, here rather than on the writing thread.
+              var columns = ParquetRows(kinds: columnar.kinds, rows: range.count)
+              var names: [String]? = columnar.names
+              let parsed = out.withBytes { bytes in
+                Result { () throws(BatchError) in
+                  _ = try columns.parse(
+                    bytes, final: true, names: &names, kinds: nil, rowsBefore: rowsBefore + offsets[part])
+                }
+              }
+              columnResults.set(part, parsed.map { columns })
             }
           }
         }
       }
     }
-    return results.all()
+    guard columnar != nil else { return (results.all(), nil) }
+    var columns: [ParquetRows] = []
+    for parsed in columnResults.all() { columns.append(try parsed.get()) }
+    return (results.all(), columns)
   }
 }
 
@@ -591,6 +616,28 @@ final class PartResults: @unchecked Sendable {
   func set(_ part: Int, _ bytes: OutputBytes) { slots[part] = bytes }
 
   func all() -> [OutputBytes] { Array(UnsafeBufferPointer(start: slots, count: count)) }
+
+  func free() {
+    slots.deinitialize(count: count)
+    slots.deallocate()
+  }
+}
+
+/// One value a part of a chunk, each set by the worker of its part.
+final class PartSlots<Value>: @unchecked Sendable {
+  // @unchecked: each worker writes only its own slot, and the slots are read after all have finished.
+  private let slots: UnsafeMutablePointer<Value>
+  private let count: Int
+
+  init(count: Int, empty: Value) {
+    self.count = count
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: empty, count: count)
+  }
+
+  func set(_ part: Int, _ value: Value) { slots[part] = value }
+
+  func all() -> [Value] { Array(UnsafeBufferPointer(start: slots, count: count)) }
 
   func free() {
     slots.deinitialize(count: count)

@@ -18,16 +18,24 @@ final class ChunkWriter: @unchecked Sendable {
   // @unchecked: the sink is used by the writing thread while a chunk is in hand and by the batch's
   // thread otherwise, and every handover goes through `condition`, which guards everything else.
   private let sink: any BatchByteSink
+  /// Where chunks already in Parquet columns go: the sink itself, when it writes Parquet.
+  private let columnSink: (any ParquetRowsSink)?
   private let condition = ThreadCondition()
+  /// A chunk: its bytes, or its rows in Parquet columns.
+  private enum Chunk {
+    case bytes([OutputBytes])
+    case columns([ParquetRows])
+  }
   /// The chunk in hand, until it is written.
-  private var inHand: [OutputBytes]? = nil
+  private var inHand: Chunk? = nil
   /// What writing the chunks came to: true while every byte was taken.
   private var outcome: Result<Bool, BatchError> = .success(true)
   private var closed = false
   private var threadEnded = false
 
-  init(sink: any BatchByteSink) {
+  init(sink: any BatchByteSink, columns: (any ParquetRowsSink)? = nil) {
     self.sink = sink
+    columnSink = columns
     startThread { [self] in
       run()
       condition.lock()
@@ -39,9 +47,19 @@ final class ChunkWriter: @unchecked Sendable {
 
   /// Hands `parts` over to be written in order: call only after ``finish()`` has returned true.
   func write(_ parts: [OutputBytes]) {
+    hand(.bytes(parts))
+  }
+
+  /// Hands rows already in Parquet columns over, as ``write(_:)`` does bytes; only with a column sink.
+  func write(columns parts: [ParquetRows]) {
+    precondition(columnSink != nil, "rows in columns without a sink for them")
+    hand(.columns(parts))
+  }
+
+  private func hand(_ chunk: Chunk) {
     condition.lock()
     precondition(inHand == nil && !closed, "a chunk handed over before the last was written")
-    inHand = parts
+    inHand = chunk
     condition.broadcast()
     condition.unlock()
   }
@@ -71,14 +89,14 @@ final class ChunkWriter: @unchecked Sendable {
     while true {
       condition.lock()
       while inHand == nil && !closed { condition.wait() }
-      guard let parts = inHand else {
+      guard let chunk = inHand else {
         condition.unlock()
         return
       }
       let previous = outcome
       condition.unlock()
       // After a refusal or an error, nothing more is written.
-      let result = (try? previous.get()) == true ? deliver(parts) : previous
+      let result = (try? previous.get()) == true ? deliver(chunk) : previous
       condition.lock()
       outcome = result
       inHand = nil
@@ -87,8 +105,14 @@ final class ChunkWriter: @unchecked Sendable {
     }
   }
 
-  /// Writes `parts` in order, up to the first the sink refuses.
-  private func deliver(_ parts: [OutputBytes]) -> Result<Bool, BatchError> {
+  /// Writes the chunk's parts in order, up to the first the sink refuses.
+  private func deliver(_ chunk: Chunk) -> Result<Bool, BatchError> {
+    let parts: [OutputBytes]
+    switch chunk {
+    case .bytes(let bytes): parts = bytes
+    case .columns(let columns):
+      return Result { () throws(BatchError) in try columnSink!.append(columns) }
+    }
     for part in parts {
       let taken = part.withBytes { bytes in Result { () throws(BatchError) in try sink.write(bytes) } }
       guard case .success(true) = taken else { return taken }

@@ -165,6 +165,45 @@ struct ParquetColumn {
     nulls += 1
   }
 
+  /// Appends the rows of `other`, a column of the same kind made apart (a part of a chunk, parsed on the
+  /// core that formatted it).
+  mutating func append(contentsOf other: ParquetColumn) {
+    precondition(other.kind == kind, "columns of different kinds")
+    if kind == .boolean {
+      other.values.withBytes { full in
+        for index in 0..<other.booleans {
+          let byte = index >> 3 < full.count ? full[index >> 3] : other.booleanBits
+          appendBoolean(byte >> UInt8(truncatingIfNeeded: index & 7) & 1 == 1)
+        }
+      }
+    } else {
+      other.values.withBytes { values.append(contentsOf: $0) }
+    }
+    if rows & 7 == 0 {
+      // Whole bytes of levels: theirs follow as they are.
+      other.present.withBytes { present.append(contentsOf: $0) }
+      presentBits = other.presentBits
+      rows += other.rows
+    } else {
+      other.present.withBytes { full in
+        for row in 0..<other.rows {
+          let byte = row >> 3 < full.count ? full[row >> 3] : other.presentBits
+          level(byte >> UInt8(truncatingIfNeeded: row & 7) & 1 == 1)
+        }
+      }
+    }
+    nulls += other.nulls
+  }
+
+  @inline(__always) private mutating func appendBoolean(_ value: Bool) {
+    if value { booleanBits |= 1 << UInt8(truncatingIfNeeded: booleans & 7) }
+    booleans += 1
+    if booleans & 7 == 0 {
+      values.append(booleanBits)
+      booleanBits = 0
+    }
+  }
+
   /// Appends a field's text as the column's kind; false when the text is not one (then nothing is
   /// appended).
   mutating func append(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -191,12 +230,7 @@ struct ParquetColumn {
       } else {
         return false
       }
-      if value { booleanBits |= 1 << UInt8(truncatingIfNeeded: booleans & 7) }
-      booleans += 1
-      if booleans & 7 == 0 {
-        values.append(booleanBits)
-        booleanBits = 0
-      }
+      appendBoolean(value)
     }
     level(true)
     return true
@@ -310,99 +344,51 @@ struct ParquetColumn {
   }
 }
 
-/// Turns the CSV a batch writes into an Apache Parquet file as the CSV arrives: the header names the
-/// columns, each row's fields go into their columns, and every ``rowGroupRows`` rows (or
-/// ``rowGroupBytes`` of values) become a row group written to the sink. ``finish()`` writes the last
-/// group and the footer, after which the file is whole; until then the sink has a file without its end.
-///
-/// Each column is optional: an empty field is null. The columns' kinds come from the batch
-/// (``RowFormatter/parquetKinds()``): every column the input brings is a string, and the fields' columns
-/// are typed. Pages are plain and uncompressed, one a column in each row group, with no statistics, so
-/// that every reader reads them and a row group is written as fast as it is filled.
-final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
-  /// Rows a row group holds at most.
-  static var rowGroupRows: Int { 1 << 17 }
-  /// Bytes of values a row group holds before it is written, whatever its rows.
-  static var rowGroupBytes: Int { 64 << 20 }
-
-  private let sink: Sink
-  private let createdBy: String
-  /// The columns' kinds, set before the header arrives; all strings when unset.
-  var kinds: [ParquetKind]? = nil
-  /// The header's names, once it has arrived.
-  private var names: [String]? = nil
-  // Unchecked: the sink is used by one thread at a time (``ChunkWriter``'s handover), and checking every
-  // access to these, a few for each field, was a tenth of a Parquet batch's time.
-  @exclusivity(unchecked) private var columns: [ParquetColumn] = []
-  /// Bytes not yet parsed: the start of a row whose end has not arrived.
-  @exclusivity(unchecked) private var pending: [UInt8] = []
+/// Rows of a batch's CSV in Parquet columns: the row group being made, or the rows of a part of a chunk,
+/// parsed on the core that formatted them and then added to the group (``append(contentsOf:)``).
+struct ParquetRows {
+  var columns: [ParquetColumn]
+  private(set) var rows = 0
+  /// The fields of the row being parsed: a range of the row, or, quoted, of ``unquoted``.
+  private var fields: [(range: Range<Int>, quoted: Bool)] = []
   /// A quoted field's bytes without its quotes.
-  @exclusivity(unchecked) private var unquoted: [UInt8] = []
-  /// Bytes written to the sink.
-  private var offset = 0
-  @exclusivity(unchecked) private var rows = 0
-  private var groups: [(rows: Int, chunks: [(offset: Int, size: Int)])] = []
-  private var finished = false
+  private var unquoted: [UInt8] = []
 
-  init(_ sink: Sink, createdBy: String = "tunnel") {
-    self.sink = sink
-    self.createdBy = createdBy
-  }
-
-  func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {
-    precondition(!finished, "bytes written after the footer")
-    if pending.isEmpty {
-      // Read in place; only a row cut short is kept for the next write.
-      let consumed = try parseRows(bytes, final: false)
-      pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[consumed...]))
-    } else {
-      pending.append(contentsOf: bytes)
-      let pending = self.pending
-      let consumed = try pending.withUnsafeBufferPointer { bytes throws(BatchError) in
-        try parseRows(bytes, final: false)
-      }
-      self.pending.removeSubrange(0..<consumed)
+  /// Columns of these kinds, expecting about `rows` rows and each column's `widths` (bytes a value).
+  init(kinds: [ParquetKind], rows: Int = 1024, widths: [Int] = []) {
+    columns = kinds.indices.map { index in
+      ParquetColumn(kind: kinds[index], rows: rows, width: index < widths.count ? widths[index] : 8)
     }
-    if let first = columns.first,
-      first.rows >= Self.rowGroupRows
-        || columns.reduce(0, { $0 + $1.size }) >= Self.rowGroupBytes
-    {
-      return try writeGroup()
-    }
-    return true
   }
 
-  /// Writes the last row group and the footer: the file is whole.
-  ///
-  /// - Returns: False when the sink refused some bytes.
-  func finish() throws(BatchError) -> Bool {
-    precondition(!finished, "finished twice")
-    finished = true
-    let pending = self.pending
-    _ = try pending.withUnsafeBufferPointer { bytes throws(BatchError) in try parseRows(bytes, final: true) }
-    self.pending = []
-    if names == nil { begin(names: []) }
-    guard try writeGroup() else { return false }
-    guard try start() else { return false }
-    var footer = Self.footer(
-      names: names ?? [], kinds: columns.map(\.kind), rows: rows, groups: groups, createdBy: createdBy)
-    withUnsafeBytes(of: UInt32(footer.count).littleEndian) { footer.append(contentsOf: $0) }
-    footer += Self.magic
-    return try put(footer)
+  /// Bytes held.
+  var size: Int { columns.reduce(0) { $0 + $1.size } }
+
+  /// Appends the rows of `other`, made with the same kinds.
+  mutating func append(contentsOf other: ParquetRows) {
+    precondition(other.columns.count == columns.count, "rows of other columns")
+    for index in columns.indices { columns[index].append(contentsOf: other.columns[index]) }
+    rows += other.rows
   }
 
-  static var magic: [UInt8] { Array("PAR1".utf8) }
+  /// Empty columns of the same kinds, expecting as many rows and values as these hold.
+  func emptied() -> ParquetRows {
+    ParquetRows(kinds: columns.map(\.kind), rows: max(rows, 1024), widths: columns.map(\.width))
+  }
 
-  /// Parses the whole rows of `bytes` (and, when `final`, what is left as the last row); the bytes
-  /// taken.
-  private func parseRows(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) throws(BatchError) -> Int {
+  /// Parses the whole rows of `bytes` (and, when `final`, what is left as the last row) into the
+  /// columns; the bytes taken. With no `names` yet, the first row gives them (and the columns). Problems
+  /// name the row by its number among the output's, `rowsBefore` coming before these.
+  mutating func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, final: Bool, names: inout [String]?, kinds: [ParquetKind]?,
+    rowsBefore: Int
+  ) throws(BatchError) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
     var position = 0
     let count = bytes.count
     while position < count {
       // The row's end: the next line feed, unless a quote comes before it (then one outside quotes).
-      let rest = count - position
-      let feed = memchr(base + position, 0x0A, rest).map {
+      let feed = memchr(base + position, 0x0A, count - position).map {
         UnsafePointer($0.assumingMemoryBound(to: UInt8.self))
       }
       var end = feed.map { $0 - base } ?? count
@@ -424,10 +410,17 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
       var last = end
       if last > position, base[last - 1] == 0x0D { last -= 1 }
       let row = UnsafeBufferPointer(start: base + position, count: last - position)
-      if quoted || names == nil {
-        try parseRow(row)
+      if let known = names {
+        if quoted {
+          try parseRow(row, names: known, rowsBefore: rowsBefore)
+        } else {
+          try parsePlainRow(row, names: known, rowsBefore: rowsBefore)
+        }
       } else {
-        try parsePlainRow(row)
+        let header = splitRow(row)
+        names = header
+        let kinds = kinds ?? []
+        self = ParquetRows(kinds: header.indices.map { $0 < kinds.count ? kinds[$0] : .string })
       }
       position = min(end + 1, count)
     }
@@ -435,7 +428,9 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
   }
 
   /// A row without quotes: each field straight into its column.
-  private func parsePlainRow(_ row: UnsafeBufferPointer<UInt8>) throws(BatchError) {
+  private mutating func parsePlainRow(
+    _ row: UnsafeBufferPointer<UInt8>, names: [String], rowsBefore: Int
+  ) throws(BatchError) {
     let base = row.baseAddress ?? UnsafePointer(bitPattern: 1)!
     let end = row.count
     let fitted = columns.withUnsafeMutableBufferPointer { columns in
@@ -452,17 +447,12 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
       return !columns.isEmpty
     }
     // Not a row of the columns: its problem said as the general parser says it.
-    guard fitted else { return try parseRow(row, checkOnly: true) }
+    guard fitted else { return try parseRow(row, names: names, rowsBefore: rowsBefore, checkOnly: true) }
     rows += 1
   }
 
-  /// The fields of the row being parsed: a range of the row, or, quoted, of ``unquoted``.
-  @exclusivity(unchecked) private var fields: [(range: Range<Int>, quoted: Bool)] = []
-
-  /// Splits a row into its fields: the header's names, or values for the columns. With `checkOnly`, a row
-  /// found wrong by ``parsePlainRow(_:)`` (whose values may be partly in the columns): only its problem
-  /// is thrown.
-  private func parseRow(_ row: UnsafeBufferPointer<UInt8>, checkOnly: Bool = false) throws(BatchError) {
+  /// Splits a row into ``fields``.
+  private mutating func split(_ row: UnsafeBufferPointer<UInt8>) {
     fields.removeAll(keepingCapacity: true)
     unquoted.removeAll(keepingCapacity: true)
     var position = 0
@@ -496,38 +486,148 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
       guard position < end else { break }
       position += 1
     }
-    let unquoted = self.unquoted
-    return try unquoted.withUnsafeBufferPointer { unquoted throws(BatchError) in
-      func text(_ field: (range: Range<Int>, quoted: Bool)) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: (field.quoted ? unquoted : row)[field.range])
-      }
-      guard let names else {
-        begin(names: fields.map { String(decoding: text($0), as: UTF8.self) })
-        return
-      }
-      guard fields.count == columns.count else {
-        throw .writeFailed(
-          "Parquet: row \(rows + 1) has \(fields.count) fields where the header has \(columns.count)")
-      }
-      for index in fields.indices {
-        let fits: Bool =
-          checkOnly
-          ? columns[index].fits(text(fields[index]))
-          : columns[index].append(text(fields[index]))
-        if !fits {
-          throw .writeFailed(
-            "Parquet: row \(rows + 1)'s \(names[index]) is not a \(columns[index].kind) value")
-        }
-      }
-      if checkOnly { throw .writeFailed("Parquet: row \(rows + 1) could not be read") }
-      rows += 1
+  }
+
+  /// The texts of a row's fields, quotes undone: a header's names.
+  private mutating func splitRow(_ row: UnsafeBufferPointer<UInt8>) -> [String] {
+    split(row)
+    return fields.map { field in
+      field.quoted
+        ? String(decoding: unquoted[field.range], as: UTF8.self)
+        : String(decoding: UnsafeBufferPointer(rebasing: row[field.range]), as: UTF8.self)
     }
   }
 
-  private func begin(names: [String]) {
-    self.names = names
-    let kinds = kinds ?? []
-    columns = names.indices.map { ParquetColumn(kind: $0 < kinds.count ? kinds[$0] : .string) }
+  /// A row that may have quotes: its values into the columns. With `checkOnly`, a row found wrong by
+  /// ``parsePlainRow(_:names:rowsBefore:)`` (whose values may be partly in the columns): only its problem
+  /// is thrown.
+  private mutating func parseRow(
+    _ row: UnsafeBufferPointer<UInt8>, names: [String], rowsBefore: Int, checkOnly: Bool = false
+  ) throws(BatchError) {
+    split(row)
+    let number = rowsBefore + rows + 1
+    guard fields.count == columns.count else {
+      throw .writeFailed(
+        "Parquet: row \(number) has \(fields.count) fields where the header has \(columns.count)")
+    }
+    let (fields, unquoted) = (self.fields, self.unquoted)
+    try unquoted.withUnsafeBufferPointer { unquoted throws(BatchError) in
+      for index in fields.indices {
+        let field = fields[index]
+        let text = UnsafeBufferPointer(rebasing: (field.quoted ? unquoted : row)[field.range])
+        let fits = checkOnly ? columns[index].fits(text) : columns[index].append(text)
+        if !fits {
+          throw .writeFailed(
+            "Parquet: row \(number)'s \(index < names.count ? names[index] : "column") is not a \(columns[index].kind) value"
+          )
+        }
+      }
+    }
+    if checkOnly { throw .writeFailed("Parquet: row \(number) could not be read") }
+    rows += 1
+  }
+}
+
+/// A sink that also takes rows already in Parquet columns (``ParquetSink``), of the ``kinds`` it says.
+protocol ParquetRowsSink: AnyObject {
+  var kinds: [ParquetKind]? { get }
+  /// Adds the rows of `parts` in order; false when the sink refused some bytes.
+  func append(_ parts: [ParquetRows]) throws(BatchError) -> Bool
+}
+
+/// Turns the CSV a batch writes into an Apache Parquet file as the CSV arrives: the header names the
+/// columns, each row's fields go into their columns, and every ``rowGroupRows`` rows (or
+/// ``rowGroupBytes`` of values) become a row group written to the sink. ``finish()`` writes the last
+/// group and the footer, after which the file is whole; until then the sink has a file without its end.
+/// Rows may also come already in columns (``append(_:)``): a batch's parts, parsed on the cores that
+/// formatted them.
+///
+/// Each column is optional: an empty field is null. The columns' kinds come from the batch
+/// (``RowFormatter/parquetKinds()``): every column the input brings is a string, and the fields' columns
+/// are typed. Pages are plain and uncompressed, one a column in each row group, with no statistics, so
+/// that every reader reads them and a row group is written as fast as it is filled.
+final class ParquetSink<Sink: BatchByteSink>: BatchByteSink, ParquetRowsSink {
+  /// Rows a row group holds at most.
+  static var rowGroupRows: Int { 1 << 17 }
+  /// Bytes of values a row group holds before it is written, whatever its rows.
+  static var rowGroupBytes: Int { 64 << 20 }
+
+  private let sink: Sink
+  private let createdBy: String
+  /// The columns' kinds, set before the header arrives; all strings when unset.
+  var kinds: [ParquetKind]? = nil
+  /// The header's names, once it has arrived.
+  private(set) var names: [String]? = nil
+  // Unchecked: the sink is used by one thread at a time (``ChunkWriter``'s handover), and checking every
+  // access to these was a tenth of a Parquet batch's time.
+  /// The row group being made.
+  @exclusivity(unchecked) private var group = ParquetRows(kinds: [])
+  /// Bytes not yet parsed: the start of a row whose end has not arrived.
+  @exclusivity(unchecked) private var pending: [UInt8] = []
+  /// Bytes written to the sink.
+  private var offset = 0
+  /// Rows in the row groups written.
+  private var rows = 0
+  private var groups: [(rows: Int, chunks: [(offset: Int, size: Int)])] = []
+  private var finished = false
+
+  init(_ sink: Sink, createdBy: String = "tunnel") {
+    self.sink = sink
+    self.createdBy = createdBy
+  }
+
+  func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(BatchError) -> Bool {
+    precondition(!finished, "bytes written after the footer")
+    if pending.isEmpty {
+      // Read in place; only a row cut short is kept for the next write.
+      let consumed = try group.parse(bytes, final: false, names: &names, kinds: kinds, rowsBefore: rows)
+      pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[consumed...]))
+    } else {
+      pending.append(contentsOf: bytes)
+      let pending = self.pending
+      let consumed = try pending.withUnsafeBufferPointer { bytes throws(BatchError) in
+        try group.parse(bytes, final: false, names: &names, kinds: kinds, rowsBefore: rows)
+      }
+      self.pending.removeSubrange(0..<consumed)
+    }
+    return try writeGroupIfFull()
+  }
+
+  /// Adds rows already in columns (made with ``kinds``), after the header and every row written before.
+  func append(_ parts: [ParquetRows]) throws(BatchError) -> Bool {
+    precondition(
+      !finished && pending.isEmpty && names != nil, "rows in columns before the header or after a cut row")
+    for part in parts {
+      group.append(contentsOf: part)
+      guard try writeGroupIfFull() else { return false }
+    }
+    return true
+  }
+
+  /// Writes the last row group and the footer: the file is whole.
+  ///
+  /// - Returns: False when the sink refused some bytes.
+  func finish() throws(BatchError) -> Bool {
+    precondition(!finished, "finished twice")
+    finished = true
+    let pending = self.pending
+    _ = try pending.withUnsafeBufferPointer { bytes throws(BatchError) in
+      try group.parse(bytes, final: true, names: &names, kinds: kinds, rowsBefore: rows)
+    }
+    self.pending = []
+    guard try writeGroup() else { return false }
+    guard try start() else { return false }
+    var footer = Self.footer(
+      names: names ?? [], kinds: group.columns.map(\.kind), rows: rows, groups: groups, createdBy: createdBy)
+    withUnsafeBytes(of: UInt32(footer.count).littleEndian) { footer.append(contentsOf: $0) }
+    footer += Self.magic
+    return try put(footer)
+  }
+
+  static var magic: [UInt8] { Array("PAR1".utf8) }
+
+  private func writeGroupIfFull() throws(BatchError) -> Bool {
+    group.rows >= Self.rowGroupRows || group.size >= Self.rowGroupBytes ? try writeGroup() : true
   }
 
   /// Writes the file's opening magic if nothing has been written yet.
@@ -538,12 +638,12 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
   /// Writes the row group being made, if it has rows, and starts the next: each column's page as it is
   /// made.
   private func writeGroup() throws(BatchError) -> Bool {
-    guard let first = columns.first, first.rows > 0 else { return true }
+    guard group.rows > 0 else { return true }
     guard try start() else { return false }
     var chunks: [(offset: Int, size: Int)] = []
-    for index in columns.indices {
-      let rows = columns[index].rows
-      let taken = try columns[index].page { (levels, values) throws(BatchError) -> Bool in
+    let rows = group.rows
+    for index in group.columns.indices {
+      let taken = try group.columns[index].page { (levels, values) throws(BatchError) -> Bool in
         let size = levels.count + values.count
         var header = CompactWriter()
         header.i32(1, 0)  // a data page
@@ -563,8 +663,9 @@ final class ParquetSink<Sink: BatchByteSink>: BatchByteSink {
       }
       guard taken else { return false }
     }
-    groups.append((first.rows, chunks))
-    columns = columns.map { ParquetColumn(kind: $0.kind, rows: $0.rows, width: $0.width) }
+    groups.append((rows, chunks))
+    self.rows += rows
+    group = group.emptied()
     return true
   }
 
