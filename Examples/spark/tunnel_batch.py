@@ -132,7 +132,6 @@ def main(argv=None):
         return 64
 
     from pyspark.sql import SparkSession
-    from pyspark.sql import functions
     from pyspark.errors import AnalysisException
 
     spark = SparkSession.builder.appName("tunnel batch").getOrCreate()
@@ -140,14 +139,8 @@ def main(argv=None):
         return write_files(spark, arguments)
     try:
         if way == "pipe":
-            if arguments.coordinate_column:
-                given = [arguments.coordinate_column]
-            elif arguments.lat_column or arguments.lon_column:
-                given = [arguments.lat_column, arguments.lon_column]
-            else:
-                given = None  # found by name, as tunnel batch finds them
             placemarks = placemarks_of_csv(spark, arguments.input, arguments.fields, arguments.antipode,
-                                           columns=given, precision=arguments.precision,
+                                           columns=given_columns(arguments), precision=arguments.precision,
                                            text=arguments.output_format == "csv", tunnel=arguments.tunnel,
                                            data=arguments.data, partitions=arguments.partitions)
         else:
@@ -159,18 +152,8 @@ def main(argv=None):
             placemarks = add_placemarks(points, arguments.fields, arguments.antipode, columns=columns,
                                         precision=arguments.precision, text=arguments.output_format == "csv",
                                         tunnel=arguments.tunnel, data=arguments.data, via=way)
-    except InputError as error:
-        print("tunnel_batch: cannot read %s: %s" % (arguments.input, error), file=sys.stderr)
-        spark.stop()
-        return 66
-    except UsageError as error:
-        print("tunnel_batch: %s" % error, file=sys.stderr)
-        spark.stop()
-        return 64
-    except AnalysisException as error:  # a path that is not there, a file that is not CSV or Parquet
-        print("tunnel_batch: cannot read %s: %s" % (arguments.input, str(error).splitlines()[0]), file=sys.stderr)
-        spark.stop()
-        return 66
+    except (InputError, UsageError, AnalysisException) as error:
+        return setup_failed(spark, arguments, error)
     writer = placemarks.write.mode("overwrite" if arguments.overwrite else "errorifexists")
     started = time.monotonic()
     try:
@@ -187,16 +170,8 @@ def main(argv=None):
             "; give --overwrite to replace it" if "ALREADY_EXISTS" in str(error) else ""), file=sys.stderr)
         spark.stop()
         return 74
-    except Exception as error:  # a task failed more often than Spark retries it; the first line says why
-        cause = next((line.strip() for line in str(error).splitlines() if "Error:" in line), str(error).splitlines()[0])
-        if way == "pipe" and "Malformed" in str(error):
-            cause += (" (tunnel's answers for a row spanned lines: a quoted field of the input holds a line break; "
-                      "give --multiline)")
-        elif way == "pipe" and "Subprocess exited with status 3" in str(error):
-            cause = "the input's files do not all have the same header (a task's log says which)"
-        print("tunnel_batch: the job failed, nothing was written: %s" % cause, file=sys.stderr)
-        spark.stop()
-        return 1
+    except Exception as error:  # a task failed more often than Spark retries it
+        return job_failed(spark, error, way)
     seconds = time.monotonic() - started
     return conclude(spark, arguments, written, seconds)
 
@@ -218,42 +193,60 @@ def write_files(spark, arguments):
     """The "files" way: tunnel batch writes each task's Parquet file; the exit status."""
     from pyspark.errors import AnalysisException
 
-    if arguments.coordinate_column:
-        given = [arguments.coordinate_column]
-    elif arguments.lat_column or arguments.lon_column:
-        given = [arguments.lat_column, arguments.lon_column]
-    else:
-        given = None
     try:
-        _, seconds = write_placemarks_of_csv(spark, arguments.input, arguments.output, arguments.fields, arguments.antipode,
-                                columns=given, precision=arguments.precision, tunnel=arguments.tunnel,
-                                data=arguments.data, partitions=arguments.partitions,
-                                overwrite=arguments.overwrite)
-    except InputError as error:
-        print("tunnel_batch: cannot read %s: %s" % (arguments.input, error), file=sys.stderr)
-        spark.stop()
-        return 66
-    except UsageError as error:
-        print("tunnel_batch: %s" % error, file=sys.stderr)
-        spark.stop()
-        return 64
+        _, seconds = write_placemarks_of_csv(
+            spark, arguments.input, arguments.output, arguments.fields, arguments.antipode,
+            columns=given_columns(arguments), precision=arguments.precision, tunnel=arguments.tunnel,
+            data=arguments.data, partitions=arguments.partitions, overwrite=arguments.overwrite)
     except OutputExists:
         print("tunnel_batch: cannot write %s: it exists; give --overwrite to replace it" % arguments.output,
               file=sys.stderr)
         spark.stop()
         return 74
-    except AnalysisException as error:
-        print("tunnel_batch: cannot read %s: %s" % (arguments.input, str(error).splitlines()[0]), file=sys.stderr)
-        spark.stop()
-        return 66
-    except Exception as error:  # a task failed more often than Spark retries it; the first line says why
-        cause = next((line.strip() for line in str(error).splitlines() if "Error:" in line), str(error).splitlines()[0])
-        if "Subprocess exited with status 3" in str(error):
-            cause = "the input's files do not all have the same header (a task's log says which)"
-        print("tunnel_batch: the job failed, nothing was written: %s" % cause, file=sys.stderr)
-        spark.stop()
-        return 1
+    except (InputError, UsageError, AnalysisException) as error:
+        return setup_failed(spark, arguments, error)
+    except Exception as error:  # a task failed more often than Spark retries it
+        return job_failed(spark, error, "files")
     return conclude(spark, arguments, spark.read.parquet(arguments.output), seconds)
+
+
+def given_columns(arguments):
+    """The coordinate's columns named by the options, for the pipe and files ways; None: found by name, as
+    tunnel batch finds them."""
+    if arguments.coordinate_column:
+        return [arguments.coordinate_column]
+    if arguments.lat_column or arguments.lon_column:
+        return [arguments.lat_column, arguments.lon_column]
+    return None
+
+
+def setup_failed(spark, arguments, error):
+    """Says why the job could not start (an input that cannot be read, 66; a usage error, 64), stops Spark; the
+    exit status."""
+    from pyspark.errors import AnalysisException
+
+    if isinstance(error, UsageError):
+        print("tunnel_batch: %s" % error, file=sys.stderr)
+        status = 64
+    else:  # a path that is not there, a file that is not CSV or Parquet, an empty one
+        reason = str(error).splitlines()[0] if isinstance(error, AnalysisException) else error
+        print("tunnel_batch: cannot read %s: %s" % (arguments.input, reason), file=sys.stderr)
+        status = 66
+    spark.stop()
+    return status
+
+
+def job_failed(spark, error, way):
+    """Says why a task failed every retry (the first line that does), stops Spark; the exit status, 1."""
+    cause = next((line.strip() for line in str(error).splitlines() if "Error:" in line), str(error).splitlines()[0])
+    if way == "pipe" and "Malformed" in str(error):
+        cause += (" (tunnel's answers for a row spanned lines: a quoted field of the input holds a line break; "
+                  "give --multiline)")
+    elif way in ("pipe", "files") and "Subprocess exited with status 3" in str(error):
+        cause = "the input's files do not all have the same header (a task's log says which)"
+    print("tunnel_batch: the job failed, nothing was written: %s" % cause, file=sys.stderr)
+    spark.stop()
+    return 1
 
 
 if __name__ == "__main__":

@@ -581,7 +581,7 @@ def csv_pipe(spark, path, fields, antipode, columns, precision, tunnel, data, pa
     ship(context, binary, data)
     template = PIPE_SCRIPT if output_format == "csv" else FILES_SCRIPT
     script = template.format(binary=os.path.basename(binary), archive=DATA_ARCHIVE,
-                             options=" ".join(map(shlex.quote, options)))
+                             options=" ".join(map(shlex.quote, options + ["--format", output_format])))
     return lines, header, options, written, added, script
 
 
@@ -593,16 +593,16 @@ def pipe_environment(header):
     return {"TUNNEL_HEADER": header, "TUNNEL_FILES": SparkFiles.getRootDirectory(), "LC_ALL": "C"}
 
 
-# One task of the "pipe" way, run by bash with the split's (offset,line) pairs on its standard input: the header
-# first, then every line but a file's first (offset 0, which must be the header), to `tunnel batch`, whose own
-# header is dropped; its status 65 (some rows were bad, which their error column says) is success. Its words on
-# each bad row are left out of the task's log (their line numbers count from the split's start, and the error
-# column says the same); anything else it says is kept.
-PIPE_SCRIPT = r"""set -o pipefail
+# What the "pipe" and "files" ways' tasks start with, run by bash with the split's (offset,line) pairs on standard
+# input: the shipped files found, then the header and every line but a file's first (offset 0, which must be the
+# header) piped to `tunnel batch` in the way's format. Its words on each bad row are left out of the task's log (their line numbers
+# count from the split's start, and the error column says the same); anything else it says is kept.
+TASK_START = r"""set -o pipefail
 dir=.
 [ -f "./{binary}" ] && [ -d "./{archive}" ] || dir="$TUNNEL_FILES"
 [ -x "$dir/{binary}" ] || chmod +x "$dir/{binary}"
-awk 'BEGIN {{ header = ENVIRON["TUNNEL_HEADER"]; print header }}
+"""
+TASK_PIPE = r"""awk 'BEGIN {{ header = ENVIRON["TUNNEL_HEADER"]; print header }}
 {{
   comma = index($0, ",")
   line = substr($0, comma + 1, length($0) - comma - 1)
@@ -612,35 +612,23 @@ awk 'BEGIN {{ header = ENVIRON["TUNNEL_HEADER"]; print header }}
     print "tunnel: " file " has another header: " line > "/dev/stderr"
     exit 3
   }}
-}}' | "$dir/{binary}" batch --data "$dir/{archive}/Data" --input-format csv --format csv {options} \
-  2> >(grep -v -e ', line [0-9]' -e ' bad (see the error column)$' >&2) | tail -n +2
+}}' | "$dir/{binary}" batch --data "$dir/{archive}/Data" --input-format csv {options} \
+  2> >(grep -v -e ', line [0-9]' -e ' bad (see the error column)$' >&2)"""
+
+# One task of the "pipe" way: `tunnel batch`'s CSV without its header; its status 65 (some rows were bad, which
+# their error column says) is success.
+PIPE_SCRIPT = TASK_START + TASK_PIPE + r""" | tail -n +2
 status=$?
 [ $status -eq 65 ] && exit 0
 exit $status
 """
 
-
-# One task of the "files" way: as the "pipe" way's, but `tunnel batch` writes Parquet into a file of its own in
-# $TUNNEL_OUTPUT, whose name is the task's one line of output.
-FILES_SCRIPT = r"""set -o pipefail
-dir=.
-[ -f "./{binary}" ] && [ -d "./{archive}" ] || dir="$TUNNEL_FILES"
-[ -x "$dir/{binary}" ] || chmod +x "$dir/{binary}"
-# A name no other attempt has (noclobber refuses one that exists), the file made as the umask says.
-set -o noclobber
+# One task of the "files" way: `tunnel batch` writes Parquet into a file of its own in $TUNNEL_OUTPUT, a name no
+# other attempt has (noclobber refuses one that exists; the file made as the umask says), which is the task's one
+# line of output; a task that fails removes its file.
+FILES_SCRIPT = TASK_START + r"""set -o noclobber
 file="$TUNNEL_OUTPUT/part-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ').parquet"
-awk 'BEGIN {{ header = ENVIRON["TUNNEL_HEADER"]; print header }}
-{{
-  comma = index($0, ",")
-  line = substr($0, comma + 1, length($0) - comma - 1)
-  if (substr($0, 2, comma - 2) != "0") print line
-  else if (line != header) {{
-    file = ENVIRON["map_input_file"] ? ENVIRON["map_input_file"] : "a file of the input"
-    print "tunnel: " file " has another header: " line > "/dev/stderr"
-    exit 3
-  }}
-}}' | "$dir/{binary}" batch --data "$dir/{archive}/Data" --input-format csv --format parquet {options} \
-  2> >(grep -v -e ', line [0-9]' -e ' bad (see the error column)$' >&2) > "$file"
+""" + TASK_PIPE + r""" > "$file"
 status=$?
 if [ $status -ne 0 ] && [ $status -ne 65 ]; then rm -f "$file"; exit $status; fi
 echo "$file"
