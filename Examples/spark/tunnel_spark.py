@@ -473,8 +473,8 @@ def placemarks_of_csv(spark, path, fields=None, antipode=False, *, columns=None,
     from pyspark.sql.types import StructType
 
     jvm = spark.sparkContext._jvm
-    lines, header, options, written, added, script = csv_pipe(spark, path, fields, antipode, columns, precision, tunnel,
-                                                              data, partitions, "csv")
+    lines, header, written, added, script = csv_pipe(spark, path, fields, antipode, columns, precision, tunnel, data,
+                                                     partitions, "csv")
     kept = written[:len(written) - len(added)]
     answers = lines.pipe(["/bin/bash", "-c", script], pipe_environment(header), False, 1 << 16, "UTF-8")
     strings = spark._jsparkSession.createDataset(answers.rdd(), jvm.org.apache.spark.sql.Encoders.STRING())
@@ -517,12 +517,13 @@ def write_placemarks_of_csv(spark, path, output, fields=None, antipode=False, *,
         raise UsageError("the files way writes with tunnel itself: %s is not a local path (use --via pipe or arrow)"
                          % output)
     folder = os.path.abspath(output[len("file:"):] if output.startswith("file:") else output)
+    if os.path.exists(folder) and not overwrite:
+        raise OutputExists(folder)
+    # The header and options checked before anything is replaced.
+    lines, header, _, _, script = csv_pipe(spark, path, fields, antipode, columns, precision, tunnel, data,
+                                           partitions, "parquet")
     if os.path.exists(folder):
-        if not overwrite:
-            raise OutputExists(folder)
         shutil.rmtree(folder)
-    lines, header, _, _, _, script = csv_pipe(spark, path, fields, antipode, columns, precision, tunnel, data,
-                                              partitions, "parquet")
     temporary = os.path.join(folder, "_temporary", uuid.uuid4().hex)
     os.makedirs(temporary)
     environment = pipe_environment(header)
@@ -549,9 +550,8 @@ class OutputExists(Exception):
 
 
 def csv_pipe(spark, path, fields, antipode, columns, precision, tunnel, data, partitions, output_format):
-    """What the "pipe" and "files" ways share: the (offset, line) pairs of the file's splits, its header, `tunnel
-    batch`'s options, the columns it writes (all, then the added ones) and the task's script, the binary and data
-    shipped."""
+    """What the "pipe" and "files" ways share: the (offset, line) pairs of the file's splits, its header, the
+    columns `tunnel batch` writes (all, then the added ones) and the task's script, the binary and data shipped."""
     binary, data = tunnel_and_data(tunnel, data)
     context = spark.sparkContext
     jvm = context._jvm
@@ -582,7 +582,7 @@ def csv_pipe(spark, path, fields, antipode, columns, precision, tunnel, data, pa
     template = PIPE_SCRIPT if output_format == "csv" else FILES_SCRIPT
     script = template.format(binary=os.path.basename(binary), archive=DATA_ARCHIVE,
                              options=" ".join(map(shlex.quote, options + ["--format", output_format])))
-    return lines, header, options, written, added, script
+    return lines, header, written, added, script
 
 
 def pipe_environment(header):
@@ -595,8 +595,9 @@ def pipe_environment(header):
 
 # What the "pipe" and "files" ways' tasks start with, run by bash with the split's (offset,line) pairs on standard
 # input: the shipped files found, then the header and every line but a file's first (offset 0, which must be the
-# header) piped to `tunnel batch` in the way's format. Its words on each bad row are left out of the task's log (their line numbers
-# count from the split's start, and the error column says the same); anything else it says is kept.
+# header) piped to `tunnel batch` in the way's format. Its words on each bad row are left out of the task's log
+# (their line numbers count from the split's start, and the error column says the same); anything else it says is
+# kept.
 TASK_START = r"""set -o pipefail
 dir=.
 [ -f "./{binary}" ] && [ -d "./{archive}" ] || dir="$TUNNEL_FILES"

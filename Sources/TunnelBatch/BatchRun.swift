@@ -50,9 +50,9 @@ public final class BatchRun {
     /// Whether the rows are written as an Apache Parquet file rather than as text: the columns CSV output
     /// would have (``format`` must be `.csv`), every one optional, an empty value null. The input's
     /// columns are strings; degrees and kilometres doubles, a population a 64-bit integer, land and the
-    /// lake flag booleans, the rest strings. A row group is written every 131,072 rows, and the footer at
-    /// the end (also after a stop or input that cannot be read further), so the file is whole once the
-    /// batch has returned; a reader that went away gets no footer.
+    /// lake flag booleans, the rest strings. A row group is written once about 131,072 rows are in hand,
+    /// and the footer at the end (also after a stop or input that cannot be read further), so the file is
+    /// whole once the batch has returned; a reader that went away gets no footer.
     public var writesParquet = false
 
     public init(
