@@ -184,7 +184,7 @@ public final class BatchRun {
     }
     precondition(
       options.format == .csv, "Parquet output is made of the CSV's columns: its format must be .csv")
-    let parquet = ParquetSink(sink, createdBy: "tunnel")
+    let parquet = ParquetSink(sink, createdBy: "tunnel version \(TunnelVersion.text)")
     return try run(to: parquet, parquet: parquet, shouldStop: shouldStop, badRow: badRow, progress: progress)
   }
 
