@@ -171,10 +171,7 @@ struct ParquetColumn {
     precondition(other.kind == kind, "columns of different kinds")
     if kind == .boolean {
       other.values.withBytes { full in
-        for index in 0..<other.booleans {
-          let byte = index >> 3 < full.count ? full[index >> 3] : other.booleanBits
-          appendBoolean(byte >> UInt8(truncatingIfNeeded: index & 7) & 1 == 1)
-        }
+        Self.forEachBit(other.booleans, of: full, then: other.booleanBits) { appendBoolean($0) }
       }
     } else {
       other.values.withBytes { values.append(contentsOf: $0) }
@@ -186,13 +183,21 @@ struct ParquetColumn {
       rows += other.rows
     } else {
       other.present.withBytes { full in
-        for row in 0..<other.rows {
-          let byte = row >> 3 < full.count ? full[row >> 3] : other.presentBits
-          level(byte >> UInt8(truncatingIfNeeded: row & 7) & 1 == 1)
-        }
+        Self.forEachBit(other.rows, of: full, then: other.presentBits) { level($0) }
       }
     }
     nulls += other.nulls
+  }
+
+  /// Calls `body` with each of the first `count` bits of `bytes` and then of `partial` (the byte not yet
+  /// full), each byte from its lowest bit.
+  private static func forEachBit(
+    _ count: Int, of bytes: UnsafeBufferPointer<UInt8>, then partial: UInt8, _ body: (Bool) -> Void
+  ) {
+    for index in 0..<count {
+      let byte = index >> 3 < bytes.count ? bytes[index >> 3] : partial
+      body(byte >> UInt8(truncatingIfNeeded: index & 7) & 1 == 1)
+    }
   }
 
   @inline(__always) private mutating func appendBoolean(_ value: Bool) {
