@@ -280,3 +280,57 @@ import Testing
     #expect(mismatches == 0)
   }
 }
+
+/// What a single lookup asks for ahead (``PolygonGrid/cellSpans``) holds every node below each 1° cell's
+/// root and every run of its leaves: from the stretch's start, within its lines where they are not cut at
+/// the most.
+@Suite struct CellSpanTests {
+  @Test(arguments: ["countries", "timezones", "coastline-h"])
+  func spansHoldEachCellsNodesAndRuns(_ name: String) throws {
+    let layer = try PolygonLayer(
+      file: DataFile(path: PolygonGridTests.data.directory + "/\(name).tunnel", expectedKind: "POLY"))
+    let grid = PolygonGrid(layer: layer)
+    let (nodes, _, runs) = grid.cells
+    var (checked, cut) = (0, 0)
+    for cell in 0..<(PolygonGrid.rows * PolygonGrid.columns) {
+      // The nodes below the root, and the runs of every leaf of the cell.
+      var below: [Int] = []
+      var cellRuns: [Int] = []
+      var stack = [cell]
+      while let node = stack.popLast() {
+        if node != cell { below.append(node) }
+        if nodes[node].isInner {
+          stack.append(contentsOf: (0..<4).map { Int(nodes[node].link) + $0 })
+        } else {
+          cellRuns.append(contentsOf: Int(nodes[node].link)..<(Int(nodes[node].link) + nodes[node].runCount))
+        }
+      }
+      let span = grid.cellSpans[cell]
+      if let first = below.min(), let last = below.max() {
+        #expect(first == Int(nodes[cell].link), "\(name) cell \(cell): nodes from \(first)")
+        let bytes = (last + 1 - first) * MemoryLayout<PolygonGrid.Node>.stride
+        if span.nodeLines == PolygonGrid.CellSpan.mostLines {
+          cut += 1
+        } else {
+          #expect(bytes <= (span.nodeLines - 1) * 64, "\(name) cell \(cell): \(bytes) bytes of nodes")
+        }
+      } else {
+        #expect(span.nodeLines == 0, "\(name) cell \(cell) is a leaf")
+      }
+      if let first = cellRuns.min(), let last = cellRuns.max() {
+        #expect(
+          first == span.firstRun, "\(name) cell \(cell): runs from \(first), span from \(span.firstRun)")
+        let bytes = (last + 1 - first) * MemoryLayout<PolygonGrid.Run>.stride
+        #expect(
+          span.runLines == PolygonGrid.CellSpan.mostLines || bytes <= (span.runLines - 1) * 64,
+          "\(name) cell \(cell): \(bytes) bytes of runs")
+        checked += 1
+      } else {
+        #expect(span.runLines == 0, "\(name) cell \(cell) lists no edge")
+      }
+    }
+    #expect(checked > 1_000 && runs.count > 0)
+    // Cut short only in the few cells the most edges cross.
+    #expect(cut * 20 < checked, "\(cut) of \(checked) cells cut")
+  }
+}

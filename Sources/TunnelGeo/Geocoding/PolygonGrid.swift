@@ -59,6 +59,36 @@ final class PolygonGrid: @unchecked Sendable {
   @exclusivity(unchecked) private(set) var uniformCells: [Int32] = []
   static let outside: Int32 = -1
   static let crossed: Int32 = -2
+  /// Per 1° cell: where its nodes below the root and its runs lie (``CellSpan``), so that a single lookup
+  /// asks for them all at once instead of reading one level after another.
+  @exclusivity(unchecked) private(set) var cellSpans: [CellSpan] = []
+
+  /// Where the nodes below a 1° cell's root and the cell's runs lie, in 4 bytes: the build makes a cell's
+  /// nodes and runs depth first, cell after cell, so each is one stretch of its array. A stretch is given
+  /// in cache lines, one more than its bytes fill (an array's start need not be a line's), at most
+  /// ``mostLines``; a cell whose first run lies beyond ``runLimit`` gives no runs. (A line past an array's
+  /// end is harmless to ask for: a prefetch never faults, and nothing is read through a span.)
+  struct CellSpan {
+    private var bits: UInt32
+
+    static let mostLines = 31
+    static let runLimit = 1 << 22
+
+    init(firstRun: Int, runBytes: Int, nodeBytes: Int) {
+      func lines(_ bytes: Int) -> UInt32 {
+        bytes > 0 ? UInt32(min(Self.mostLines, (bytes + 63) / 64 + 1)) : 0
+      }
+      let runs = firstRun < Self.runLimit ? UInt32(firstRun) << 10 | lines(runBytes) << 5 : 0
+      bits = runs | lines(nodeBytes)
+    }
+
+    /// The cell's first run.
+    var firstRun: Int { Int(bits >> 10) }
+    /// The cache lines its runs take.
+    var runLines: Int { Int(bits >> 5 & 0x1F) }
+    /// The cache lines its nodes below the root take (none for a cell that is a leaf).
+    var nodeLines: Int { Int(bits & 0x1F) }
+  }
 
   /// A cell of the grid, in 12 bytes (three `UInt32`s, as ``PolygonGridFile`` stores them).
   struct Node: Equatable {
@@ -140,6 +170,7 @@ final class PolygonGrid: @unchecked Sendable {
     buildCells()
     compact()
     uniformCells = findUniformCells()
+    cellSpans = findCellSpans()
   }
 
   /// The grid of `layer` from cells saved before (``PolygonGridFile``), or nil unless every node, run and
@@ -179,6 +210,7 @@ final class PolygonGrid: @unchecked Sendable {
     self.states = states
     self.runs = runs
     uniformCells = findUniformCells()
+    cellSpans = findCellSpans()
   }
 
   /// ``uniformCells``, from the cells' nodes.
@@ -188,6 +220,32 @@ final class PolygonGrid: @unchecked Sendable {
       guard !node.isInner, node.runCount == 0, node.stateCount <= 1 else { return Self.crossed }
       return node.onlyState ?? Self.outside
     }
+  }
+
+  /// ``cellSpans``, from the cells' nodes: the cells taken from the last, each cell's stretches ending
+  /// where the next cell's begin. (In cells read from a file whose order is another, a span is only a
+  /// poorer guess: what is asked for is never read unchecked.)
+  private func findCellSpans() -> [CellSpan] {
+    let cells = Self.rows * Self.columns
+    var spans = [CellSpan](repeating: CellSpan(firstRun: 0, runBytes: 0, nodeBytes: 0), count: cells)
+    var (nodeEnd, runEnd) = (nodes.count, runs.count)
+    for cell in stride(from: cells - 1, through: 0, by: -1) {
+      // The first run is its first leaf's, down the first children (every link leads to a later node).
+      var first = cell
+      while nodes[first].isInner { first = Int(nodes[first].link) }
+      let firstRun = Int(nodes[first].link)
+      var nodeBytes = 0
+      if nodes[cell].isInner {
+        let link = Int(nodes[cell].link)
+        nodeBytes = max(0, nodeEnd - link) * MemoryLayout<Node>.stride
+        nodeEnd = min(nodeEnd, link)
+      }
+      spans[cell] = CellSpan(
+        firstRun: firstRun, runBytes: max(0, runEnd - firstRun) * MemoryLayout<Run>.stride,
+        nodeBytes: nodeBytes)
+      runEnd = min(runEnd, firstRun)
+    }
+    return spans
   }
 
   /// One bit per vertex, set at the last vertex of each ring (the one that closes it).
@@ -656,8 +714,20 @@ final class PolygonGrid: @unchecked Sendable {
     // The cell's root node asked for beside its entry in the uniform cells: where an edge crosses the
     // cell, the walk reads it next, and both reads then wait for memory together.
     tunnel_prefetch_at(nodes, cell * MemoryLayout<Node>.stride)
+    tunnel_prefetch_at(cellSpans, cell * MemoryLayout<CellSpan>.stride)
     let uniform = uniformCells[cell]
     if uniform != Self.crossed { return FeatureSet(uniform: uniform) }
+    // The cell's runs and the nodes below its root, asked for together as soon as the root is known:
+    // the walk down then finds each level's node on its way rather than waiting for one after another.
+    // (A group's walk gains nothing from it: its points' reads overlap already.)
+    let span = cellSpans[cell]
+    let firstRun = span.firstRun * MemoryLayout<Run>.stride
+    for line in 0..<span.runLines { tunnel_prefetch_at(runs, firstRun + 64 * line) }
+    let root = nodes[cell]
+    if root.isInner {
+      let below = Int(root.link) * MemoryLayout<Node>.stride
+      for line in 0..<span.nodeLines { tunnel_prefetch_at(nodes, below + 64 * line) }
+    }
     let (index, corner) = leaf(point, in: cell)
     // Every run's first vertices asked for before any is tested, so that their reads overlap: the tests
     // branch on the vertices, and a branch guessed wrong would hold the next run's read back. (A group's
