@@ -309,7 +309,7 @@ import Testing
       if let first = below.min(), let last = below.max() {
         #expect(first == Int(nodes[cell].link), "\(name) cell \(cell): nodes from \(first)")
         let bytes = (last + 1 - first) * MemoryLayout<PolygonGrid.Node>.stride
-        if span.nodeLines == PolygonGrid.CellSpan.mostLines {
+        if span.nodeLines == PolygonGrid.CellSpan.mostNodeLines {
           cut += 1
         } else {
           #expect(bytes <= (span.nodeLines - 1) * 64, "\(name) cell \(cell): \(bytes) bytes of nodes")
@@ -322,7 +322,7 @@ import Testing
           first == span.firstRun, "\(name) cell \(cell): runs from \(first), span from \(span.firstRun)")
         let bytes = (last + 1 - first) * MemoryLayout<PolygonGrid.Run>.stride
         #expect(
-          span.runLines == PolygonGrid.CellSpan.mostLines || bytes <= (span.runLines - 1) * 64,
+          span.runLines == PolygonGrid.CellSpan.mostRunLines || bytes <= (span.runLines - 1) * 64,
           "\(name) cell \(cell): \(bytes) bytes of runs")
         checked += 1
       } else {

@@ -66,28 +66,31 @@ final class PolygonGrid: @unchecked Sendable {
   /// Where the nodes below a 1° cell's root and the cell's runs lie, in 4 bytes: the build makes a cell's
   /// nodes and runs depth first, cell after cell, so each is one stretch of its array. A stretch is given
   /// in cache lines, one more than its bytes fill (an array's start need not be a line's), at most
-  /// ``mostLines``; a cell whose first run lies beyond ``runLimit`` gives no runs. (A line past an array's
-  /// end is harmless to ask for: a prefetch never faults, and nothing is read through a span.)
+  /// ``mostNodeLines`` and ``mostRunLines``; a cell whose first run lies beyond ``runLimit`` gives no
+  /// runs. (A line past an array's end is harmless to ask for: a prefetch never faults, and nothing is
+  /// read through a span.)
   struct CellSpan {
     private var bits: UInt32
 
-    static let mostLines = 31
-    static let runLimit = 1 << 22
+    static let mostNodeLines = 63
+    static let mostRunLines = 31
+    static let runLimit = 1 << 21
 
     init(firstRun: Int, runBytes: Int, nodeBytes: Int) {
-      func lines(_ bytes: Int) -> UInt32 {
-        bytes > 0 ? UInt32(min(Self.mostLines, (bytes + 63) / 64 + 1)) : 0
+      func lines(_ bytes: Int, _ most: Int) -> UInt32 {
+        bytes > 0 ? UInt32(min(most, (bytes + 63) / 64 + 1)) : 0
       }
-      let runs = firstRun < Self.runLimit ? UInt32(firstRun) << 10 | lines(runBytes) << 5 : 0
-      bits = runs | lines(nodeBytes)
+      let runs =
+        firstRun < Self.runLimit ? UInt32(firstRun) << 11 | lines(runBytes, Self.mostRunLines) << 6 : 0
+      bits = runs | lines(nodeBytes, Self.mostNodeLines)
     }
 
     /// The cell's first run.
-    var firstRun: Int { Int(bits >> 10) }
+    var firstRun: Int { Int(bits >> 11) }
     /// The cache lines its runs take.
-    var runLines: Int { Int(bits >> 5 & 0x1F) }
+    var runLines: Int { Int(bits >> 6 & 0x1F) }
     /// The cache lines its nodes below the root take (none for a cell that is a leaf).
-    var nodeLines: Int { Int(bits & 0x1F) }
+    var nodeLines: Int { Int(bits & 0x3F) }
   }
 
   /// A cell of the grid, in 12 bytes (three `UInt32`s, as ``PolygonGridFile`` stores them).
