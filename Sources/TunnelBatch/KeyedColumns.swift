@@ -1,8 +1,8 @@
 import TunnelGeo
 import TunnelReports
 
-/// The CSV columns or JSON members of a batch's land, country and time zone for each value they can take,
-/// written once per batch and copied into every row that has the value (see `PlacemarkKey`).
+/// The CSV columns or JSON members of a batch's land, country, time zone and sea for each value they can
+/// take, written once per batch and copied into every row that has the value (see `PlacemarkKey`).
 ///
 /// Each value's bytes are those the field writes for a placemark that holds it
 /// (`ReverseGeocoder.placemark(of:)`), so a row answered by key is written as the whole placemark's row
@@ -22,6 +22,26 @@ final class KeyedColumns: @unchecked Sendable {
   private let zones: [Range<Int>]
   /// Where the bytes of each nautical zone are, from 12 hours west.
   private let nautical: [Range<Int>]
+  /// Where the bytes of the sea field are.
+  private let water: Water
+
+  /// The sea field's spans: on land, and for each kind of water (at sea, in a lake) unnamed, then named by
+  /// each marine feature, then by each lake feature.
+  private struct Water {
+    var land: Range<Int> = 0..<0
+    var sea: [Range<Int>] = []
+    var lake: [Range<Int>] = []
+    var marineFeatures = 0
+
+    /// Where a name's span is among those of one kind of water.
+    func index(_ name: PlacemarkKey.WaterName) -> Int {
+      switch name {
+      case .none: 0
+      case .marine(let feature): 1 + Int(feature)
+      case .lake(let feature): 1 + marineFeatures + Int(feature)
+      }
+    }
+  }
   /// A placemark with no value, for the zones written for their row.
   private let empty: Placemark
 
@@ -51,6 +71,19 @@ final class KeyedColumns: @unchecked Sendable {
     countries = try spans(.country, (0..<counts.countries).map { key(country: $0) } + [none])
     zones = try spans(.timeZone, (0..<counts.timeZones).map { key(zone: .polygon(Int32($0))) })
     nautical = try spans(.timeZone, (-12...12).map { key(zone: .nautical(Int8($0))) })
+    func names() -> [PlacemarkKey.WaterName] {
+      [.none] + (0..<counts.seas).map { .marine(Int32($0)) } + (0..<counts.lakes).map { .lake(Int32($0)) }
+    }
+    func key(water: PlacemarkKey.Water) -> PlacemarkKey {
+      PlacemarkKey(land: false, country: -1, timeZone: nil, water: water)
+    }
+    var water = Water(marineFeatures: counts.seas)
+    if fields.contains(.sea) {
+      water.land = try spans(.sea, [key(water: .land)])[0]
+      water.sea = try spans(.sea, names().map { key(water: .sea($0)) })
+      water.lake = try spans(.sea, names().map { key(water: .lake($0)) })
+    }
+    self.water = water
     bytes = out.bytes
   }
 
@@ -71,6 +104,13 @@ final class KeyedColumns: @unchecked Sendable {
         placemark.timeZone = zone
         return Self.write(field, placemark, format: format, precision: precision, to: &out)
       case nil: preconditionFailure("a key without the time zone it was asked for")
+      }
+    case .sea:
+      switch key.pointee.water {
+      case .land: span = water.land
+      case .sea(let name): span = water.sea[water.index(name)]
+      case .lake(let name): span = water.lake[water.index(name)]
+      case nil: preconditionFailure("a key without the sea it was asked for")
       }
     default: preconditionFailure("\(field) is not a field of a key")
     }

@@ -54,8 +54,8 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
     return result
   }
 
-  /// The fields a batch can answer by key (``KeyedColumns``): each has a few hundred values at most.
-  static let keyed: Set<PlacemarkField> = [.land, .country, .timeZone]
+  /// The fields a batch can answer by key (``KeyedColumns``): each has a few thousand values at most.
+  static let keyed: Set<PlacemarkField> = [.land, .country, .timeZone, .sea]
 
   /// The JSON members the field writes (``writeJSON(_:_:to:precision:)``), in order.
   var keys: [String] {

@@ -19,20 +19,22 @@ import TunnelGeo
   }
 
   static let keyedFields: [[PlacemarkField]] = [
-    [.land], [.country], [.timeZone], [.timeZone, .land, .country], [.nearestPlace, .timeZone],
-    [.land, .country, .nearestPlace, .timeZone],
+    [.land], [.country], [.timeZone], [.sea], [.timeZone, .land, .country], [.nearestPlace, .timeZone],
+    [.land, .country, .nearestPlace, .timeZone], [.sea, .land, .timeZone, .nearestPlace],
   ]
 
-  /// Points where each rule of the three fields decides: uniform, just off coasts and country borders
+  /// Points where each rule of the four fields decides: uniform, just off coasts and country borders
   /// (the tolerances), Xinjiang (two zones overlap), the open sea on both sides of a nautical zone's
   /// meridian and of the antimeridian, the poles, an enclave (the Vatican) and an atoll no outline holds
-  /// (Nukunonu); with bad rows between them.
+  /// (Nukunonu), lakes of one name and of several (Michigan and Huron), water GSHHG draws as sea (the
+  /// IJsselmeer, the Vistula Lagoon) and the sea far from every named one; with bad rows between them.
   static let points: String = {
     var text = "lat,lon\n"
     for (latitude, longitude) in [
       ("43.8", "87.6"), ("39.5", "76.0"), ("0", "7.4999"), ("0", "7.5001"), ("-10", "179.9999"),
       ("-10", "-179.9999"), ("90", "0"), ("-90", "0"), ("41.9029", "12.4534"), ("-9.17", "-171.84"),
-      ("95", "0"), ("", "1"), ("x", "y"),
+      ("47.7", "-87.5"), ("45.78", "-85.05"), ("45.8", "-84.6"), ("40", "50"), ("52.75", "5.4"),
+      ("54.4", "19.7"), ("-60", "-140"), ("95", "0"), ("", "1"), ("x", "y"),
     ] {
       text += "\(latitude),\(longitude)\n"
     }
@@ -53,6 +55,14 @@ import TunnelGeo
       #expect(byKey == whole, "antipode \(antipode), skipInvalid \(skipInvalid)")
       // The zones a key holds whole (two polygons overlap in Xinjiang) are among them.
       if fields.contains(.timeZone) { #expect(byKey.contains("Asia/Urumqi")) }
+      // Lakes of each kind, water GSHHG draws as sea, and a sea named from afar are among them.
+      if fields.contains(.sea) {
+        for name in [
+          "Lake Superior", "Lake Michigan", "Lake Huron", "Caspian Sea", "IJsselmeer", "Vistula Lagoon",
+        ] {
+          #expect(byKey.contains(name), "\(name)")
+        }
+      }
     }
   }
 
@@ -98,15 +108,17 @@ import TunnelGeo
     }
   }
 
-  @Test("Only land, country and time zone are answered by key, with or without the nearest place")
+  @Test("Only land, country, time zone and sea are answered by key, with or without the nearest place")
   func keyedFieldsOnly() {
     #expect(BatchRun.Options(fields: [.timeZone, .land]).keyedOnly)
+    #expect(BatchRun.Options(fields: [.sea]).keyedOnly)
     #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace]).keyedOnly)
     #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace]).keyedWithNearestPlace)
+    #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace, .sea]).keyedWithNearestPlace)
     #expect(!BatchRun.Options(fields: [.nearestPlace]).keyedWithNearestPlace)
-    #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace, .sea]).keyedWithNearestPlace)
+    #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace, .region]).keyedWithNearestPlace)
     #expect(!BatchRun.Options(fields: [.timeZone]).keyedWithNearestPlace)
-    #expect(!BatchRun.Options(fields: [.sea]).keyedOnly)
+    #expect(!BatchRun.Options(fields: [.sea, .region]).keyedOnly)
     #expect(!BatchRun.Options(fields: []).keyedOnly)
   }
 }

@@ -166,14 +166,26 @@ import Testing
 
   /// Keys found together (``ReverseGeocoder/placemarkKeys(for:fields:threads:)``: each polygon layer's
   /// lookups of a block of points in one walk down its grid) stand for the one-off placemarks, also where
-  /// the walks of neighbouring points part: near coasts, country borders and the time zones' edges, in
-  /// blocks that end short.
-  @Test(arguments: [Placemark.Fields.land, .country, .timeZone, [.land, .country, .timeZone]])
+  /// the walks of neighbouring points part: near coasts, country borders, the time zones' and the named
+  /// seas' edges and in lakes, in blocks that end short.
+  @Test(arguments: [
+    Placemark.Fields.land, .country, .timeZone, .sea, [.land, .country, .timeZone], [.land, .sea, .timeZone],
+  ])
   func keysFoundTogetherEqualOneOffPlacemarks(_ fields: Placemark.Fields) throws {
     var points = try Self.points()
     var generator = SplitMix64(seed: 53)
-    for layer in [try Self.data.countries().polygons, try Self.data.timeZones().polygons] {
+    for layer in [
+      try Self.data.countries().polygons, try Self.data.timeZones().polygons, try Self.data.marine().polygons,
+      try Self.data.lakes().polygons,
+    ] {
       for _ in 0..<300 { points.append(layer.pointNearAVertex(within: 0.02, using: &generator)) }
+    }
+    // In lakes of several names, in water GSHHG draws as sea, and far from every named sea.
+    for (latitude, longitude) in [
+      (45.78, -85.05), (45.8, -84.6), (42.45, -82.75), (40.0, 50.0), (52.75, 5.4), (54.4, 19.7),
+      (-60.0, -140.0),
+    ] {
+      points.append(try Coordinate(latitude: latitude, longitude: longitude))
     }
     // Longer than a batch's threshold, so that the indexes answer, and not a multiple of any block.
     while points.count <= ReverseGeocoder.batchIndexThreshold + 37 { points += points.prefix(400) }
@@ -183,7 +195,8 @@ import Testing
       let expected = try Self.plain.placemark(for: point, indexes: nil, fields: fields)
       let found = try Self.indexed.placemark(of: key)
       if found.land != expected.land || found.country != expected.country
-        || found.timeZone != expected.timeZone
+        || found.timeZone != expected.timeZone || found.sea != expected.sea || found.lake != expected.lake
+        || found.inLake != expected.inLake
       {
         differences += 1
         if differences <= 3 { Issue.record("\(point):\n  one-off \(expected)\n  key \(found)") }

@@ -145,6 +145,7 @@ final class BatchIndexes: Sendable {
     /// The layers whose features' levels and names the polygon lookups read.
     let coastLayer: Unretained<PolygonLayer>
     let countryLayer: Unretained<PolygonLayer>
+    let lakeLayer: Unretained<PolygonLayer>
   }
 
   /// Builds the indexes of `parts` (taking those `existing` has, and the nearest-place grid from
@@ -407,7 +408,7 @@ final class BatchIndexes: Sendable {
       countryBorderGrid: Unretained(countryBorderGrid), zoneBorderGrid: Unretained(zoneBorderGrid),
       regionBorderGrid: Unretained(regionBorderGrid), subregionBorderGrid: Unretained(subregionBorderGrid),
       coastLayer: Unretained(coastPolygons)!,
-      countryLayer: Unretained(countryPolygons)!)
+      countryLayer: Unretained(countryPolygons)!, lakeLayer: Unretained(layers.lakes.polygons)!)
     // The build's scratch space is free now: give it back.
     MemoryRelease.trimAllocator()
   }
@@ -598,9 +599,16 @@ extension BatchIndexes: PlacemarkLookups {
     }
   }
 
-  func seaName(containing coordinate: Coordinate) -> String? {
-    guard let marine = unretained.marine else { return unindexed.seaName(containing: coordinate) }
-    return FeatureChoice.firstName(of: marine.read { $0.features(containing: coordinate) }) { names.seas[$0] }
+  func lakeSeaFeature(containing coordinate: Coordinate) -> Int? {
+    // Through its unretained handle: `layers.lakes` retained the layer and its table for every point.
+    unretained.lakeLayer.read { LakeLayer.seaFeature(of: $0, containing: coordinate) }
+  }
+
+  func seaFeature(containing coordinate: Coordinate) -> Int? {
+    guard let marine = unretained.marine else { return unindexed.seaFeature(containing: coordinate) }
+    return FeatureChoice.first(of: marine.read { $0.features(containing: coordinate) }) {
+      names.seas[$0] != nil
+    }
   }
 
   func timeZoneFeature(containing coordinate: Coordinate) -> Int? {
@@ -638,6 +646,18 @@ extension BatchIndexes: PlacemarkLookups {
       Self.choose(in: countries, coordinates, into: results) { features in
         features.withMembers { FeatureChoice.country(of: $0.lazy.map { Int($0) }, in: layer) }
       }
+    }
+  }
+
+  func seaFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
+  ) {
+    guard let marine = unretained.marine else {
+      return unindexed.seaFeatures(containing: coordinates, into: results)
+    }
+    let seas = names.seas
+    Self.choose(in: marine, coordinates, into: results) { features in
+      features.withMembers { FeatureChoice.first(of: $0.lazy.map { Int($0) }) { seas[$0] != nil } }
     }
   }
 
@@ -723,11 +743,11 @@ extension BatchIndexes: PlacemarkLookups {
 
   func regionIndex(ofFeature feature: Int) -> Int? { names.regionFeatureRegions[feature] }
 
-  func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String? {
+  func nearestSeaFeature(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> Int? {
     guard let namedSeaBorders = unretained.namedSeaBorders else {
-      return unindexed.nearestSeaName(to: coordinate, vector)
+      return unindexed.nearestSeaFeature(to: coordinate, vector)
     }
-    return namedSeaBorders.read { $0.nearest(to: vector) }.flatMap { names.seas[$0.feature] }
+    return namedSeaBorders.read { $0.nearest(to: vector) }?.feature
   }
 
   func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit? {
@@ -798,4 +818,6 @@ extension BatchIndexes: PlacemarkLookups {
   func countryHasZone(_ feature: Int) -> Bool { names.countryHasZone[feature] }
 
   func island(_ feature: Int) -> String { names.islands[feature] }
+
+  func sea(_ feature: Int) -> String? { names.seas[feature] }
 }

@@ -40,8 +40,15 @@ struct LayerLookups: PlacemarkLookups, Sendable {
     }
   }
 
-  func seaName(containing coordinate: Coordinate) -> String? {
-    FeatureChoice.firstName(of: layers.marine.polygons.features(containing: coordinate), layers.marine.name)
+  func lakeSeaFeature(containing coordinate: Coordinate) -> Int? {
+    layers.lakes.seaFeature(containing: coordinate)
+  }
+
+  func seaFeature(containing coordinate: Coordinate) -> Int? {
+    let marine = layers.marine
+    return FeatureChoice.first(of: marine.polygons.features(containing: coordinate)) {
+      marine.name($0) != nil
+    }
   }
 
   func timeZoneFeature(containing coordinate: Coordinate) -> Int? {
@@ -86,11 +93,11 @@ struct LayerLookups: PlacemarkLookups, Sendable {
     layers.regions.placeRegion(of: feature, in: layers.places)
   }
 
-  func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String? {
+  func nearestSeaFeature(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> Int? {
     let marine = layers.marine
     return NearestBoundarySearch(layer: marine.polygons, coordinate: coordinate).nearestAtAnyDistance {
       marine.name($0) != nil
-    }.flatMap { marine.name($0.feature) }
+    }?.feature
   }
 
   func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit? {
@@ -167,6 +174,8 @@ struct LayerLookups: PlacemarkLookups, Sendable {
   func countryHasZone(_ feature: Int) -> Bool { layers.zones.hasZone(ofCountry: country(feature).code) }
 
   func island(_ feature: Int) -> String { layers.islands.name(feature) }
+
+  func sea(_ feature: Int) -> String? { layers.marine.name(feature) }
 
   func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription? { nil }
 

@@ -78,7 +78,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       region = located?.region
       if let located { subregion = self.subregion(at: coordinate, region: located.index) }
     }
-    let seaAndLake = fields.contains(.sea) && !land ? water(at: coordinate, vector(), inLake: inLake) : nil
+    let water =
+      fields.contains(.sea)
+      ? self.water(of: land ? .land : water(at: coordinate, vector, inLake: inLake)) : nil
     let shore =
       fields.contains(.nearestLand) && !land
       ? lookups.nearestShore(to: coordinate, vector(), inLake: inLake) : nil
@@ -103,14 +105,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       latitude: coordinate.latitude, longitude: coordinate.longitude, land: fields.contains(.land) && land,
       country: fields.contains(.country) ? countryFeature.map { lookups.country($0) } : nil,
       region: fields.contains(.region) ? region : nil, subregion: fields.contains(.region) ? subregion : nil,
-      sea: seaAndLake?.sea, lake: seaAndLake?.lake,
-      inLake: fields.contains(.sea) && inLake, nearestPlace: nearestPlace,
+      sea: water?.sea, lake: water?.lake, inLake: water?.inLake ?? false, nearestPlace: nearestPlace,
       nearestLand: shore.map { nearestLand($0) },
       timeZone: timeZone, boundaryKm: boundaries)
   }
 
-  /// The land, country and time zone of each of `coordinates` for `fields` as the layers number them (the
-  /// others are not looked up): ``placemark(of:)`` of each has the values ``placemark(for:fields:)`` gives
+  /// The land, country, time zone and water of each of `coordinates` for `fields` as the layers number
+  /// them (the others are not looked up): ``placemark(of:)`` of each has the values ``placemark(for:fields:)`` gives
   /// there. They are initialized one after another from `output`; `made` counts those made, also when one
   /// throws.
   ///
@@ -126,9 +127,11 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     // None where the time zone is not asked: a set is 48 bytes, made and destroyed for every point.
     let zones = UnsafeMutableBufferPointer<FeatureSet>.allocate(
       capacity: fields.contains(.timeZone) ? count : 0)
-    let levels = UnsafeMutableBufferPointer<Int?>.allocate(capacity: fields.contains(.land) ? count : 0)
+    let levels = UnsafeMutableBufferPointer<Int?>.allocate(
+      capacity: fields.isDisjoint(with: [.land, .sea]) ? 0 : count)
     let countries = UnsafeMutableBufferPointer<Int??>.allocate(
       capacity: fields.contains(.country) ? count : 0)
+    let seas = UnsafeMutableBufferPointer<Int?>.allocate(capacity: fields.contains(.sea) ? count : 0)
     let drawn = UnsafeMutableBufferPointer<Int?>.allocate(capacity: countries.count)
     let unsettled = UnsafeMutableBufferPointer<Coordinate>.allocate(capacity: countries.count)
     for index in zones.indices { (zones.baseAddress! + index).initialize(to: FeatureSet()) }
@@ -137,11 +140,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       zones.deallocate()
       levels.deallocate()
       countries.deallocate()
+      seas.deallocate()
       drawn.deallocate()
       unsettled.deallocate()
     }
     if fields.contains(.timeZone) { lookups.timeZoneFeatures(containing: coordinates, into: zones) }
     if !levels.isEmpty { lookups.coastLevels(at: coordinates, into: levels) }
+    if !seas.isEmpty { lookups.seaFeatures(containing: coordinates, into: seas) }
     var unsettledCount = 0
     // How far ahead of its lookup a point's settled cell is asked for.
     let settledAhead = 16
@@ -199,11 +204,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         }
       }
       let level: Int?? = levels.isEmpty ? nil : .some(levels[index])
+      let sea: Int?? = seas.isEmpty ? nil : .some(seas[index])
       // Each set borrowed where it is, never copied for a point.
       let key =
         zones.isEmpty
-        ? try key(for: coordinate, fields: fields, zones: noZones, level: level, country: country)
-        : try key(for: coordinate, fields: fields, zones: zones[index], level: level, country: country)
+        ? try key(for: coordinate, fields: fields, zones: noZones, level: level, country: country, sea: sea)
+        : try key(
+          for: coordinate, fields: fields, zones: zones[index], level: level, country: country, sea: sea)
       (output + made).initialize(to: key)
       made += 1
     }
@@ -271,20 +278,28 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   }
 
   /// The key of one point of ``keys(for:fields:into:made:)``, from the time zones holding it (empty
-  /// unless `fields` has the time zone), its coastline level where it was looked up (nil where it was not)
-  /// and its country (where `fields` has it).
+  /// unless `fields` has the time zone), its coastline level and its named marine feature where they were
+  /// looked up (nil where they were not) and its country (where `fields` has it).
   @inline(__always) private func key(
     for coordinate: Coordinate, fields: Placemark.Fields, zones: borrowing FeatureSet, level: Int??,
-    country: Int?
+    country: Int?, sea: Int??
   ) throws(PlaceDataError) -> PlacemarkKey {
-    // Whether the point is on land, looked up only where it is asked or decides the zone (outside every
-    // zone polygon). Found here rather than remembered by a closure: a variable that a closure changes
+    // The coastline's level (on land, in a lake), looked up only where the land or the sea is asked or it
+    // decides the zone (outside every zone polygon). Found here rather than remembered by a closure: a variable that a closure changes
     // was a heap allocation for every point.
-    let land =
-      fields.contains(.land) || (fields.contains(.timeZone) && zones.isEmpty)
-      ? (level ?? lookups.coastLevel(at: coordinate)).map { $0 % 2 == 1 } ?? false : false
+    let asksLevel = !fields.isDisjoint(with: [.land, .sea]) || (fields.contains(.timeZone) && zones.isEmpty)
+    let found = asksLevel ? level ?? lookups.coastLevel(at: coordinate) : nil
+    let land = found.map { $0 % 2 == 1 } ?? false
     var key = PlacemarkKey(land: fields.contains(.land) && land, country: -1, timeZone: nil)
     if fields.contains(.country), let country { key.country = Int32(country) }
+    if fields.contains(.sea) {
+      key.water =
+        land
+        ? .land
+        : water(
+          at: coordinate, { SphereGeometry.unitVector(coordinate) },
+          inLake: found.map { $0 % 2 == 0 } ?? false, sea: sea)
+    }
     if fields.contains(.timeZone) {
       key.timeZone = try zone(at: coordinate, zones: zones, land: { land }) { () throws(PlaceDataError) in
         try closestPlace(to: SphereGeometry.unitVector(coordinate)).index
@@ -305,10 +320,12 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
 
   /// The placemark a key stands for: its land, country and time zone named, the other fields empty.
   func placemark(of key: PlacemarkKey) -> Placemark {
-    Placemark(
+    let water = key.water.map { self.water(of: $0) }
+    return Placemark(
       latitude: 0, longitude: 0, land: key.land,
       country: key.country >= 0 ? lookups.country(Int(key.country)) : nil, region: nil, subregion: nil,
-      sea: nil, lake: nil, inLake: false, nearestPlace: .unasked, nearestLand: nil,
+      sea: water?.sea, lake: water?.lake, inLake: water?.inLake ?? false, nearestPlace: .unasked,
+      nearestLand: nil,
       timeZone: key.timeZone.map { timeZone(of: $0) } ?? Placemark.TimeZone(identifier: ""), boundaryKm: nil)
   }
 
@@ -484,19 +501,44 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     return Placemark.Region(code: subregions.isoCode(feature), name: subregions.name(feature))
   }
 
-  /// What a point off land is in: a lake or a sea.
+  /// What a point off land is in, a lake (`inLake`: its coastline level says so) or a sea, and the feature
+  /// naming it. In a lake: the lake layer's name of its GSHHG lake, else the named marine polygon holding
+  /// it. At sea: the lake layer's water that GSHHG draws as sea, else the first named marine polygon
+  /// holding it, else the named marine polygon whose border is nearest (the only use of `vector`). `sea` is
+  /// the named marine polygon holding it where that was looked up before (nil where it was not).
   func water(
-    at coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool
-  ) -> (sea: String?, lake: String?) {
-    let containing = lookups.seaName(containing: coordinate)
+    at coordinate: Coordinate, _ vector: () -> SIMD3<Double>, inLake: Bool, sea: Int?? = nil
+  ) -> PlacemarkKey.Water {
+    let containing = sea ?? lookups.seaFeature(containing: coordinate)
     guard inLake else {
-      let sea = lookups.layers.lakes.seaName(containing: coordinate) ?? containing
-      return (sea: sea ?? lookups.nearestSeaName(to: coordinate, vector), lake: nil)
+      if let sea = lookups.lakeSeaFeature(containing: coordinate) { return .sea(.lake(Int32(sea))) }
+      guard let sea = containing ?? lookups.nearestSeaFeature(to: coordinate, vector()) else {
+        return .sea(.none)
+      }
+      return .sea(.marine(Int32(sea)))
     }
-    let named = lookups.lakeFeature(containing: coordinate).flatMap {
-      lookups.layers.lakes.name(ofCoastFeature: $0, at: coordinate)
+    if let lake = lookups.lakeFeature(containing: coordinate),
+      let named = lookups.layers.lakes.feature(ofCoastFeature: lake, at: coordinate)
+    {
+      return .lake(.lake(Int32(named)))
     }
-    return (sea: nil, lake: named ?? containing)
+    return .lake(containing.map { .marine(Int32($0)) } ?? .none)
+  }
+
+  /// The sea field's values for a point's water.
+  func water(of water: PlacemarkKey.Water) -> (sea: String?, lake: String?, inLake: Bool) {
+    func name(_ name: PlacemarkKey.WaterName) -> String? {
+      switch name {
+      case .none: nil
+      case .marine(let feature): lookups.sea(Int(feature))
+      case .lake(let feature): lookups.layers.lakes.name(Int(feature))
+      }
+    }
+    switch water {
+    case .land: return (nil, nil, false)
+    case .sea(let sea): return (name(sea), nil, false)
+    case .lake(let lake): return (nil, name(lake), true)
+    }
   }
 
   /// The zone of the time zone polygons holding the point (`zones`, in feature order), with the others

@@ -1,5 +1,5 @@
-/// The land, country and time zone of a point as the layers number them, before any name is read: what a
-/// batch that writes only those fields needs of each point.
+/// The land, country, time zone and water of a point as the layers number them, before any name is read:
+/// what a batch that writes only those fields needs of each point.
 ///
 /// A ``Placemark`` is a few hundred bytes of strings; building one per point, copying it into the chunk's
 /// answers and dropping its strings afterwards was most of a `--fields timeZone` batch above the cost of
@@ -15,11 +15,15 @@ package struct PlacemarkKey: Sendable {
   package var country: Int32
   /// The time zone; nil when ``Placemark/Fields/timeZone`` was not asked for.
   package var timeZone: Zone?
+  /// The sea or lake (``Placemark/sea``, ``Placemark/lake``, ``Placemark/inLake``); nil when
+  /// ``Placemark/Fields/sea`` was not asked for.
+  package var water: Water?
 
-  package init(land: Bool, country: Int32, timeZone: Zone?) {
+  package init(land: Bool, country: Int32, timeZone: Zone?, water: Water? = nil) {
     self.land = land
     self.country = country
     self.timeZone = timeZone
+    self.water = water
   }
 
   /// A time zone as the layers number it.
@@ -32,6 +36,23 @@ package struct PlacemarkKey: Sendable {
     /// Any other answer, read whole: where polygons overlap, or the nearest place's zone on land.
     case read(Placemark.TimeZone)
   }
+
+  /// Where a point is for the sea field: on land (no sea, no lake), at sea, or in a lake, each with the
+  /// feature its name comes from.
+  package enum Water: Sendable, Equatable {
+    case land
+    case sea(WaterName)
+    case lake(WaterName)
+  }
+
+  /// The feature a sea's or a lake's name is read from, or none.
+  package enum WaterName: Sendable, Equatable {
+    case none
+    /// A named marine polygon (``MarineLayer``).
+    case marine(Int32)
+    /// A named lake polygon (``LakeLayer``): a GSHHG lake's name, or water GSHHG draws as sea.
+    case lake(Int32)
+  }
 }
 
 extension ReverseGeocoder {
@@ -41,10 +62,16 @@ extension ReverseGeocoder {
     PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers())).placemark(of: key)
   }
 
-  /// How many features the country and time zone layers have: the values of ``PlacemarkKey/country`` and
-  /// of ``PlacemarkKey/Zone/polygon(_:)``.
-  package func keyFeatureCounts() throws(PlaceDataError) -> (countries: Int, timeZones: Int) {
+  /// How many features the country, time zone, marine and lake layers have: the values of
+  /// ``PlacemarkKey/country``, of ``PlacemarkKey/Zone/polygon(_:)`` and of the two kinds of
+  /// ``PlacemarkKey/WaterName``.
+  package func keyFeatureCounts() throws(PlaceDataError) -> (
+    countries: Int, timeZones: Int, seas: Int, lakes: Int
+  ) {
     let layers = try placemarkLayers()
-    return (layers.countries.polygons.featureCount, layers.zones.polygons.featureCount)
+    return (
+      layers.countries.polygons.featureCount, layers.zones.polygons.featureCount,
+      layers.marine.polygons.featureCount, layers.lakes.polygons.featureCount
+    )
   }
 }

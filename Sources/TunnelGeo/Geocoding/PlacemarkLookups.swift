@@ -40,8 +40,10 @@ protocol PlacemarkLookups {
   func prefetchCountry(at coordinate: Coordinate)
   /// The first region feature of a country (its code as ``PlaceLayer`` stores it) that contains a point.
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int?
-  /// The name of the first named marine feature containing a point.
-  func seaName(containing coordinate: Coordinate) -> String?
+  /// The first named marine feature containing a point.
+  func seaFeature(containing coordinate: Coordinate) -> Int?
+  /// The lake layer's water that GSHHG draws as sea holding a point (``LakeLayer/seaName(containing:)``).
+  func lakeSeaFeature(containing coordinate: Coordinate) -> Int?
   /// The first time zone feature containing a point.
   func timeZoneFeature(containing coordinate: Coordinate) -> Int?
   /// Every time zone feature containing a point, in feature order.
@@ -57,6 +59,9 @@ protocol PlacemarkLookups {
     at coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>)
   /// ``countryFeature(containing:)-(Coordinate)`` of each point.
   func countryFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>)
+  /// ``seaFeature(containing:)`` of each point.
+  func seaFeatures(
     containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>)
   /// ``timeZoneFeatures(containing:)-(Coordinate)`` of each point.
   func timeZoneFeatures(
@@ -84,8 +89,8 @@ protocol PlacemarkLookups {
   func regionBorder(
     nearestTo coordinate: Coordinate, _ vector: SIMD3<Double>, within limit: Double, country: UInt16
   ) -> Int?
-  /// The name of the named marine feature whose border is nearest.
-  func nearestSeaName(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> String?
+  /// The named marine feature whose border is nearest.
+  func nearestSeaFeature(to coordinate: Coordinate, _ vector: SIMD3<Double>) -> Int?
   /// The nearest point of a shoreline: any shore from a lake, land or ice from the sea.
   func nearestShore(to coordinate: Coordinate, _ vector: SIMD3<Double>, inLake: Bool) -> BoundaryHit?
   /// The nearest point of the shore of an island of the high-resolution coastline (land or ice less than
@@ -120,6 +125,8 @@ protocol PlacemarkLookups {
   func countryHasZone(_ feature: Int) -> Bool
   /// The name of an island feature.
   func island(_ feature: Int) -> String
+  /// The name of a marine feature (nil for the unnamed).
+  func sea(_ feature: Int) -> String?
 
   // MARK: Remembered shore points
 
@@ -145,6 +152,12 @@ extension PlacemarkLookups {
     containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
   ) {
     for index in coordinates.indices { results[index] = countryFeature(containing: coordinates[index]) }
+  }
+
+  func seaFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
+  ) {
+    for index in coordinates.indices { results[index] = seaFeature(containing: coordinates[index]) }
   }
 
   func timeZoneFeatures(
@@ -187,14 +200,6 @@ enum FeatureChoice {
   /// The first of `features` that `accept` takes.
   static func first<Features: Sequence<Int>>(of features: Features, where accept: (Int) -> Bool) -> Int? {
     for feature in features where accept(feature) { return feature }
-    return nil
-  }
-
-  /// The first name that `name` gives to one of `features`.
-  static func firstName<Features: Sequence<Int>>(of features: Features, _ name: (Int) -> String?) -> String? {
-    for feature in features {
-      if let found = name(feature) { return found }
-    }
     return nil
   }
 

@@ -221,20 +221,37 @@ public struct LakeLayer: Sendable {
   /// holding it: its one name, or where the lake has several, the name of the named polygon holding the
   /// point, else of the nearest; nil for a lake no source names.
   public func name(ofCoastFeature coastFeature: Int, at coordinate: Coordinate) -> String? {
+    feature(ofCoastFeature: coastFeature, at: coordinate).map(name)
+  }
+
+  /// The feature whose name ``name(ofCoastFeature:at:)`` gives.
+  func feature(ofCoastFeature coastFeature: Int, at coordinate: Coordinate) -> Int? {
     let candidates = features(naming: coastFeature)
-    guard candidates.count > 1 else { return candidates.first.map(name) }
+    guard candidates.count > 1 else { return candidates.first }
     if let holding = polygons.features(containing: coordinate).first(where: candidates.contains) {
-      return name(holding)
+      return holding
     }
     return NearestBoundarySearch(layer: polygons, coordinate: coordinate).nearestAtAnyDistance {
       candidates.contains($0)
-    }.map { name($0.feature) }
+    }?.feature
   }
 
   /// The name of the named water holding a point that no GSHHG lake holds (GSHHG draws the IJsselmeer, the
   /// Vistula Lagoon and the Syvash as sea): the sea's name there, more precise than the marine layer's.
   public func seaName(containing coordinate: Coordinate) -> String? {
-    polygons.features(containing: coordinate).first { coastFeature($0) == nil }.map(name)
+    seaFeature(containing: coordinate).map(name)
+  }
+
+  /// The feature whose name ``seaName(containing:)`` gives.
+  func seaFeature(containing coordinate: Coordinate) -> Int? {
+    Self.seaFeature(of: polygons, containing: coordinate)
+  }
+
+  /// ``seaFeature(containing:)`` of a lake layer's `polygons`.
+  static func seaFeature(of polygons: PolygonLayer, containing coordinate: Coordinate) -> Int? {
+    polygons.features(containing: coordinate).first {
+      polygons.attribute(1, of: $0).flatMap { Int($0) } == nil
+    }
   }
 
   /// The name of the lake holding a point by the high-resolution coastline `coast`; nil on land, at sea, on
