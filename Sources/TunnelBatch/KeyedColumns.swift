@@ -1,8 +1,9 @@
 import TunnelGeo
 import TunnelReports
 
-/// The CSV columns or JSON members of a batch's land, country, time zone and sea for each value they can
-/// take, written once per batch and copied into every row that has the value (see `PlacemarkKey`).
+/// The CSV columns or JSON members of a batch's land, country, region, second-level region, time zone and
+/// sea for each value they can take, written once per batch and copied into every row that has the value
+/// (see `PlacemarkKey`).
 ///
 /// Each value's bytes are those the field writes for a placemark that holds it
 /// (`ReverseGeocoder.placemark(of:)`), so a row answered by key is written as the whole placemark's row
@@ -24,6 +25,11 @@ final class KeyedColumns: @unchecked Sendable {
   private let nautical: [Range<Int>]
   /// Where the bytes of the sea field are.
   private let water: Water
+  /// Where the bytes of no region are, then those of each region given by its polygon and by the nearest
+  /// place, region after region (``PlacemarkKey/Region``).
+  private let regions: [Range<Int>]
+  /// Where the bytes of no second-level region are, then those of each second-level region's feature.
+  private let subregions: [Range<Int>]
 
   /// The sea field's spans: on land, and for each kind of water (at sea, in a lake) unnamed, then named by
   /// each marine feature, then by each lake feature.
@@ -84,6 +90,24 @@ final class KeyedColumns: @unchecked Sendable {
       water.lake = try spans(.sea, names().map { key(water: .lake($0)) })
     }
     self.water = water
+    func key(region: PlacemarkKey.Region) -> PlacemarkKey {
+      PlacemarkKey(land: false, country: -1, timeZone: nil, region: region)
+    }
+    regions = try spans(
+      .region,
+      [key(region: .none)]
+        + (0..<counts.regions).flatMap { index in
+          [Placemark.Region.Source.polygon, .nearestPlace].map {
+            key(region: PlacemarkKey.Region(index: Int32(index), source: $0, subregion: -1))
+          }
+        })
+    // A second-level region is written only in a region (here the first, whatever it is).
+    subregions = try spans(
+      .subregion,
+      [key(region: .none)]
+        + (0..<counts.subregions).map {
+          key(region: PlacemarkKey.Region(index: 0, source: .polygon, subregion: Int32($0)))
+        })
     bytes = out.bytes
   }
 
@@ -105,6 +129,12 @@ final class KeyedColumns: @unchecked Sendable {
         return Self.write(field, placemark, format: format, precision: precision, to: &out)
       case nil: preconditionFailure("a key without the time zone it was asked for")
       }
+    case .region:
+      guard let region = key.pointee.region else { preconditionFailure("a key without the region it was asked for") }
+      span = regions[region.index < 0 ? 0 : 1 + 2 * Int(region.index) + (region.source == .polygon ? 0 : 1)]
+    case .subregion:
+      guard let region = key.pointee.region else { preconditionFailure("a key without the region it was asked for") }
+      span = subregions[region.index < 0 || region.subregion < 0 ? 0 : 1 + Int(region.subregion)]
     case .sea:
       switch key.pointee.water {
       case .land: span = water.land

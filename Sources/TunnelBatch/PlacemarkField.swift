@@ -55,7 +55,7 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
   }
 
   /// The fields a batch can answer by key (``KeyedColumns``): each has a few thousand values at most.
-  static let keyed: Set<PlacemarkField> = [.land, .country, .timeZone, .sea]
+  static let keyed: Set<PlacemarkField> = [.land, .country, .region, .subregion, .timeZone, .sea]
 
   /// The JSON members the field writes (``writeJSON(_:_:to:precision:)``), in order.
   var keys: [String] {

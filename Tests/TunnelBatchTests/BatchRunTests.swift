@@ -43,14 +43,14 @@ import Glibc
   @Test("Whole placemarks are answered in larger chunks than the fast paths, unless a size is given")
   func chunkSizesFollowTheFields() {
     let placemarks: [[PlacemarkField]] = [
-      PlacemarkField.allCases, [.boundaryKm], [.country, .region], [.sea, .nearestLand],
+      PlacemarkField.allCases, [.boundaryKm], [.country, .nearestLand], [.region, .boundaryKm],
     ]
     for fields in placemarks {
       #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.placemarkChunkSize, "\(fields)")
     }
     let fastPaths: [[PlacemarkField]] = [
       [], [.nearestPlace], [.timeZone], [.land, .country, .timeZone], [.country, .nearestPlace],
-      [.sea, .nearestPlace],
+      [.sea, .nearestPlace], [.country, .region], [.subregion],
     ]
     for fields in fastPaths {
       #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.chunkSize, "\(fields)")

@@ -19,22 +19,26 @@ import TunnelGeo
   }
 
   static let keyedFields: [[PlacemarkField]] = [
-    [.land], [.country], [.timeZone], [.sea], [.timeZone, .land, .country], [.nearestPlace, .timeZone],
-    [.land, .country, .nearestPlace, .timeZone], [.sea, .land, .timeZone, .nearestPlace],
+    [.land], [.country], [.timeZone], [.sea], [.region], [.subregion], [.timeZone, .land, .country],
+    [.nearestPlace, .timeZone], [.land, .country, .nearestPlace, .timeZone], [.sea, .land, .timeZone, .nearestPlace],
+    [.region, .subregion, .country, .nearestPlace],
   ]
 
   /// Points where each rule of the four fields decides: uniform, just off coasts and country borders
   /// (the tolerances), Xinjiang (two zones overlap), the open sea on both sides of a nautical zone's
   /// meridian and of the antimeridian, the poles, an enclave (the Vatican) and an atoll no outline holds
   /// (Nukunonu), lakes of one name and of several (Michigan and Huron), water GSHHG draws as sea (the
-  /// IJsselmeer, the Vistula Lagoon) and the sea far from every named one; with bad rows between them.
+  /// IJsselmeer, the Vistula Lagoon), the sea far from every named one, and regions: US counties, French
+  /// départements, Central Serbia (no ISO code), the Isle of Man, the sea just off a coast; with bad rows
+  /// between them.
   static let points: String = {
     var text = "lat,lon\n"
     for (latitude, longitude) in [
       ("43.8", "87.6"), ("39.5", "76.0"), ("0", "7.4999"), ("0", "7.5001"), ("-10", "179.9999"),
       ("-10", "-179.9999"), ("90", "0"), ("-90", "0"), ("41.9029", "12.4534"), ("-9.17", "-171.84"),
       ("47.7", "-87.5"), ("45.78", "-85.05"), ("45.8", "-84.6"), ("40", "50"), ("52.75", "5.4"),
-      ("54.4", "19.7"), ("-60", "-140"), ("95", "0"), ("", "1"), ("x", "y"),
+      ("54.4", "19.7"), ("-60", "-140"), ("40.015", "-105.27"), ("39.1", "-94.6"), ("48.85", "2.35"),
+      ("44.0", "20.9"), ("54.2", "-4.5"), ("55.68", "12.62"), ("95", "0"), ("", "1"), ("x", "y"),
     ] {
       text += "\(latitude),\(longitude)\n"
     }
@@ -108,17 +112,18 @@ import TunnelGeo
     }
   }
 
-  @Test("Only land, country, time zone and sea are answered by key, with or without the nearest place")
+  @Test("Every field but the nearest land and boundaryKm is answered by key, with or without the nearest place")
   func keyedFieldsOnly() {
     #expect(BatchRun.Options(fields: [.timeZone, .land]).keyedOnly)
     #expect(BatchRun.Options(fields: [.sea]).keyedOnly)
+    #expect(BatchRun.Options(fields: [.sea, .region, .subregion]).keyedOnly)
     #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace]).keyedOnly)
     #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace]).keyedWithNearestPlace)
-    #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace, .sea]).keyedWithNearestPlace)
+    #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace, .sea, .region]).keyedWithNearestPlace)
     #expect(!BatchRun.Options(fields: [.nearestPlace]).keyedWithNearestPlace)
-    #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace, .region]).keyedWithNearestPlace)
+    #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace, .nearestLand]).keyedWithNearestPlace)
     #expect(!BatchRun.Options(fields: [.timeZone]).keyedWithNearestPlace)
-    #expect(!BatchRun.Options(fields: [.sea, .region]).keyedOnly)
+    #expect(!BatchRun.Options(fields: [.sea, .boundaryKm]).keyedOnly)
     #expect(!BatchRun.Options(fields: []).keyedOnly)
   }
 }

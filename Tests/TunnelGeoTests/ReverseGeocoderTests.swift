@@ -169,14 +169,15 @@ import Testing
   /// the walks of neighbouring points part: near coasts, country borders, the time zones' and the named
   /// seas' edges and in lakes, in blocks that end short.
   @Test(arguments: [
-    Placemark.Fields.land, .country, .timeZone, .sea, [.land, .country, .timeZone], [.land, .sea, .timeZone],
+    Placemark.Fields.land, .country, .timeZone, .sea, .region, [.land, .country, .timeZone],
+    [.land, .sea, .timeZone], [.region, .country, .sea],
   ])
   func keysFoundTogetherEqualOneOffPlacemarks(_ fields: Placemark.Fields) throws {
     var points = try Self.points()
     var generator = SplitMix64(seed: 53)
     for layer in [
       try Self.data.countries().polygons, try Self.data.timeZones().polygons, try Self.data.marine().polygons,
-      try Self.data.lakes().polygons,
+      try Self.data.lakes().polygons, try Self.data.regions().polygons, try Self.data.subregions().polygons,
     ] {
       for _ in 0..<300 { points.append(layer.pointNearAVertex(within: 0.02, using: &generator)) }
     }
@@ -196,7 +197,8 @@ import Testing
       let found = try Self.indexed.placemark(of: key)
       if found.land != expected.land || found.country != expected.country
         || found.timeZone != expected.timeZone || found.sea != expected.sea || found.lake != expected.lake
-        || found.inLake != expected.inLake
+        || found.inLake != expected.inLake || found.region != expected.region
+        || found.subregion != expected.subregion
       {
         differences += 1
         if differences <= 3 { Issue.record("\(point):\n  one-off \(expected)\n  key \(found)") }

@@ -820,4 +820,6 @@ extension BatchIndexes: PlacemarkLookups {
   func island(_ feature: Int) -> String { names.islands[feature] }
 
   func sea(_ feature: Int) -> String? { names.seas[feature] }
+
+  func hasRegion(_ index: Int) -> Bool { names.regions[index] != nil }
 }

@@ -177,6 +177,8 @@ struct LayerLookups: PlacemarkLookups, Sendable {
 
   func sea(_ feature: Int) -> String? { layers.marine.name(feature) }
 
+  func hasRegion(_ index: Int) -> Bool { region(index) != nil }
+
   func shoreDescription(of point: SIMD3<Double>) -> ShoreDescription? { nil }
 
   func remember(_ description: ShoreDescription, of point: SIMD3<Double>) {}

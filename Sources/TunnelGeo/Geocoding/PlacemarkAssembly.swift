@@ -130,7 +130,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     let levels = UnsafeMutableBufferPointer<Int?>.allocate(
       capacity: fields.isDisjoint(with: [.land, .sea]) ? 0 : count)
     let countries = UnsafeMutableBufferPointer<Int??>.allocate(
-      capacity: fields.contains(.country) ? count : 0)
+      capacity: fields.isDisjoint(with: [.country, .region]) ? 0 : count)
     let seas = UnsafeMutableBufferPointer<Int?>.allocate(capacity: fields.contains(.sea) ? count : 0)
     let drawn = UnsafeMutableBufferPointer<Int?>.allocate(capacity: countries.count)
     let unsettled = UnsafeMutableBufferPointer<Coordinate>.allocate(capacity: countries.count)
@@ -305,7 +305,24 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         try closestPlace(to: SphereGeometry.unitVector(coordinate)).index
       }
     }
+    if fields.contains(.region) { key.region = try region(at: coordinate, country: country) }
     return key
+  }
+
+  /// The region key of a point in the country feature `country` (none without one): the region and the
+  /// second-level region that ``region(at:_:country:nearestPlace:)`` and ``subregion(at:region:)`` name.
+  private func region(
+    at coordinate: Coordinate, country: Int?
+  ) throws(PlaceDataError) -> PlacemarkKey.Region {
+    guard let country else { return .none }
+    let vector = SphereGeometry.unitVector(coordinate)
+    let found = try regionIndex(at: coordinate, vector, country: country) { () throws(PlaceDataError) in
+      try closestPlace(to: vector).index
+    }
+    guard let found else { return .none }
+    return PlacemarkKey.Region(
+      index: Int32(found.index), source: found.source,
+      subregion: subregionFeature(at: coordinate, region: found.index).map { Int32($0) } ?? -1)
   }
 
   /// The place nearest to a point (its unit vector), with its squared chord distance.
@@ -321,9 +338,16 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// The placemark a key stands for: its land, country and time zone named, the other fields empty.
   func placemark(of key: PlacemarkKey) -> Placemark {
     let water = key.water.map { self.water(of: $0) }
+    var region: Placemark.Region?
+    var subregion: Placemark.Region?
+    if let found = key.region, found.index >= 0 {
+      region = lookups.region(Int(found.index))
+      region?.source = found.source
+      if found.subregion >= 0 { subregion = self.subregion(Int(found.subregion)) }
+    }
     return Placemark(
       latitude: 0, longitude: 0, land: key.land,
-      country: key.country >= 0 ? lookups.country(Int(key.country)) : nil, region: nil, subregion: nil,
+      country: key.country >= 0 ? lookups.country(Int(key.country)) : nil, region: region, subregion: subregion,
       sea: water?.sea, lake: water?.lake, inLake: water?.inLake ?? false, nearestPlace: .unasked,
       nearestLand: nil,
       timeZone: key.timeZone.map { timeZone(of: $0) } ?? Placemark.TimeZone(identifier: ""), boundaryKm: nil)
@@ -457,16 +481,27 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   ) throws(PlaceDataError)
     -> (region: Placemark.Region, index: Int)?
   {
+    guard let found = try regionIndex(at: coordinate, vector, country: feature, nearestPlace: nearestPlace),
+      var region = lookups.region(found.index)
+    else { return nil }
+    region.source = found.source
+    return (region, found.index)
+  }
+
+  /// The index in the place layer of the region ``region(at:_:country:nearestPlace:)`` gives, and the rule
+  /// that gave it, without making its name.
+  func regionIndex(
+    at coordinate: Coordinate, _ vector: SIMD3<Double>, country feature: Int,
+    nearestPlace: () throws(PlaceDataError) -> Int
+  ) throws(PlaceDataError) -> (index: Int, source: Placemark.Region.Source)? {
     guard let value = lookups.countryCodeValue(feature) else { return nil }
     let polygon =
       lookups.regionFeature(containing: coordinate, country: value)
       ?? lookups.regionBorder(
         nearestTo: coordinate, vector,
         within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm, country: value)
-    if let index = polygon.flatMap({ lookups.regionIndex(ofFeature: $0) }), var region = lookups.region(index)
-    {
-      region.source = .polygon
-      return (region, index)
+    if let index = polygon.flatMap({ lookups.regionIndex(ofFeature: $0) }), lookups.hasRegion(index) {
+      return (index, .polygon)
     }
     let places = lookups.layers.places
     let nearestPlace = try nearestPlace()
@@ -477,28 +512,34 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         ofCountry: value, to: vector,
         within: SphereGeometry.chordSquared(
           angle: ReverseGeocoder.regionSearchRadiusKm / SphereGeometry.radiusKm))
-    guard let index = regionPlace.flatMap({ places.regionIndex(at: $0) }), var region = lookups.region(index)
-    else {
+    guard let index = regionPlace.flatMap({ places.regionIndex(at: $0) }), lookups.hasRegion(index) else {
       return nil
     }
-    region.source = .nearestPlace
-    return (region, index)
+    return (index, .nearestPlace)
   }
 
   /// The second-level region of a point in a region (its index in the place layer): the division of that
   /// region holding the point, or whose border is within ``ReverseGeocoder/coastalToleranceKm``; nil where
   /// the data does not divide the country.
   func subregion(at coordinate: Coordinate, region index: Int) -> Placemark.Region? {
+    subregionFeature(at: coordinate, region: index).map { subregion($0) }
+  }
+
+  /// A second-level region's feature as a placemark names it.
+  func subregion(_ feature: Int) -> Placemark.Region {
+    let subregions = lookups.layers.subregions
+    return Placemark.Region(code: subregions.isoCode(feature), name: subregions.name(feature))
+  }
+
+  /// The feature of the second-level region ``subregion(at:region:)`` gives.
+  func subregionFeature(at coordinate: Coordinate, region index: Int) -> Int? {
     let subregions = lookups.layers.subregions
     let places = lookups.layers.places
     guard subregions.countryCodeValues.contains(places.regionCountryCodeValue(index)) else { return nil }
     let region = places.region(index)
-    guard
-      let feature = subregions.feature(
-        at: coordinate, country: region.countryCode, admin1: region.code,
-        toleranceKm: ReverseGeocoder.coastalToleranceKm)
-    else { return nil }
-    return Placemark.Region(code: subregions.isoCode(feature), name: subregions.name(feature))
+    return subregions.feature(
+      at: coordinate, country: region.countryCode, admin1: region.code,
+      toleranceKm: ReverseGeocoder.coastalToleranceKm)
   }
 
   /// What a point off land is in, a lake (`inLake`: its coastline level says so) or a sea, and the feature

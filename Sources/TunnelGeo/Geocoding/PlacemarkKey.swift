@@ -1,5 +1,5 @@
-/// The land, country, time zone and water of a point as the layers number them, before any name is read:
-/// what a batch that writes only those fields needs of each point.
+/// The land, country, region, time zone and water of a point as the layers number them, before any name is
+/// read: what a batch that writes only those fields needs of each point.
 ///
 /// A ``Placemark`` is a few hundred bytes of strings; building one per point, copying it into the chunk's
 /// answers and dropping its strings afterwards was most of a `--fields timeZone` batch above the cost of
@@ -18,12 +18,15 @@ package struct PlacemarkKey: Sendable {
   /// The sea or lake (``Placemark/sea``, ``Placemark/lake``, ``Placemark/inLake``); nil when
   /// ``Placemark/Fields/sea`` was not asked for.
   package var water: Water?
+  /// The region and the second-level region; nil when ``Placemark/Fields/region`` was not asked for.
+  package var region: Region?
 
-  package init(land: Bool, country: Int32, timeZone: Zone?, water: Water? = nil) {
+  package init(land: Bool, country: Int32, timeZone: Zone?, water: Water? = nil, region: Region? = nil) {
     self.land = land
     self.country = country
     self.timeZone = timeZone
     self.water = water
+    self.region = region
   }
 
   /// A time zone as the layers number it.
@@ -45,6 +48,23 @@ package struct PlacemarkKey: Sendable {
     case lake(WaterName)
   }
 
+  /// A region as the place layer numbers it (``PlaceLayer/region(_:)``), with the rule that gave it, and
+  /// the second-level region's feature (``SubregionLayer``).
+  package struct Region: Sendable, Equatable {
+    /// The region's index in the place layer; -1 for none.
+    package var index: Int32
+    package var source: Placemark.Region.Source
+    /// The second-level region's feature; -1 for none.
+    package var subregion: Int32
+
+    package init(index: Int32, source: Placemark.Region.Source, subregion: Int32) {
+      (self.index, self.source, self.subregion) = (index, source, subregion)
+    }
+
+    /// No region (and so no second-level region).
+    package static let none = Region(index: -1, source: .polygon, subregion: -1)
+  }
+
   /// The feature a sea's or a lake's name is read from, or none.
   package enum WaterName: Sendable, Equatable {
     case none
@@ -62,16 +82,18 @@ extension ReverseGeocoder {
     PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers())).placemark(of: key)
   }
 
-  /// How many features the country, time zone, marine and lake layers have: the values of
-  /// ``PlacemarkKey/country``, of ``PlacemarkKey/Zone/polygon(_:)`` and of the two kinds of
-  /// ``PlacemarkKey/WaterName``.
+  /// How many features the country, time zone, marine and lake layers have, how many regions the place
+  /// layer and how many features the second-level regions' layer: the values of ``PlacemarkKey/country``,
+  /// of ``PlacemarkKey/Zone/polygon(_:)``, of the two kinds of ``PlacemarkKey/WaterName`` and of
+  /// ``PlacemarkKey/Region``'s two numbers.
   package func keyFeatureCounts() throws(PlaceDataError) -> (
-    countries: Int, timeZones: Int, seas: Int, lakes: Int
+    countries: Int, timeZones: Int, seas: Int, lakes: Int, regions: Int, subregions: Int
   ) {
     let layers = try placemarkLayers()
     return (
       layers.countries.polygons.featureCount, layers.zones.polygons.featureCount,
-      layers.marine.polygons.featureCount, layers.lakes.polygons.featureCount
+      layers.marine.polygons.featureCount, layers.lakes.polygons.featureCount, layers.places.regionCount,
+      layers.subregions.polygons.featureCount
     )
   }
 }

@@ -127,6 +127,9 @@ protocol PlacemarkLookups {
   func island(_ feature: Int) -> String
   /// The name of a marine feature (nil for the unnamed).
   func sea(_ feature: Int) -> String?
+  /// Whether ``region(_:)`` names the region at `index` of the place layer (a region without a name in the
+  /// data is none), without making its name.
+  func hasRegion(_ index: Int) -> Bool
 
   // MARK: Remembered shore points
 
