@@ -130,10 +130,14 @@ final class KeyedColumns: @unchecked Sendable {
       case nil: preconditionFailure("a key without the time zone it was asked for")
       }
     case .region:
-      guard let region = key.pointee.region else { preconditionFailure("a key without the region it was asked for") }
+      guard let region = key.pointee.region else {
+        preconditionFailure("a key without the region it was asked for")
+      }
       span = regions[region.index < 0 ? 0 : 1 + 2 * Int(region.index) + (region.source == .polygon ? 0 : 1)]
     case .subregion:
-      guard let region = key.pointee.region else { preconditionFailure("a key without the region it was asked for") }
+      guard let region = key.pointee.region else {
+        preconditionFailure("a key without the region it was asked for")
+      }
       span = subregions[region.index < 0 || region.subregion < 0 ? 0 : 1 + Int(region.subregion)]
     case .sea:
       switch key.pointee.water {

@@ -20,7 +20,8 @@ import TunnelGeo
 
   static let keyedFields: [[PlacemarkField]] = [
     [.land], [.country], [.timeZone], [.sea], [.region], [.subregion], [.timeZone, .land, .country],
-    [.nearestPlace, .timeZone], [.land, .country, .nearestPlace, .timeZone], [.sea, .land, .timeZone, .nearestPlace],
+    [.nearestPlace, .timeZone], [.land, .country, .nearestPlace, .timeZone],
+    [.sea, .land, .timeZone, .nearestPlace],
     [.region, .subregion, .country, .nearestPlace],
   ]
 
@@ -112,7 +113,8 @@ import TunnelGeo
     }
   }
 
-  @Test("Every field but the nearest land and boundaryKm is answered by key, with or without the nearest place")
+  @Test(
+    "Every field but the nearest land and boundaryKm is answered by key, with or without the nearest place")
   func keyedFieldsOnly() {
     #expect(BatchRun.Options(fields: [.timeZone, .land]).keyedOnly)
     #expect(BatchRun.Options(fields: [.sea]).keyedOnly)

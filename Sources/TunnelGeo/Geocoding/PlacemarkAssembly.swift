@@ -347,7 +347,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     }
     return Placemark(
       latitude: 0, longitude: 0, land: key.land,
-      country: key.country >= 0 ? lookups.country(Int(key.country)) : nil, region: region, subregion: subregion,
+      country: key.country >= 0 ? lookups.country(Int(key.country)) : nil, region: region,
+      subregion: subregion,
       sea: water?.sea, lake: water?.lake, inLake: water?.inLake ?? false, nearestPlace: .unasked,
       nearestLand: nil,
       timeZone: key.timeZone.map { timeZone(of: $0) } ?? Placemark.TimeZone(identifier: ""), boundaryKm: nil)
