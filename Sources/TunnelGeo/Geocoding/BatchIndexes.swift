@@ -590,6 +590,25 @@ extension BatchIndexes: PlacemarkLookups {
     if !listed { smallIslandCells?.prefetchCell(coordinate) }
   }
 
+  func regionFeature(among features: borrowing FeatureSet, country: UInt16) -> Int? {
+    features.withMembers { FeatureChoice.first(of: $0.lazy.map { Int($0) }) { isRegion($0, of: country) } }
+  }
+
+  func regionFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>,
+    into results: UnsafeMutableBufferPointer<FeatureSet>
+  ) {
+    guard let regions = unretained.regions else {
+      return unindexed.regionFeatures(containing: coordinates, into: results)
+    }
+    regions.read { grid in
+      withUnsafeTemporaryAllocation(of: FixedPoint.self, capacity: coordinates.count) { points in
+        for index in coordinates.indices { points[index] = grid.layer.fixedPoint(coordinates[index]) }
+        grid.features(containing: UnsafeBufferPointer(points), into: results)
+      }
+    }
+  }
+
   func regionFeature(containing coordinate: Coordinate, country: UInt16) -> Int? {
     guard let regions = unretained.regions else {
       return unindexed.regionFeature(containing: coordinate, country: country)

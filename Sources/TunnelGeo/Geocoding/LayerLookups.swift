@@ -40,6 +40,10 @@ struct LayerLookups: PlacemarkLookups, Sendable {
     }
   }
 
+  func regionFeature(among features: borrowing FeatureSet, country: UInt16) -> Int? {
+    features.withMembers { FeatureChoice.first(of: $0.lazy.map { Int($0) }) { isRegion($0, of: country) } }
+  }
+
   func lakeSeaFeature(containing coordinate: Coordinate) -> Int? {
     layers.lakes.seaFeature(containing: coordinate)
   }

@@ -72,7 +72,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     var region: Placemark.Region?
     var subregion: Placemark.Region?
     if !fields.isDisjoint(with: [.region, .boundaries]), let countryFeature {
-      let located = try self.region(at: coordinate, vector(), country: countryFeature) {
+      let located = try self.region(at: coordinate, vector, country: countryFeature) {
         () throws(PlaceDataError) in try nearest().index
       }
       region = located?.region
@@ -132,12 +132,17 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     let countries = UnsafeMutableBufferPointer<Int??>.allocate(
       capacity: fields.isDisjoint(with: [.country, .region]) ? 0 : count)
     let seas = UnsafeMutableBufferPointer<Int?>.allocate(capacity: fields.contains(.sea) ? count : 0)
+    let regionSets = UnsafeMutableBufferPointer<FeatureSet>.allocate(
+      capacity: fields.contains(.region) ? count : 0)
     let drawn = UnsafeMutableBufferPointer<Int?>.allocate(capacity: countries.count)
     let unsettled = UnsafeMutableBufferPointer<Coordinate>.allocate(capacity: countries.count)
     for index in zones.indices { (zones.baseAddress! + index).initialize(to: FeatureSet()) }
+    for index in regionSets.indices { (regionSets.baseAddress! + index).initialize(to: FeatureSet()) }
     defer {
       zones.deinitialize()
       zones.deallocate()
+      regionSets.deinitialize()
+      regionSets.deallocate()
       levels.deallocate()
       countries.deallocate()
       seas.deallocate()
@@ -147,6 +152,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     if fields.contains(.timeZone) { lookups.timeZoneFeatures(containing: coordinates, into: zones) }
     if !levels.isEmpty { lookups.coastLevels(at: coordinates, into: levels) }
     if !seas.isEmpty { lookups.seaFeatures(containing: coordinates, into: seas) }
+    if !regionSets.isEmpty { lookups.regionFeatures(containing: coordinates, into: regionSets) }
     var unsettledCount = 0
     // How far ahead of its lookup a point's settled cell is asked for.
     let settledAhead = 16
@@ -205,12 +211,16 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       }
       let level: Int?? = levels.isEmpty ? nil : .some(levels[index])
       let sea: Int?? = seas.isEmpty ? nil : .some(seas[index])
+      let regions = regionSets.isEmpty ? nil : UnsafePointer(regionSets.baseAddress! + index)
       // Each set borrowed where it is, never copied for a point.
       let key =
         zones.isEmpty
-        ? try key(for: coordinate, fields: fields, zones: noZones, level: level, country: country, sea: sea)
+        ? try key(
+          for: coordinate, fields: fields, zones: noZones, level: level, country: country, sea: sea,
+          regions: regions)
         : try key(
-          for: coordinate, fields: fields, zones: zones[index], level: level, country: country, sea: sea)
+          for: coordinate, fields: fields, zones: zones[index], level: level, country: country, sea: sea,
+          regions: regions)
       (output + made).initialize(to: key)
       made += 1
     }
@@ -279,10 +289,11 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
 
   /// The key of one point of ``keys(for:fields:into:made:)``, from the time zones holding it (empty
   /// unless `fields` has the time zone), its coastline level and its named marine feature where they were
-  /// looked up (nil where they were not) and its country (where `fields` has it).
+  /// looked up (nil where they were not), its country (where `fields` has it) and the region features
+  /// holding it (where `fields` has the region).
   @inline(__always) private func key(
     for coordinate: Coordinate, fields: Placemark.Fields, zones: borrowing FeatureSet, level: Int??,
-    country: Int?, sea: Int??
+    country: Int?, sea: Int??, regions: UnsafePointer<FeatureSet>?
   ) throws(PlaceDataError) -> PlacemarkKey {
     // The coastline's level (on land, in a lake), looked up only where the land or the sea is asked or it
     // decides the zone (outside every zone polygon). Found here rather than remembered by a closure: a variable that a closure changes
@@ -305,19 +316,29 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         try closestPlace(to: SphereGeometry.unitVector(coordinate)).index
       }
     }
-    if fields.contains(.region) { key.region = try region(at: coordinate, country: country) }
+    if fields.contains(.region) {
+      key.region = try region(at: coordinate, country: country, regions: regions)
+    }
     return key
   }
 
   /// The region key of a point in the country feature `country` (none without one): the region and the
   /// second-level region that ``region(at:_:country:nearestPlace:)`` and ``subregion(at:region:)`` name.
+  /// `regions` are the region features holding the point where they were looked up before.
   private func region(
-    at coordinate: Coordinate, country: Int?
+    at coordinate: Coordinate, country: Int?, regions: UnsafePointer<FeatureSet>?
   ) throws(PlaceDataError) -> PlacemarkKey.Region {
     guard let country else { return .none }
-    let vector = SphereGeometry.unitVector(coordinate)
-    let found = try regionIndex(at: coordinate, vector, country: country) { () throws(PlaceDataError) in
-      try closestPlace(to: vector).index
+    // The point's unit vector, made where a search needs it (most points lie in a region polygon).
+    var made: SIMD3<Double>?
+    func vector() -> SIMD3<Double> {
+      if let made { return made }
+      let vector = SphereGeometry.unitVector(coordinate)
+      made = vector
+      return vector
+    }
+    let found = try regionIndex(at: coordinate, vector, country: country, regions: regions) {
+      () throws(PlaceDataError) in try closestPlace(to: vector()).index
     }
     guard let found else { return .none }
     return PlacemarkKey.Region(
@@ -477,12 +498,13 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   /// country (the nearest place of all when it is of the country), within
   /// ``ReverseGeocoder/regionSearchRadiusKm``.
   func region(
-    at coordinate: Coordinate, _ vector: SIMD3<Double>, country feature: Int,
+    at coordinate: Coordinate, _ vector: () -> SIMD3<Double>, country feature: Int,
     nearestPlace: () throws(PlaceDataError) -> Int
   ) throws(PlaceDataError)
     -> (region: Placemark.Region, index: Int)?
   {
-    guard let found = try regionIndex(at: coordinate, vector, country: feature, nearestPlace: nearestPlace),
+    guard
+      let found = try regionIndex(at: coordinate, vector, country: feature, nearestPlace: nearestPlace),
       var region = lookups.region(found.index)
     else { return nil }
     region.source = found.source
@@ -490,16 +512,23 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   }
 
   /// The index in the place layer of the region ``region(at:_:country:nearestPlace:)`` gives, and the rule
-  /// that gave it, without making its name.
+  /// that gave it, without making its name. `regions` are the region features holding the point where they
+  /// were looked up before (nil where they were not); `vector` is asked for only by the searches.
   func regionIndex(
-    at coordinate: Coordinate, _ vector: SIMD3<Double>, country feature: Int,
-    nearestPlace: () throws(PlaceDataError) -> Int
+    at coordinate: Coordinate, _ vector: () -> SIMD3<Double>, country feature: Int,
+    regions: UnsafePointer<FeatureSet>? = nil, nearestPlace: () throws(PlaceDataError) -> Int
   ) throws(PlaceDataError) -> (index: Int, source: Placemark.Region.Source)? {
     guard let value = lookups.countryCodeValue(feature) else { return nil }
+    let contained =
+      if let regions {
+        lookups.regionFeature(among: regions.pointee, country: value)
+      } else {
+        lookups.regionFeature(containing: coordinate, country: value)
+      }
     let polygon =
-      lookups.regionFeature(containing: coordinate, country: value)
+      contained
       ?? lookups.regionBorder(
-        nearestTo: coordinate, vector,
+        nearestTo: coordinate, vector(),
         within: ReverseGeocoder.coastalToleranceKm / SphereGeometry.radiusKm, country: value)
     if let index = polygon.flatMap({ lookups.regionIndex(ofFeature: $0) }), lookups.hasRegion(index) {
       return (index, .polygon)
@@ -510,7 +539,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       places.countryCodeValue(at: nearestPlace) == value
       ? nearestPlace
       : lookups.nearestPlace(
-        ofCountry: value, to: vector,
+        ofCountry: value, to: vector(),
         within: SphereGeometry.chordSquared(
           angle: ReverseGeocoder.regionSearchRadiusKm / SphereGeometry.radiusKm))
     guard let index = regionPlace.flatMap({ places.regionIndex(at: $0) }), lookups.hasRegion(index) else {

@@ -60,6 +60,12 @@ protocol PlacemarkLookups {
   /// ``countryFeature(containing:)-(Coordinate)`` of each point.
   func countryFeatures(
     containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>)
+  /// Every region feature holding each point, in feature order.
+  func regionFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>,
+    into results: UnsafeMutableBufferPointer<FeatureSet>)
+  /// ``regionFeature(containing:country:)`` of a point whose region features are `features`.
+  func regionFeature(among features: borrowing FeatureSet, country: UInt16) -> Int?
   /// ``seaFeature(containing:)`` of each point.
   func seaFeatures(
     containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>)
@@ -161,6 +167,16 @@ extension PlacemarkLookups {
     containing coordinates: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<Int?>
   ) {
     for index in coordinates.indices { results[index] = seaFeature(containing: coordinates[index]) }
+  }
+
+  func regionFeatures(
+    containing coordinates: UnsafeBufferPointer<Coordinate>,
+    into results: UnsafeMutableBufferPointer<FeatureSet>
+  ) {
+    let polygons = layers.regions.polygons
+    for index in coordinates.indices {
+      results[index] = FeatureSet(polygons.features(containing: coordinates[index]))
+    }
   }
 
   func timeZoneFeatures(
