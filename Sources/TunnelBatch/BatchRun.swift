@@ -364,7 +364,8 @@ public final class BatchRun {
       let keyFields = options.fields.filter { $0 != .nearestPlace }
       let columns =
         try keyedColumns
-        ?? KeyedColumns(geocoder: geocoder, fields: keyFields, format: format, precision: options.precision)
+        ?? KeyedColumns.shared(
+          geocoder: geocoder, fields: keyFields, format: format, precision: options.precision)
       keyedColumns = columns
       let keys = try geocoder.placemarkKeys(
         for: points, fields: PlacemarkField.placemarkFields(keyFields), threads: options.threads)

@@ -1,5 +1,6 @@
 import TunnelGeo
 import TunnelReports
+import TunnelSystem
 
 /// The CSV columns or JSON members of a batch's land, country, region, second-level region, time zone and
 /// sea for each value they can take, written once per batch and copied into every row that has the value
@@ -62,9 +63,9 @@ final class KeyedColumns: @unchecked Sendable {
     func spans(_ field: PlacemarkField, _ keys: [PlacemarkKey]) throws(PlaceDataError) -> [Range<Int>] {
       guard fields.contains(field) else { return [] }
       var spans: [Range<Int>] = []
-      for key in keys {
+      for placemark in try geocoder.placemarks(of: keys) {
         let start = out.count
-        Self.write(field, try geocoder.placemark(of: key), format: format, precision: precision, to: &out)
+        Self.write(field, placemark, format: format, precision: precision, to: &out)
         spans.append(start..<out.count)
       }
       return spans
@@ -110,6 +111,44 @@ final class KeyedColumns: @unchecked Sendable {
         })
     bytes = out.bytes
   }
+
+  /// The columns for `fields` of `geocoder`'s keys in `format`, made once in a process for each such set
+  /// and kept (the latest ``keptSets``), so that a server's batches do not make them again: the regions and
+  /// second-level regions are thousands of values, some milliseconds to write.
+  static func shared(
+    geocoder: ReverseGeocoder, fields: [PlacemarkField], format: PlaceColumns.Format, precision: Precision
+  ) throws(PlaceDataError) -> KeyedColumns {
+    let wanted = Made.Set(fields: fields, format: format, precision: precision)
+    if let kept = made.withLock({ $0.first { $0.geocoder === geocoder && $0.set == wanted }?.columns }) {
+      return kept
+    }
+    let columns = try KeyedColumns(geocoder: geocoder, fields: fields, format: format, precision: precision)
+    made.withLock { sets in
+      sets.removeAll { $0.geocoder == nil || ($0.geocoder === geocoder && $0.set == wanted) }
+      sets.append(Made(geocoder: geocoder, set: wanted, columns: columns))
+      if sets.count > keptSets { sets.removeFirst(sets.count - keptSets) }
+    }
+    return columns
+  }
+
+  /// How many sets of columns ``shared(geocoder:fields:format:precision:)`` keeps.
+  static let keptSets = 16
+
+  /// A set of columns made, for the geocoder it was made with (not kept alive by it).
+  private struct Made: @unchecked Sendable {
+    // @unchecked: read and changed only under the lock of `made`.
+    weak var geocoder: ReverseGeocoder?
+    let set: Set
+    let columns: KeyedColumns
+
+    struct Set: Equatable {
+      let fields: [PlacemarkField]
+      let format: PlaceColumns.Format
+      let precision: Precision
+    }
+  }
+
+  private static let made = Locked<[Made]>([])
 
   /// Appends `field`'s columns or member for the key at `key` (read in place: no copy of a zone it holds
   /// whole).

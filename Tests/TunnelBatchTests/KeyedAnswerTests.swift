@@ -113,6 +113,25 @@ import TunnelGeo
     }
   }
 
+  @Test("Each set of keyed columns is made once in a process for a geocoder, and kept for the next batch")
+  func columnsMadeOnce() throws {
+    let geocoder = BatchRunTests.geocoder
+    let csv = PlaceColumns.Format.delimited(separator: UInt8(ascii: ","))
+    let fields: [PlacemarkField] = [.region, .subregion]
+    let first = try KeyedColumns.shared(geocoder: geocoder, fields: fields, format: csv, precision: .data)
+    let again = try KeyedColumns.shared(geocoder: geocoder, fields: fields, format: csv, precision: .data)
+    #expect(first === again)
+    // Another set of fields, format or precision, or another geocoder, makes its own.
+    let others = [
+      try KeyedColumns.shared(geocoder: geocoder, fields: [.region], format: csv, precision: .data),
+      try KeyedColumns.shared(geocoder: geocoder, fields: fields, format: .json, precision: .data),
+      try KeyedColumns.shared(geocoder: geocoder, fields: fields, format: csv, precision: .text),
+      try KeyedColumns.shared(
+        geocoder: ReverseGeocoder(data: try PlaceData()), fields: fields, format: csv, precision: .data),
+    ]
+    for other in others { #expect(other !== first) }
+  }
+
   @Test(
     "Every field but the nearest land and boundaryKm is answered by key, with or without the nearest place")
   func keyedFieldsOnly() {

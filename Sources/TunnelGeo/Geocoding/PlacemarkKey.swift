@@ -76,10 +76,17 @@ package struct PlacemarkKey: Sendable {
 }
 
 extension ReverseGeocoder {
-  /// The placemark a key stands for: its land, country and time zone named, the other fields empty (as
-  /// ``Placemark/Fields`` describes), and no coordinate.
+  /// The placemark a key stands for: its land, country, region, time zone and water named, the other
+  /// fields empty (as ``Placemark/Fields`` describes), and no coordinate.
   package func placemark(of key: PlacemarkKey) throws(PlaceDataError) -> Placemark {
-    PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers())).placemark(of: key)
+    try placemarks(of: [key])[0]
+  }
+
+  /// ``placemark(of:)`` of each key, the layers' lookups made once for them all (a batch names every
+  /// region and second-level region it can meet).
+  package func placemarks(of keys: [PlacemarkKey]) throws(PlaceDataError) -> [Placemark] {
+    let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
+    return keys.map { assembly.placemark(of: $0) }
   }
 
   /// How many features the country, time zone, marine and lake layers have, how many regions the place
