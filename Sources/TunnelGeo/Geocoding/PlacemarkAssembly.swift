@@ -110,15 +110,16 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       timeZone: timeZone, boundaryKm: boundaries)
   }
 
-  /// The land, country, time zone and water of each of `coordinates` for `fields` as the layers number
-  /// them (the others are not looked up): ``placemark(of:)`` of each has the values ``placemark(for:fields:)`` gives
-  /// there. They are initialized one after another from `output`; `made` counts those made, also when one
-  /// throws.
+  /// The land, country, region, time zone and water of each of `coordinates` for `fields` as the layers
+  /// number them (the others are not looked up): ``placemark(of:)`` of each has the values
+  /// ``placemark(for:fields:)`` gives there. They are initialized one after another from `output`; `made`
+  /// counts those made, also when one throws.
   ///
   /// The polygons holding them are looked up for all of them first, each layer's together
   /// (``PlacemarkLookups/timeZoneFeatures(containing:into:)`` and the others), which overlaps their reads
-  /// of memory: the time zones, the coastline's levels where the land is asked, and the countries drawn
-  /// around the points whose 1° cell does not settle their country.
+  /// of memory: the time zones, the coastline's levels where the land or the sea is asked, the named marine
+  /// polygons, the regions, and the countries drawn around the points whose 1° cell does not settle their
+  /// country.
   func keys(
     for coordinates: UnsafeBufferPointer<Coordinate>, fields: Placemark.Fields,
     into output: UnsafeMutablePointer<PlacemarkKey>, made: inout Int
@@ -296,8 +297,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     country: Int?, sea: Int??, regions: UnsafePointer<FeatureSet>?
   ) throws(PlaceDataError) -> PlacemarkKey {
     // The coastline's level (on land, in a lake), looked up only where the land or the sea is asked or it
-    // decides the zone (outside every zone polygon). Found here rather than remembered by a closure: a variable that a closure changes
-    // was a heap allocation for every point.
+    // decides the zone (outside every zone polygon). Found here rather than remembered by a closure: a
+    // variable that an escaping closure changes was a heap allocation for every point.
     let asksLevel = !fields.isDisjoint(with: [.land, .sea]) || (fields.contains(.timeZone) && zones.isEmpty)
     let found = asksLevel ? level ?? lookups.coastLevel(at: coordinate) : nil
     let land = found.map { $0 % 2 == 1 } ?? false
@@ -356,7 +357,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     return nearest
   }
 
-  /// The placemark a key stands for: its land, country and time zone named, the other fields empty.
+  /// The placemark a key stands for: its land, country, region, time zone and water named, the other fields
+  /// empty.
   func placemark(of key: PlacemarkKey) -> Placemark {
     let water = key.water.map { self.water(of: $0) }
     var region: Placemark.Region?

@@ -373,8 +373,8 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// The keys of `coordinates` for `fields` (only ``Placemark/Fields/land``, ``Placemark/Fields/country``,
-  /// ``Placemark/Fields/timeZone`` and ``Placemark/Fields/sea`` count), found as ``placemarks(for:fields:threads:)`` finds them:
-  /// ``placemark(of:)`` of each is the placemark that gives.
+  /// ``Placemark/Fields/region``, ``Placemark/Fields/timeZone`` and ``Placemark/Fields/sea`` count), found as
+  /// ``placemarks(for:fields:threads:)`` finds them: ``placemark(of:)`` of each is the placemark that gives.
   package func placemarkKeys(
     for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
   ) throws(PlaceDataError) -> [PlacemarkKey] {
