@@ -10,6 +10,11 @@ import Testing
 @Suite struct PolygonGridTests {
   static let data = try! PlaceData()
 
+  /// The polygons of the data file `name` (without its extension).
+  static func layer(_ name: String) throws -> PolygonLayer {
+    try PolygonLayer(file: DataFile(path: data.directory + "/\(name).tunnel", expectedKind: "POLY"))
+  }
+
   /// Points to check on a layer: uniform over the sphere, every vertex of some rings, the midpoints of
   /// their edges, and whole degrees.
   static func points(on layer: PolygonLayer, seed: UInt64, random: Int, rings: Int) -> [FixedPoint] {
@@ -172,8 +177,7 @@ import Testing
   /// the edges of the grid's cells.
   @Test(arguments: ["countries", "regions", "marine", "timezones", "islands", "coastline-h", "coastline-l"])
   func ringGridFindsWhatEveryRingSays(_ name: String) throws {
-    let layer = try PolygonLayer(
-      file: DataFile(path: Self.data.directory + "/\(name).tunnel", expectedKind: "POLY"))
+    let layer = try Self.layer(name)
     var points = Self.points(on: layer, seed: 21, random: 300, rings: 6)
     var generator = SplitMix64(seed: 22)
     let units = Int32(layer.unitsPerDegree)
@@ -244,8 +248,7 @@ import Testing
 @Suite struct UniformCellTests {
   @Test(arguments: ["countries", "timezones", "coastline-h"])
   func uniformCellsGiveTheScansAnswers(_ name: String) throws {
-    let layer = try PolygonLayer(
-      file: DataFile(path: PolygonGridTests.data.directory + "/\(name).tunnel", expectedKind: "POLY"))
+    let layer = try PolygonGridTests.layer(name)
     let grid = PolygonGrid(layer: layer)
     let cells = PolygonGrid.rows * PolygonGrid.columns
     let uniform = (0..<cells).filter { grid.uniformCells[$0] != PolygonGrid.crossed }
@@ -287,8 +290,7 @@ import Testing
 @Suite struct CellSpanTests {
   @Test(arguments: ["countries", "timezones", "coastline-h"])
   func spansHoldEachCellsNodesAndRuns(_ name: String) throws {
-    let layer = try PolygonLayer(
-      file: DataFile(path: PolygonGridTests.data.directory + "/\(name).tunnel", expectedKind: "POLY"))
+    let layer = try PolygonGridTests.layer(name)
     let grid = PolygonGrid(layer: layer)
     let (nodes, _, runs) = grid.cells
     var (checked, cut) = (0, 0)

@@ -601,7 +601,16 @@ extension BatchIndexes: PlacemarkLookups {
     guard let regions = unretained.regions else {
       return unindexed.regionFeatures(containing: coordinates, into: results)
     }
-    regions.read { grid in
+    Self.features(in: regions, containing: coordinates, into: results)
+  }
+
+  /// The features of `grid` holding each of `coordinates`, at the same place in `results`, looked up a
+  /// group at a time (``PolygonGrid/features(containing:into:)``).
+  private static func features(
+    in grid: Unretained<PolygonGrid>, containing coordinates: UnsafeBufferPointer<Coordinate>,
+    into results: UnsafeMutableBufferPointer<FeatureSet>
+  ) {
+    grid.read { grid in
       withUnsafeTemporaryAllocation(of: FixedPoint.self, capacity: coordinates.count) { points in
         for index in coordinates.indices { points[index] = grid.layer.fixedPoint(coordinates[index]) }
         grid.features(containing: UnsafeBufferPointer(points), into: results)
@@ -687,12 +696,7 @@ extension BatchIndexes: PlacemarkLookups {
     guard let timeZones = unretained.timeZones else {
       return unindexed.timeZoneFeatures(containing: coordinates, into: results)
     }
-    timeZones.read { grid in
-      withUnsafeTemporaryAllocation(of: FixedPoint.self, capacity: coordinates.count) { points in
-        for index in coordinates.indices { points[index] = grid.layer.fixedPoint(coordinates[index]) }
-        grid.features(containing: UnsafeBufferPointer(points), into: results)
-      }
-    }
+    Self.features(in: timeZones, containing: coordinates, into: results)
   }
 
   /// `choice` of the features of `grid` containing each of `coordinates`, at the same place in `results`:
