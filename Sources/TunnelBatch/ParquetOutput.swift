@@ -152,11 +152,19 @@ struct ParquetColumn {
   var width: Int { rows == 0 ? 8 : values.count / rows + 1 }
 
   @inline(__always) private mutating func level(_ defined: Bool) {
-    if defined { presentBits |= 1 << UInt8(truncatingIfNeeded: rows & 7) }
-    rows += 1
-    if rows & 7 == 0 {
-      present.append(presentBits)
-      presentBits = 0
+    Self.appendBit(defined, to: &present, pending: &presentBits, count: &rows)
+  }
+
+  /// Appends a bit to bit-packed `buffer` (from each byte's lowest bit): `count` bits so far, the byte
+  /// being filled held in `pending` and written once full.
+  @inline(__always) private static func appendBit(
+    _ bit: Bool, to buffer: inout OutputBytes, pending: inout UInt8, count: inout Int
+  ) {
+    if bit { pending |= 1 << UInt8(truncatingIfNeeded: count & 7) }
+    count += 1
+    if count & 7 == 0 {
+      buffer.append(pending)
+      pending = 0
     }
   }
 
@@ -201,12 +209,7 @@ struct ParquetColumn {
   }
 
   @inline(__always) private mutating func appendBoolean(_ value: Bool) {
-    if value { booleanBits |= 1 << UInt8(truncatingIfNeeded: booleans & 7) }
-    booleans += 1
-    if booleans & 7 == 0 {
-      values.append(booleanBits)
-      booleanBits = 0
-    }
+    Self.appendBit(value, to: &values, pending: &booleanBits, count: &booleans)
   }
 
   /// Appends a field's text as the column's kind; false when the text is not one (then nothing is
