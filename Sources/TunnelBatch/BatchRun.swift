@@ -38,7 +38,8 @@ public final class BatchRun {
     /// Threads for the placemarks (default: one per core).
     public var threads: Int?
     /// Rows read before they are answered together: by default ``placemarkChunkSize`` when the rows are
-    /// answered with whole placemarks, else ``chunkSize``.
+    /// answered with whole placemarks, ``boundaryChunkSize`` when by key with the boundaries' distances,
+    /// else ``chunkSize``.
     public var chunkSize: Int
     /// Whether the output is a terminal: then the characters a terminal acts on (escape sequences,
     /// bidirectional overrides) are written escaped (`TerminalText`); files and pipes get every byte.
@@ -69,6 +70,9 @@ public final class BatchRun {
       self.threads = threads
       self.chunkSize = chunkSize ?? Self.chunkSize
       if chunkSize == nil, answersWithPlacemarks { self.chunkSize = Self.placemarkChunkSize }
+      if chunkSize == nil, !answersWithPlacemarks, fields.contains(.boundaryKm) {
+        self.chunkSize = Self.boundaryChunkSize
+      }
     }
 
     /// Rows answered together on the fast paths (no field, the nearest place alone, fields by key), where
@@ -78,6 +82,11 @@ public final class BatchRun {
     /// so four times as many lie half as far apart and share more of the tree nodes and
     /// border vertices their searches read: every field about 15 % faster, some 60 MB more memory.
     public static let placemarkChunkSize = 65_536
+
+    /// Rows answered together by key when the boundaries' distances are among the fields. Their searches
+    /// read trees and vertices that points near each other share, and a chunk's points are answered in
+    /// spatial order: twice the rows of ``placemarkChunkSize`` lie nearer each other, and a key is small.
+    public static let boundaryChunkSize = 131_072
 
     /// Whether the rows are answered with whole placemarks: not on a fast path.
     var answersWithPlacemarks: Bool {

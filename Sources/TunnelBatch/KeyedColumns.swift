@@ -4,7 +4,7 @@ import TunnelSystem
 
 /// The CSV columns or JSON members of a batch's land, country, region, second-level region, time zone and
 /// sea for each value they can take, written once per batch and copied into every row that has the value
-/// (see `PlacemarkKey`).
+/// (see `PlacemarkKey`); the boundaries' distances, numbers, are written for each row from its key.
 ///
 /// Each value's bytes are those the field writes for a placemark that holds it
 /// (`ReverseGeocoder.placemark(of:)`), so a row answered by key is written as the whole placemark's row
@@ -185,6 +185,11 @@ final class KeyedColumns: @unchecked Sendable {
       case .lake(let name): span = water.lake[water.index(name)]
       case nil: preconditionFailure("a key without the sea it was asked for")
       }
+    case .boundaryKm:
+      guard let boundaries = key.pointee.boundaries else {
+        preconditionFailure("a key without the boundaries it was asked for")
+      }
+      return PlacemarkField.writeBoundaries(boundaries, format: format, to: &out, precision: precision)
     default: preconditionFailure("\(field) is not a field of a key")
     }
     bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[span])) }

@@ -54,8 +54,11 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
     return result
   }
 
-  /// The fields a batch can answer by key (``KeyedColumns``): each has a few thousand values at most.
-  static let keyed: Set<PlacemarkField> = [.land, .country, .region, .subregion, .timeZone, .sea]
+  /// The fields a batch can answer by key (``KeyedColumns``): each has a few thousand values at most, but
+  /// for the boundaries' distances, numbers the key holds.
+  static let keyed: Set<PlacemarkField> = [
+    .land, .country, .region, .subregion, .timeZone, .sea, .boundaryKm,
+  ]
 
   /// The JSON members the field writes (``writeJSON(_:_:to:precision:)``), in order.
   var keys: [String] {
@@ -295,16 +298,37 @@ extension PlacemarkField {
         out.append("],")
       }
     case .boundaryKm:
-      let boundaries = placemark?.pointee.boundaryKm
-      out.object("boundaryKm", present: boundaries != nil) { out in
-        for (name, value) in [
-          ("country", boundaries?.country), ("region", boundaries?.region),
-          ("subregion", boundaries?.subregion), ("timeZone", boundaries?.timeZone),
-        ] {
-          if let value { out.member(name, number: value, places: kilometres) } else { out.member(name, nil) }
-        }
-      }
+      Self.writeBoundaries(placemark?.pointee.boundaryKm, format: .json, to: &out, precision: precision)
     }
+  }
+
+  /// Appends the boundaries' CSV columns, each preceded by the separator, or their JSON member followed by a
+  /// comma (empty columns, a null member for none): for a whole placemark and for a key alike.
+  static func writeBoundaries(
+    _ boundaries: Placemark.Boundaries?, format: PlaceColumns.Format, to out: inout OutputBytes,
+    precision: Precision
+  ) {
+    let places = precision.kilometres
+    guard case .delimited(let separator) = format else {
+      out.object("boundaryKm", present: boundaries != nil) { out in
+        func member(_ name: String, _ value: Double?) {
+          if let value { out.member(name, number: value, places: places) } else { out.member(name, nil) }
+        }
+        member("country", boundaries?.country)
+        member("region", boundaries?.region)
+        member("subregion", boundaries?.subregion)
+        member("timeZone", boundaries?.timeZone)
+      }
+      return
+    }
+    func column(_ value: Double?) {
+      out.append(separator)
+      if let value { out.number(value, places: places) }
+    }
+    column(boundaries?.country)
+    column(boundaries?.region)
+    column(boundaries?.subregion)
+    column(boundaries?.timeZone)
   }
 
   /// Appends the CSV columns of `fields`, each preceded by the separator (empty ones without an answer).
@@ -385,11 +409,9 @@ extension PlacemarkField {
       // IANA identifiers hold no ';'.
       field(placemark.map { $0.pointee.timeZone.others.joined(separator: ";") })
     case .boundaryKm:
-      let boundaries = placemark?.pointee.boundaryKm
-      kilometres(boundaries?.country)
-      kilometres(boundaries?.region)
-      kilometres(boundaries?.subregion)
-      kilometres(boundaries?.timeZone)
+      Self.writeBoundaries(
+        placemark?.pointee.boundaryKm, format: .delimited(separator: separator), to: &out,
+        precision: precision)
     }
   }
 

@@ -71,8 +71,7 @@ extension Tunnel {
         Fields (--fields, comma-separated; all of them by default): land, country, region, \
         subregion (a US county, a French département), sea (with lake and inLake), nearestPlace, \
         nearestLand, timeZone, boundaryKm (how far each of those layers' nearest boundary is). \
-        Every field but nearestLand and boundaryKm takes a fast path when neither of those two is asked \
-        for. \
+        Every field but nearestLand takes a fast path when nearestLand is not asked for. \
         '--fields none' adds no field: the rows are read, checked \
         and written back (with --antipode, with their antipodes), which is what reading and writing alone \
         cost.

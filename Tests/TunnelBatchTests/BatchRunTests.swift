@@ -40,13 +40,21 @@ import Glibc
     return (output, summary, bad)
   }
 
-  @Test("Whole placemarks are answered in larger chunks than the fast paths, unless a size is given")
+  @Test(
+    "Whole placemarks and the boundaries are answered in larger chunks than the fast paths, unless a size is given"
+  )
   func chunkSizesFollowTheFields() {
     let placemarks: [[PlacemarkField]] = [
-      PlacemarkField.allCases, [.boundaryKm], [.country, .nearestLand], [.region, .boundaryKm],
+      PlacemarkField.allCases, [.country, .nearestLand], [.boundaryKm, .nearestLand],
     ]
     for fields in placemarks {
       #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.placemarkChunkSize, "\(fields)")
+    }
+    let boundaries: [[PlacemarkField]] = [
+      [.boundaryKm], [.region, .boundaryKm], [.boundaryKm, .nearestPlace],
+    ]
+    for fields in boundaries {
+      #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.boundaryChunkSize, "\(fields)")
     }
     let fastPaths: [[PlacemarkField]] = [
       [], [.nearestPlace], [.timeZone], [.land, .country, .timeZone], [.country, .nearestPlace],
@@ -57,6 +65,7 @@ import Glibc
     }
     #expect(BatchRun.Options.placemarkChunkSize > BatchRun.Options.chunkSize)
     #expect(BatchRun.Options(fields: [.sea], chunkSize: 10).chunkSize == 10)
+    #expect(BatchRun.Options(fields: [.boundaryKm], chunkSize: 10).chunkSize == 10)
   }
 
   /// Points spread over the globe, with a bad row every seventh line.

@@ -319,7 +319,7 @@ import Testing
     #expect(result.status == 0)
     for text in [
       "Examples:", "tunnel batch points.csv", "--fields",
-      "a fast path when neither of those two is asked for", "--antipode",
+      "but nearestLand takes a fast path", "--antipode",
       "tunnel_land", "never quoted", "as it came", "escaped", "Columns are never guessed",
       "the options choose",
       "LATITUDE_DD", "sep=", "semicolons",

@@ -125,16 +125,19 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     into output: UnsafeMutablePointer<PlacemarkKey>, made: inout Int
   ) throws(PlaceDataError) {
     let count = coordinates.count
-    // None where the time zone is not asked: a set is 48 bytes, made and destroyed for every point.
+    // None where neither the time zone nor the boundaries are asked: a set is 48 bytes, made and destroyed
+    // for every point.
     let zones = UnsafeMutableBufferPointer<FeatureSet>.allocate(
-      capacity: fields.contains(.timeZone) ? count : 0)
+      capacity: fields.isDisjoint(with: [.timeZone, .boundaries]) ? 0 : count)
     let levels = UnsafeMutableBufferPointer<Int?>.allocate(
       capacity: fields.isDisjoint(with: [.land, .sea]) ? 0 : count)
+    // The boundaries' region (whether a polygon gives it, whether it has a second-level region) needs the
+    // country.
     let countries = UnsafeMutableBufferPointer<Int??>.allocate(
-      capacity: fields.isDisjoint(with: [.country, .region]) ? 0 : count)
+      capacity: fields.isDisjoint(with: [.country, .region, .boundaries]) ? 0 : count)
     let seas = UnsafeMutableBufferPointer<Int?>.allocate(capacity: fields.contains(.sea) ? count : 0)
     let regionSets = UnsafeMutableBufferPointer<FeatureSet>.allocate(
-      capacity: fields.contains(.region) ? count : 0)
+      capacity: fields.isDisjoint(with: [.region, .boundaries]) ? 0 : count)
     let drawn = UnsafeMutableBufferPointer<Int?>.allocate(capacity: countries.count)
     let unsettled = UnsafeMutableBufferPointer<Coordinate>.allocate(capacity: countries.count)
     for index in zones.indices { (zones.baseAddress! + index).initialize(to: FeatureSet()) }
@@ -150,7 +153,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       drawn.deallocate()
       unsettled.deallocate()
     }
-    if fields.contains(.timeZone) { lookups.timeZoneFeatures(containing: coordinates, into: zones) }
+    if !zones.isEmpty { lookups.timeZoneFeatures(containing: coordinates, into: zones) }
     if !levels.isEmpty { lookups.coastLevels(at: coordinates, into: levels) }
     if !seas.isEmpty { lookups.seaFeatures(containing: coordinates, into: seas) }
     if !regionSets.isEmpty { lookups.regionFeatures(containing: coordinates, into: regionSets) }
@@ -186,7 +189,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         coordinates, settled: UnsafeBufferPointer(countries),
         unsettled: UnsafeBufferPointer(rebasing: unsettled[..<unsettledTotal]),
         drawn: UnsafeBufferPointer(rebasing: drawn[..<unsettledTotal]),
-        zonesAsked: fields.contains(.timeZone) ? UnsafeBufferPointer(zones) : nil,
+        zonesAsked: zones.isEmpty ? nil : UnsafeBufferPointer(zones),
         vectors: unsettledVectors, into: unsettledZones)
     }
     unsettledCount = 0
@@ -317,8 +320,17 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         try closestPlace(to: SphereGeometry.unitVector(coordinate)).index
       }
     }
-    if fields.contains(.region) {
-      key.region = try region(at: coordinate, country: country, regions: regions)
+    if !fields.isDisjoint(with: [.region, .boundaries]) {
+      let region = try region(at: coordinate, country: country, regions: regions)
+      if fields.contains(.region) { key.region = region }
+      if fields.contains(.boundaries) {
+        key.boundaries = boundaries(
+          at: coordinate, SphereGeometry.unitVector(coordinate),
+          regionByPolygon: region.index >= 0 && region.source == .polygon,
+          hasSubregion: region.subregion >= 0,
+          inZone: !zones.isEmpty,
+          land: { asksLevel ? land : lookups.coastLevel(at: coordinate).map { $0 % 2 == 1 } ?? false })
+      }
     }
     return key
   }
@@ -374,7 +386,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       subregion: subregion,
       sea: water?.sea, lake: water?.lake, inLake: water?.inLake ?? false, nearestPlace: .unasked,
       nearestLand: nil,
-      timeZone: key.timeZone.map { timeZone(of: $0) } ?? Placemark.TimeZone(identifier: ""), boundaryKm: nil)
+      timeZone: key.timeZone.map { timeZone(of: $0) } ?? Placemark.TimeZone(identifier: ""),
+      boundaryKm: key.boundaries)
   }
 
   /// How far the nearest boundary of each layer is (``Placemark/Boundaries``): the region's only when a

@@ -1,5 +1,5 @@
 /// The land, country, region, time zone and water of a point as the layers number them, before any name is
-/// read: what a batch that writes only those fields needs of each point.
+/// read, and its boundaries' distances: what a batch that writes only those fields needs of each point.
 ///
 /// A ``Placemark`` is a few hundred bytes of strings; building one per point, copying it into the chunk's
 /// answers and dropping its strings afterwards was most of a `--fields timeZone` batch above the cost of
@@ -20,13 +20,20 @@ package struct PlacemarkKey: Sendable {
   package var water: Water?
   /// The region and the second-level region; nil when ``Placemark/Fields/region`` was not asked for.
   package var region: Region?
+  /// How far each layer's nearest boundary is (numbers, written for each row as they are); nil when
+  /// ``Placemark/Fields/boundaries`` was not asked for.
+  package var boundaries: Placemark.Boundaries?
 
-  package init(land: Bool, country: Int32, timeZone: Zone?, water: Water? = nil, region: Region? = nil) {
+  package init(
+    land: Bool, country: Int32, timeZone: Zone?, water: Water? = nil, region: Region? = nil,
+    boundaries: Placemark.Boundaries? = nil
+  ) {
     self.land = land
     self.country = country
     self.timeZone = timeZone
     self.water = water
     self.region = region
+    self.boundaries = boundaries
   }
 
   /// A time zone as the layers number it.
@@ -76,8 +83,8 @@ package struct PlacemarkKey: Sendable {
 }
 
 extension ReverseGeocoder {
-  /// The placemark a key stands for: its land, country, region, time zone and water named, the other
-  /// fields empty (as ``Placemark/Fields`` describes), and no coordinate.
+  /// The placemark a key stands for: its land, country, region, time zone and water named, its boundaries'
+  /// distances, the other fields empty (as ``Placemark/Fields`` describes), and no coordinate.
   package func placemark(of key: PlacemarkKey) throws(PlaceDataError) -> Placemark {
     try placemarks(of: [key])[0]
   }

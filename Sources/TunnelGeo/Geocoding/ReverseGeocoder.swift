@@ -373,7 +373,8 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// The keys of `coordinates` for `fields` (only ``Placemark/Fields/land``, ``Placemark/Fields/country``,
-  /// ``Placemark/Fields/region``, ``Placemark/Fields/timeZone`` and ``Placemark/Fields/sea`` count), found as
+  /// ``Placemark/Fields/region``, ``Placemark/Fields/timeZone``, ``Placemark/Fields/sea`` and
+  /// ``Placemark/Fields/boundaries`` count), found as
   /// ``placemarks(for:fields:threads:)`` finds them: ``placemark(of:)`` of each is the placemark that gives.
   package func placemarkKeys(
     for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
@@ -381,17 +382,19 @@ public final class ReverseGeocoder: Sendable {
     _ = try placemarkLayers()
     let built = prepared.withLock { $0.batchIndexes }
     let keys: [PlacemarkKey]
+    // The boundaries' searches read trees and vertices that points near each other share.
+    let ordered = fields.contains(.boundaries)
     if let indexes = coordinates.count > Self.batchIndexThreshold
       ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
     {
       let assembly = PlacemarkAssembly(lookups: indexes)
-      keys = try parallelMap(coordinates, ordered: false, threads: threads) {
+      keys = try parallelMap(coordinates, ordered: ordered, threads: threads) {
         block, output, made throws(PlaceDataError) in
         try assembly.keys(for: block, fields: fields, into: output, made: &made)
       }
     } else {
       let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
-      keys = try parallelMap(coordinates, ordered: false, threads: threads) {
+      keys = try parallelMap(coordinates, ordered: ordered, threads: threads) {
         block, output, made throws(PlaceDataError) in
         try assembly.keys(for: block, fields: fields, into: output, made: &made)
       }
