@@ -31,6 +31,16 @@ final class KeyedColumns: @unchecked Sendable {
   private let regions: [Range<Int>]
   /// Where the bytes of no second-level region are, then those of each second-level region's feature.
   private let subregions: [Range<Int>]
+  /// Where the bytes of each country feature's as the nearest land's country are, and last those of none
+  /// (``PlacemarkField/writeShoreCountry(_:format:to:)``).
+  private let shoreCountries: [Range<Int>]
+  /// Where the bytes of each island feature's name are as a text, and last those of none
+  /// (``PlacemarkField/writeText(_:format:to:)``).
+  private let islands: [Range<Int>]
+  /// The place layer the nearest land's place names are read from, for each row (there are too many to
+  /// write each beforehand); read without counting a reference (`places` keeps it).
+  private let places: PlaceLayer?
+  private let unretainedPlaces: Unmanaged<PlaceLayer>?
 
   /// The sea field's spans: on land, and for each kind of water (at sea, in a lake) unnamed, then named by
   /// each marine feature, then by each lake feature.
@@ -109,6 +119,38 @@ final class KeyedColumns: @unchecked Sendable {
         + (0..<counts.subregions).map {
           key(region: PlacemarkKey.Region(index: 0, source: .polygon, subregion: Int32($0)))
         })
+    // The nearest land's countries and islands, from placemarks whose nearest land has them.
+    func shores(_ count: Int, _ description: (Int?) -> ShoreDescription) throws(PlaceDataError) -> [Placemark]
+    {
+      guard fields.contains(.nearestLand) else { return [] }
+      let keys = (0...count).map { feature in
+        PlacemarkKey(
+          land: false, country: -1, timeZone: nil,
+          shore: PlacemarkKey.Shore(
+            distanceKm: 0, latitude: 0, longitude: 0,
+            description: description(feature < count ? feature : nil)))
+      }
+      return try geocoder.placemarks(of: keys)
+    }
+    func shoreSpans(_ placemarks: [Placemark], _ write: (Placemark.NearestLand?) -> Void) -> [Range<Int>] {
+      placemarks.map { placemark in
+        let start = out.count
+        write(placemark.nearestLand)
+        return start..<out.count
+      }
+    }
+    shoreCountries = shoreSpans(
+      try shores(counts.countries) { ShoreDescription(country: $0, island: nil, place: nil) }
+    ) {
+      PlacemarkField.writeShoreCountry($0?.country, format: format, to: &out)
+    }
+    islands = shoreSpans(
+      try shores(counts.islands) { ShoreDescription(country: nil, island: $0, place: nil) }
+    ) {
+      PlacemarkField.writeText($0?.island, format: format, to: &out)
+    }
+    places = fields.contains(.nearestLand) ? try geocoder.data.places() : nil
+    unretainedPlaces = places.map { Unmanaged.passUnretained($0) }
     bytes = out.bytes
   }
 
@@ -185,6 +227,8 @@ final class KeyedColumns: @unchecked Sendable {
       case .lake(let name): span = water.lake[water.index(name)]
       case nil: preconditionFailure("a key without the sea it was asked for")
       }
+    case .nearestLand:
+      return writeNearestLand(key.pointee.shore, to: &out)
     case .boundaryKm:
       guard let boundaries = key.pointee.boundaries else {
         preconditionFailure("a key without the boundaries it was asked for")
@@ -193,6 +237,40 @@ final class KeyedColumns: @unchecked Sendable {
     default: preconditionFailure("\(field) is not a field of a key")
     }
     bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[span])) }
+  }
+
+  /// Appends the nearest land's columns or member for a key's shoreline point (none on land): its country
+  /// and island copied from their spans, its place's name from the place layer.
+  private func writeNearestLand(_ shore: PlacemarkKey.Shore?, to out: inout OutputBytes) {
+    guard let shore else {
+      return PlacemarkField.writeNearestLand(nil, format: format, to: &out, precision: precision)
+    }
+    let described = shore.description
+    let country = shoreCountries[described.country ?? shoreCountries.count - 1]
+    let island = islands[described.island ?? islands.count - 1]
+    let format = format
+    bytes.withUnsafeBufferPointer { bytes in
+      func append(_ span: Range<Int>, to out: inout OutputBytes) {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span]))
+      }
+      PlacemarkField.writeNearestLand(
+        (shore.distanceKm, shore.latitude, shore.longitude), format: format, to: &out, precision: precision,
+        country: { append(country, to: &$0) },
+        name: { out in
+          guard let place = described.place, let places = unretainedPlaces else {
+            return append(island, to: &out)
+          }
+          places._withUnsafeGuaranteedRef { places in
+            places.withName(at: place) { name in
+              switch format {
+              case .delimited(let separator): out.field(utf8: name, separator: separator)
+              case .json: out.json(utf8: name)
+              }
+            }
+          }
+        },
+        island: { append(island, to: &$0) })
+    }
   }
 
   /// Appends `field`'s columns or member as a whole placemark's row has them.

@@ -55,9 +55,10 @@ public enum PlacemarkField: String, Sendable, CaseIterable {
   }
 
   /// The fields a batch can answer by key (``KeyedColumns``): each has a few thousand values at most, but
-  /// for the boundaries' distances, numbers the key holds.
+  /// for the numbers a key holds (the boundaries' distances, the nearest land's) and the nearest land's
+  /// place names, written from the place layer.
   static let keyed: Set<PlacemarkField> = [
-    .land, .country, .region, .subregion, .timeZone, .sea, .boundaryKm,
+    .land, .country, .region, .subregion, .timeZone, .sea, .nearestLand, .boundaryKm,
   ]
 
   /// The JSON members the field writes (``writeJSON(_:_:to:precision:)``), in order.
@@ -271,20 +272,7 @@ extension PlacemarkField {
         }
       }
     case .nearestLand:
-      let land = placemark?.pointee.nearestLand
-      out.object("nearestLand", present: land != nil) { out in
-        guard let land else { return }
-        out.object("country", present: land.country != nil) { out in
-          out.member("code", land.country?.code)
-          out.member("disputed", land.country?.disputed)
-          out.member("name", land.country?.name)
-        }
-        out.member("distanceKm", number: land.distanceKm, places: kilometres)
-        out.member("island", land.island)
-        out.member("latitude", number: land.latitude, places: degrees)
-        out.member("longitude", longitude: land.longitude, places: degrees)
-        out.member("name", land.name)
-      }
+      Self.writeNearestLand(placemark?.pointee.nearestLand, format: .json, to: &out, precision: precision)
     case .timeZone:
       let zone = placemark?.pointee.timeZone
       out.object("timeZone", present: zone != nil) { out in
@@ -299,6 +287,88 @@ extension PlacemarkField {
       }
     case .boundaryKm:
       Self.writeBoundaries(placemark?.pointee.boundaryKm, format: .json, to: &out, precision: precision)
+    }
+  }
+
+  /// Appends a whole placemark's nearest land's CSV columns, each preceded by the separator, or its JSON
+  /// member followed by a comma.
+  static func writeNearestLand(
+    _ land: Placemark.NearestLand?, format: PlaceColumns.Format, to out: inout OutputBytes,
+    precision: Precision
+  ) {
+    writeNearestLand(
+      land.map { ($0.distanceKm, $0.latitude, $0.longitude) }, format: format, to: &out, precision: precision,
+      country: { out in writeShoreCountry(land?.country, format: format, to: &out) },
+      name: { out in writeText(land?.name, format: format, to: &out) },
+      island: { out in writeText(land?.island, format: format, to: &out) })
+  }
+
+  /// Appends the nearest land's CSV columns, each preceded by the separator (empty ones for none), or its
+  /// JSON member followed by a comma (null for none), its numbers given and its names written by
+  /// `country` (as ``writeShoreCountry(_:format:to:)`` writes it), `name` and `island` (each as
+  /// ``writeText(_:format:to:)`` writes a text): for a whole placemark and for a key alike.
+  static func writeNearestLand(
+    _ land: (distanceKm: Double, latitude: Double, longitude: Double)?, format: PlaceColumns.Format,
+    to out: inout OutputBytes, precision: Precision, country: (inout OutputBytes) -> Void,
+    name: (inout OutputBytes) -> Void, island: (inout OutputBytes) -> Void
+  ) {
+    guard case .delimited(let separator) = format else {
+      out.object("nearestLand", present: land != nil) { out in
+        guard let land else { return }
+        country(&out)
+        out.member("distanceKm", number: land.distanceKm, places: precision.kilometres)
+        out.key("island")
+        island(&out)
+        out.append(UInt8(ascii: ","))
+        out.member("latitude", number: land.latitude, places: precision.degrees)
+        out.member("longitude", longitude: land.longitude, places: precision.degrees)
+        out.key("name")
+        name(&out)
+        out.append(UInt8(ascii: ","))
+      }
+      return
+    }
+    guard let land else {
+      for _ in PlacemarkField.nearestLand.columns { out.append(separator) }
+      return
+    }
+    out.append(separator)
+    out.number(land.distanceKm, places: precision.kilometres)
+    out.append(separator)
+    out.number(land.latitude, places: precision.degrees)
+    out.append(separator)
+    out.longitude(land.longitude, places: precision.degrees)
+    country(&out)
+    out.append(separator)
+    name(&out)
+    out.append(separator)
+    island(&out)
+  }
+
+  /// Appends the nearest land's country: its code and name as CSV columns, each preceded by the separator
+  /// (empty for none), or its JSON member followed by a comma (null for none).
+  static func writeShoreCountry(
+    _ country: Placemark.Country?, format: PlaceColumns.Format, to out: inout OutputBytes
+  ) {
+    guard case .delimited(let separator) = format else {
+      out.object("country", present: country != nil) { out in
+        out.member("code", country?.code)
+        out.member("disputed", country?.disputed)
+        out.member("name", country?.name)
+      }
+      return
+    }
+    out.append(separator)
+    if let code = country?.code { out.field(code, separator: separator) }
+    out.append(separator)
+    if let name = country?.name { out.field(name, separator: separator) }
+  }
+
+  /// Appends a text as a CSV field (nothing for none) or a JSON string (null for none).
+  static func writeText(_ text: String?, format: PlaceColumns.Format, to out: inout OutputBytes) {
+    switch format {
+    case .delimited(let separator): if let text { out.field(text, separator: separator) }
+    case .json: out.json(text)
     }
   }
 
@@ -362,18 +432,6 @@ extension PlacemarkField {
       out.append(separator)
       if let text { out.field(text, separator: separator) }
     }
-    func degrees(_ value: Double?) {
-      out.append(separator)
-      if let value { out.number(value, places: precision.degrees) }
-    }
-    func longitude(_ value: Double?) {
-      out.append(separator)
-      if let value { out.longitude(value, places: precision.degrees) }
-    }
-    func kilometres(_ value: Double?) {
-      out.append(separator)
-      if let value { out.number(value, places: precision.kilometres) }
-    }
     func flag(_ value: Bool?) { field(value.map { $0 ? "true" : "false" }) }
     switch self {
     case .land:
@@ -396,14 +454,9 @@ extension PlacemarkField {
     case .nearestPlace:
       Self.writeNearestPlaceCSV(answer, to: &out, separator: separator, precision: precision)
     case .nearestLand:
-      let land = placemark?.pointee.nearestLand
-      kilometres(land?.distanceKm)
-      degrees(land?.latitude)
-      longitude(land?.longitude)
-      field(land?.country?.code)
-      field(land?.country?.name)
-      field(land?.name)
-      field(land?.island)
+      Self.writeNearestLand(
+        placemark?.pointee.nearestLand, format: .delimited(separator: separator), to: &out,
+        precision: precision)
     case .timeZone:
       field(placemark?.pointee.timeZone.identifier)
       // IANA identifiers hold no ';'.

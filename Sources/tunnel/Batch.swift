@@ -71,7 +71,8 @@ extension Tunnel {
         Fields (--fields, comma-separated; all of them by default): land, country, region, \
         subregion (a US county, a French département), sea (with lake and inLake), nearestPlace, \
         nearestLand, timeZone, boundaryKm (how far each of those layers' nearest boundary is). \
-        Every field but nearestLand takes a fast path when nearestLand is not asked for. \
+        nearestLand and boundaryKm search for the nearest shoreline and borders, and cost several times \
+        what each other field does. \
         '--fields none' adds no field: the rows are read, checked \
         and written back (with --antipode, with their antipodes), which is what reading and writing alone \
         cost.

@@ -41,29 +41,24 @@ import Glibc
   }
 
   @Test(
-    "Whole placemarks and the boundaries are answered in larger chunks than the fast paths, unless a size is given"
-  )
+    "The boundaries and the nearest land are answered in larger chunks than the rest, unless a size is given")
   func chunkSizesFollowTheFields() {
-    let placemarks: [[PlacemarkField]] = [
-      PlacemarkField.allCases, [.country, .nearestLand], [.boundaryKm, .nearestLand],
+    let searches: [[PlacemarkField]] = [
+      PlacemarkField.allCases, [.boundaryKm], [.nearestLand], [.region, .boundaryKm],
+      [.boundaryKm, .nearestPlace],
+      [.country, .nearestLand],
     ]
-    for fields in placemarks {
-      #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.placemarkChunkSize, "\(fields)")
+    for fields in searches {
+      #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.searchChunkSize, "\(fields)")
     }
-    let boundaries: [[PlacemarkField]] = [
-      [.boundaryKm], [.region, .boundaryKm], [.boundaryKm, .nearestPlace],
-    ]
-    for fields in boundaries {
-      #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.boundaryChunkSize, "\(fields)")
-    }
-    let fastPaths: [[PlacemarkField]] = [
+    let others: [[PlacemarkField]] = [
       [], [.nearestPlace], [.timeZone], [.land, .country, .timeZone], [.country, .nearestPlace],
       [.sea, .nearestPlace], [.country, .region], [.subregion],
     ]
-    for fields in fastPaths {
+    for fields in others {
       #expect(BatchRun.Options(fields: fields).chunkSize == BatchRun.Options.chunkSize, "\(fields)")
     }
-    #expect(BatchRun.Options.placemarkChunkSize > BatchRun.Options.chunkSize)
+    #expect(BatchRun.Options.searchChunkSize > BatchRun.Options.chunkSize)
     #expect(BatchRun.Options(fields: [.sea], chunkSize: 10).chunkSize == 10)
     #expect(BatchRun.Options(fields: [.boundaryKm], chunkSize: 10).chunkSize == 10)
   }

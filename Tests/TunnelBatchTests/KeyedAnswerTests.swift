@@ -4,9 +4,9 @@ import TunnelGeo
 
 @testable import TunnelBatch
 
-/// A batch of any fields but the nearest land is answered by key (`PlacemarkKey`, ``KeyedColumns``), and
-/// with the nearest place too, by key and the nearest places beside the keys; its output is byte for byte
-/// the one whole placemarks give, in every format, on every kind of input.
+/// A batch is answered by key (`PlacemarkKey`, ``KeyedColumns``), and with the nearest place too, by key
+/// and the nearest places beside the keys; its output is byte for byte the one whole placemarks give, in
+/// every format, on every kind of input.
 @Suite struct KeyedAnswerTests {
   /// The output of a batch of `text`, answered by key or by whole placemarks.
   func output(
@@ -23,7 +23,8 @@ import TunnelGeo
     [.nearestPlace, .timeZone], [.land, .country, .nearestPlace, .timeZone],
     [.sea, .land, .timeZone, .nearestPlace],
     [.region, .subregion, .country, .nearestPlace], [.boundaryKm], [.region, .boundaryKm, .timeZone],
-    [.boundaryKm, .country, .nearestPlace, .sea],
+    [.boundaryKm, .country, .nearestPlace, .sea], [.nearestLand], [.nearestLand, .sea, .land, .country],
+    [.nearestLand, .nearestPlace], PlacemarkField.allCases,
   ]
 
   /// Points where each rule of the four fields decides: uniform, just off coasts and country borders
@@ -134,7 +135,7 @@ import TunnelGeo
   }
 
   @Test(
-    "Every field but the nearest land is answered by key, with or without the nearest place")
+    "Every field is answered by key, with or without the nearest place")
   func keyedFieldsOnly() {
     #expect(BatchRun.Options(fields: [.timeZone, .land]).keyedOnly)
     #expect(BatchRun.Options(fields: [.sea]).keyedOnly)
@@ -143,12 +144,13 @@ import TunnelGeo
     #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace]).keyedWithNearestPlace)
     #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace, .sea, .region]).keyedWithNearestPlace)
     #expect(!BatchRun.Options(fields: [.nearestPlace]).keyedWithNearestPlace)
-    #expect(!BatchRun.Options(fields: [.timeZone, .nearestPlace, .nearestLand]).keyedWithNearestPlace)
+    #expect(BatchRun.Options(fields: [.timeZone, .nearestPlace, .nearestLand]).keyedWithNearestPlace)
+    #expect(BatchRun.Options(fields: PlacemarkField.allCases).keyedWithNearestPlace)
     #expect(!BatchRun.Options(fields: [.timeZone]).keyedWithNearestPlace)
     #expect(BatchRun.Options(fields: [.sea, .boundaryKm]).keyedOnly)
     #expect(BatchRun.Options(fields: [.boundaryKm, .nearestPlace]).keyedWithNearestPlace)
-    #expect(!BatchRun.Options(fields: [.sea, .nearestLand]).keyedOnly)
-    #expect(!BatchRun.Options(fields: [.boundaryKm, .nearestLand]).keyedOnly)
+    #expect(BatchRun.Options(fields: [.sea, .nearestLand]).keyedOnly)
+    #expect(BatchRun.Options(fields: [.boundaryKm, .nearestLand]).keyedOnly)
     #expect(!BatchRun.Options(fields: []).keyedOnly)
   }
 }

@@ -319,7 +319,7 @@ import Testing
     #expect(result.status == 0)
     for text in [
       "Examples:", "tunnel batch points.csv", "--fields",
-      "but nearestLand takes a fast path", "--antipode",
+      "cost several times", "--antipode",
       "tunnel_land", "never quoted", "as it came", "escaped", "Columns are never guessed",
       "the options choose",
       "LATITUDE_DD", "sep=", "semicolons",

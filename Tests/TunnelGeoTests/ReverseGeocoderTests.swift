@@ -167,10 +167,12 @@ import Testing
   /// Keys found together (``ReverseGeocoder/placemarkKeys(for:fields:threads:)``: each polygon layer's
   /// lookups of a block of points in one walk down its grid) stand for the one-off placemarks, also where
   /// the walks of neighbouring points part: near coasts, country borders, the time zones' and the named
-  /// seas' edges and in lakes, in blocks that end short; with the boundaries' distances, in spatial order.
+  /// seas' edges and in lakes, in blocks that end short; with the boundaries' distances and the nearest land,
+  /// in spatial order.
   @Test(arguments: [
     Placemark.Fields.land, .country, .timeZone, .sea, .region, [.land, .country, .timeZone],
     [.land, .sea, .timeZone], [.region, .country, .sea], .boundaries, [.boundaries, .region, .timeZone],
+    .nearestLand, [.nearestLand, .land, .country, .sea],
   ])
   func keysFoundTogetherEqualOneOffPlacemarks(_ fields: Placemark.Fields) throws {
     var points = try Self.points()
@@ -199,6 +201,7 @@ import Testing
         || found.timeZone != expected.timeZone || found.sea != expected.sea || found.lake != expected.lake
         || found.inLake != expected.inLake || found.region != expected.region
         || found.subregion != expected.subregion || found.boundaryKm != expected.boundaryKm
+        || found.nearestLand != expected.nearestLand
       {
         differences += 1
         if differences <= 3 { Issue.record("\(point):\n  one-off \(expected)\n  key \(found)") }

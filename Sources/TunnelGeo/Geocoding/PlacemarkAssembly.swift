@@ -110,8 +110,8 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       timeZone: timeZone, boundaryKm: boundaries)
   }
 
-  /// The land, country, region, time zone and water of each of `coordinates` for `fields` as the layers
-  /// number them (the others are not looked up): ``placemark(of:)`` of each has the values
+  /// The land, country, region, time zone, water, nearest land and boundaries of each of `coordinates` for
+  /// `fields` as the layers number them (the others are not looked up): ``placemark(of:)`` of each has the values
   /// ``placemark(for:fields:)`` gives there. They are initialized one after another from `output`; `made`
   /// counts those made, also when one throws.
   ///
@@ -130,7 +130,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     let zones = UnsafeMutableBufferPointer<FeatureSet>.allocate(
       capacity: fields.isDisjoint(with: [.timeZone, .boundaries]) ? 0 : count)
     let levels = UnsafeMutableBufferPointer<Int?>.allocate(
-      capacity: fields.isDisjoint(with: [.land, .sea]) ? 0 : count)
+      capacity: fields.isDisjoint(with: [.land, .sea, .nearestLand]) ? 0 : count)
     // The boundaries' region (whether a polygon gives it, whether it has a second-level region) needs the
     // country.
     let countries = UnsafeMutableBufferPointer<Int??>.allocate(
@@ -299,10 +299,11 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     for coordinate: Coordinate, fields: Placemark.Fields, zones: borrowing FeatureSet, level: Int??,
     country: Int?, sea: Int??, regions: UnsafePointer<FeatureSet>?
   ) throws(PlaceDataError) -> PlacemarkKey {
-    // The coastline's level (on land, in a lake), looked up only where the land or the sea is asked or it
-    // decides the zone (outside every zone polygon). Found here rather than remembered by a closure: a
+    // The coastline's level (on land, in a lake), looked up only where the land, the sea or the nearest land
+    // is asked or it decides the zone (outside every zone polygon). Found here rather than remembered by a closure: a
     // variable that an escaping closure changes was a heap allocation for every point.
-    let asksLevel = !fields.isDisjoint(with: [.land, .sea]) || (fields.contains(.timeZone) && zones.isEmpty)
+    let asksLevel =
+      !fields.isDisjoint(with: [.land, .sea, .nearestLand]) || (fields.contains(.timeZone) && zones.isEmpty)
     let found = asksLevel ? level ?? lookups.coastLevel(at: coordinate) : nil
     let land = found.map { $0 % 2 == 1 } ?? false
     var key = PlacemarkKey(land: fields.contains(.land) && land, country: -1, timeZone: nil)
@@ -314,6 +315,12 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         : water(
           at: coordinate, { SphereGeometry.unitVector(coordinate) },
           inLake: found.map { $0 % 2 == 0 } ?? false, sea: sea)
+    }
+    if fields.contains(.nearestLand), !land,
+      let hit = lookups.nearestShore(
+        to: coordinate, SphereGeometry.unitVector(coordinate), inLake: found.map { $0 % 2 == 0 } ?? false)
+    {
+      key.shore = shore(hit)
     }
     if fields.contains(.timeZone) {
       key.timeZone = try zone(at: coordinate, zones: zones, land: { land }) { () throws(PlaceDataError) in
@@ -385,7 +392,7 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       country: key.country >= 0 ? lookups.country(Int(key.country)) : nil, region: region,
       subregion: subregion,
       sea: water?.sea, lake: water?.lake, inLake: water?.inLake ?? false, nearestPlace: .unasked,
-      nearestLand: nil,
+      nearestLand: key.shore.map { nearestLand(of: $0) },
       timeZone: key.timeZone.map { timeZone(of: $0) } ?? Placemark.TimeZone(identifier: ""),
       boundaryKm: key.boundaries)
   }
@@ -661,12 +668,23 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   // MARK: Nearest land
 
   /// Describes a shoreline point: its country and, where a place is near, its name.
-  func nearestLand(_ shore: BoundaryHit) -> Placemark.NearestLand {
+  func nearestLand(_ shore: BoundaryHit) -> Placemark.NearestLand { nearestLand(of: self.shore(shore)) }
+
+  /// A shoreline point as a key holds it: where it is, how far, and its description's features.
+  func shore(_ shore: BoundaryHit) -> PlacemarkKey.Shore {
     let point = SphereGeometry.coordinate(shore.point)
-    let described = shoreDescription(shore.point)
+    return PlacemarkKey.Shore(
+      distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
+      description: shoreDescription(shore.point))
+  }
+
+  /// The nearest land a key's shoreline point stands for: its country, its island, and its name (the
+  /// place's where one is near, else the island's).
+  func nearestLand(of shore: PlacemarkKey.Shore) -> Placemark.NearestLand {
+    let described = shore.description
     let island = described.island.map { lookups.island($0) }
     return Placemark.NearestLand(
-      distanceKm: shore.angle * SphereGeometry.radiusKm, latitude: point.latitude, longitude: point.longitude,
+      distanceKm: shore.distanceKm, latitude: shore.latitude, longitude: shore.longitude,
       country: described.country.map { lookups.country($0) },
       name: described.place.map { lookups.layers.places.name(at: $0) } ?? island, island: island)
   }

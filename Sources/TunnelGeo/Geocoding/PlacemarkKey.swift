@@ -1,5 +1,6 @@
-/// The land, country, region, time zone and water of a point as the layers number them, before any name is
-/// read, and its boundaries' distances: what a batch that writes only those fields needs of each point.
+/// The land, country, region, time zone, water and nearest land of a point as the layers number them,
+/// before any name is read, and its boundaries' distances: what a batch needs of each point for every field
+/// but the nearest place (which it finds beside the keys).
 ///
 /// A ``Placemark`` is a few hundred bytes of strings; building one per point, copying it into the chunk's
 /// answers and dropping its strings afterwards was most of a `--fields timeZone` batch above the cost of
@@ -23,10 +24,13 @@ package struct PlacemarkKey: Sendable {
   /// How far each layer's nearest boundary is (numbers, written for each row as they are); nil when
   /// ``Placemark/Fields/boundaries`` was not asked for.
   package var boundaries: Placemark.Boundaries?
+  /// The nearest land of a point at sea or in a lake (``Placemark/nearestLand``); nil on land, or when
+  /// ``Placemark/Fields/nearestLand`` was not asked for.
+  package var shore: Shore?
 
   package init(
     land: Bool, country: Int32, timeZone: Zone?, water: Water? = nil, region: Region? = nil,
-    boundaries: Placemark.Boundaries? = nil
+    boundaries: Placemark.Boundaries? = nil, shore: Shore? = nil
   ) {
     self.land = land
     self.country = country
@@ -34,6 +38,20 @@ package struct PlacemarkKey: Sendable {
     self.water = water
     self.region = region
     self.boundaries = boundaries
+    self.shore = shore
+  }
+
+  /// The nearest shoreline point, how far it is, and the features and place that describe it.
+  package struct Shore: Sendable, Equatable {
+    package var distanceKm: Double
+    package var latitude: Double
+    package var longitude: Double
+    package var description: ShoreDescription
+
+    package init(distanceKm: Double, latitude: Double, longitude: Double, description: ShoreDescription) {
+      (self.distanceKm, self.latitude, self.longitude) = (distanceKm, latitude, longitude)
+      self.description = description
+    }
   }
 
   /// A time zone as the layers number it.
@@ -83,8 +101,8 @@ package struct PlacemarkKey: Sendable {
 }
 
 extension ReverseGeocoder {
-  /// The placemark a key stands for: its land, country, region, time zone and water named, its boundaries'
-  /// distances, the other fields empty (as ``Placemark/Fields`` describes), and no coordinate.
+  /// The placemark a key stands for: its land, country, region, time zone, water and nearest land named,
+  /// its boundaries' distances, the nearest place empty (as ``Placemark/Fields`` describes), and no coordinate.
   package func placemark(of key: PlacemarkKey) throws(PlaceDataError) -> Placemark {
     try placemarks(of: [key])[0]
   }
@@ -97,17 +115,17 @@ extension ReverseGeocoder {
   }
 
   /// How many features the country, time zone, marine and lake layers have, how many regions the place
-  /// layer and how many features the second-level regions' layer: the values of ``PlacemarkKey/country``,
-  /// of ``PlacemarkKey/Zone/polygon(_:)``, of the two kinds of ``PlacemarkKey/WaterName`` and of
-  /// ``PlacemarkKey/Region``'s two numbers.
+  /// layer, how many features the second-level regions' layer and how many the island layer: the values of
+  /// ``PlacemarkKey/country``, of ``PlacemarkKey/Zone/polygon(_:)``, of the two kinds of
+  /// ``PlacemarkKey/WaterName``, of ``PlacemarkKey/Region``'s two numbers and of a shore's island.
   package func keyFeatureCounts() throws(PlaceDataError) -> (
-    countries: Int, timeZones: Int, seas: Int, lakes: Int, regions: Int, subregions: Int
+    countries: Int, timeZones: Int, seas: Int, lakes: Int, regions: Int, subregions: Int, islands: Int
   ) {
     let layers = try placemarkLayers()
     return (
       layers.countries.polygons.featureCount, layers.zones.polygons.featureCount,
       layers.marine.polygons.featureCount, layers.lakes.polygons.featureCount, layers.places.regionCount,
-      layers.subregions.polygons.featureCount
+      layers.subregions.polygons.featureCount, layers.islands.polygons.featureCount
     )
   }
 }

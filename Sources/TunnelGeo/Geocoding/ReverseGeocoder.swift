@@ -373,8 +373,8 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// The keys of `coordinates` for `fields` (only ``Placemark/Fields/land``, ``Placemark/Fields/country``,
-  /// ``Placemark/Fields/region``, ``Placemark/Fields/timeZone``, ``Placemark/Fields/sea`` and
-  /// ``Placemark/Fields/boundaries`` count), found as
+  /// ``Placemark/Fields/region``, ``Placemark/Fields/timeZone``, ``Placemark/Fields/sea``,
+  /// ``Placemark/Fields/nearestLand`` and ``Placemark/Fields/boundaries`` count), found as
   /// ``placemarks(for:fields:threads:)`` finds them: ``placemark(of:)`` of each is the placemark that gives.
   package func placemarkKeys(
     for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
@@ -382,8 +382,8 @@ public final class ReverseGeocoder: Sendable {
     _ = try placemarkLayers()
     let built = prepared.withLock { $0.batchIndexes }
     let keys: [PlacemarkKey]
-    // The boundaries' searches read trees and vertices that points near each other share.
-    let ordered = fields.contains(.boundaries)
+    // The boundaries' and the shores' searches read trees and vertices that points near each other share.
+    let ordered = !fields.isDisjoint(with: [.boundaries, .nearestLand])
     if let indexes = coordinates.count > Self.batchIndexThreshold
       ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
     {

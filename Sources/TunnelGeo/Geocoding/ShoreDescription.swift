@@ -27,20 +27,22 @@ struct ShorePoint: Equatable {
 
 /// What describes a shoreline point: its country feature, named island feature and nearby place (an index
 /// in the place layer), kept in 12 bytes.
-struct ShoreDescription: Sendable, Equatable {
+package struct ShoreDescription: Sendable, Equatable {
   private let countryValue: Int32
   private let islandValue: Int32
   private let placeValue: Int32
 
-  init(country: Int?, island: Int?, place: Int?) {
+  package init(country: Int?, island: Int?, place: Int?) {
     countryValue = country.map { Int32($0) } ?? -1
     islandValue = island.map { Int32($0) } ?? -1
     placeValue = place.map { Int32($0) } ?? -1
   }
 
-  var country: Int? { countryValue < 0 ? nil : Int(countryValue) }
-  var island: Int? { islandValue < 0 ? nil : Int(islandValue) }
-  var place: Int? { placeValue < 0 ? nil : Int(placeValue) }
+  /// The country feature (in the country layer), the named island's feature (in the island layer) and
+  /// the place's index (in the place layer).
+  package var country: Int? { countryValue < 0 ? nil : Int(countryValue) }
+  package var island: Int? { islandValue < 0 ? nil : Int(islandValue) }
+  package var place: Int? { placeValue < 0 ? nil : Int(placeValue) }
 }
 
 /// A fixed number of described shoreline points, each in the slot its bits hash to: a point takes the
