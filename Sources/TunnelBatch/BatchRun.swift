@@ -365,13 +365,24 @@ public final class BatchRun {
         ?? KeyedColumns.shared(
           geocoder: geocoder, fields: keyFields, format: format, precision: options.precision)
       keyedColumns = columns
-      let keys = try geocoder.placemarkKeys(
-        for: points, fields: PlacemarkField.placemarkFields(keyFields), threads: options.threads)
-      guard options.keyedWithNearestPlace else { return (Answers(keys: keys, keyedColumns: columns), slots) }
+      // The searches' numbers beside the keys only when asked for: in every key they made a batch of
+      // countries a tenth slower.
+      let placemarkFields = PlacemarkField.placemarkFields(keyFields)
+      let searches = !placemarkFields.isDisjoint(with: [.boundaries, .nearestLand])
+      let keys =
+        searches
+        ? [] : try geocoder.placemarkKeys(for: points, fields: placemarkFields, threads: options.threads)
+      let searchedKeys =
+        searches
+        ? try geocoder.searchedKeys(for: points, fields: placemarkFields, threads: options.threads) : []
+      guard options.keyedWithNearestPlace else {
+        return (Answers(keys: keys, searchedKeys: searchedKeys, keyedColumns: columns), slots)
+      }
       let (places, found) = try nearestPlaces(of: points, format: format)
       return (
         Answers(
-          keys: keys, keyedColumns: columns, places: places, nearestPlaces: found, placeColumns: placeColumns),
+          keys: keys, searchedKeys: searchedKeys, keyedColumns: columns, places: places, nearestPlaces: found,
+          placeColumns: placeColumns),
         slots
       )
     }
@@ -428,55 +439,64 @@ public final class BatchRun {
       lines.withUnsafeBufferPointer { lines in
         answers.placemarks.withUnsafeBufferPointer { placemarks in
           answers.keys.withUnsafeBufferPointer { keys in
-            let chunk = ReadOnlyRows(
-              rows: rows, lines: lines,
-              answers: AnswerStorage(
-                placemarks: placemarks, keys: keys,
-                keyedColumns: answers.keyedColumns.map { Unmanaged.passUnretained($0) },
-                nearestPlaces: UnsafeBufferPointer(answers.nearestPlaces),
-                places: answers.places.map { Unmanaged.passUnretained($0) },
-                placeColumns: answers.placeColumns.map { Unmanaged.passUnretained($0) }))
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-              let (rows, lines, storage) = (chunk.rows, chunk.lines, chunk.answers)
-              var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
-              var written = rowsBefore + offsets[part]
-              let range = (rows.count * part / parts)..<(rows.count * (part + 1) / parts)
-              // The places' columns of the rows ahead asked for: their spans 16 rows ahead, the bytes
-              // those point to 8 rows ahead.
-              let placeColumns = storage.nearestPlaces.isEmpty ? nil : storage.placeColumns
-              func prefetchPlace(ofRow row: Int, bytes: Bool) {
-                guard let placeColumns, row < range.upperBound, case let slot = Int(slots[row]), slot >= 0
-                else { return }
-                placeColumns._withUnsafeGuaranteedRef { columns in
-                  columns.prefetch(storage.nearestPlaces[slot].index, bytes: bytes)
-                  if hasAntipodes { columns.prefetch(storage.nearestPlaces[good + slot].index, bytes: bytes) }
+            answers.searchedKeys.withUnsafeBufferPointer { searchedKeys in
+              let chunk = ReadOnlyRows(
+                rows: rows, lines: lines,
+                answers: AnswerStorage(
+                  placemarks: placemarks,
+                  keys: searchedKeys.isEmpty
+                    ? keys.baseAddress.map { UnsafeRawPointer($0) }
+                    : UnsafeRawPointer(SearchedKey.key(at: UnsafeRawPointer(searchedKeys.baseAddress!))),
+                  keyStride: searchedKeys.isEmpty
+                    ? MemoryLayout<PlacemarkKey>.stride : MemoryLayout<SearchedKey>.stride,
+                  keyedColumns: answers.keyedColumns.map { Unmanaged.passUnretained($0) },
+                  nearestPlaces: UnsafeBufferPointer(answers.nearestPlaces),
+                  places: answers.places.map { Unmanaged.passUnretained($0) },
+                  placeColumns: answers.placeColumns.map { Unmanaged.passUnretained($0) }))
+              DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let (rows, lines, storage) = (chunk.rows, chunk.lines, chunk.answers)
+                var out = OutputBytes(capacity: 256 * (rows.count / parts + 1))
+                var written = rowsBefore + offsets[part]
+                let range = (rows.count * part / parts)..<(rows.count * (part + 1) / parts)
+                // The places' columns of the rows ahead asked for: their spans 16 rows ahead, the bytes
+                // those point to 8 rows ahead.
+                let placeColumns = storage.nearestPlaces.isEmpty ? nil : storage.placeColumns
+                func prefetchPlace(ofRow row: Int, bytes: Bool) {
+                  guard let placeColumns, row < range.upperBound, case let slot = Int(slots[row]), slot >= 0
+                  else { return }
+                  placeColumns._withUnsafeGuaranteedRef { columns in
+                    columns.prefetch(storage.nearestPlaces[slot].index, bytes: bytes)
+                    if hasAntipodes {
+                      columns.prefetch(storage.nearestPlaces[good + slot].index, bytes: bytes)
+                    }
+                  }
                 }
-              }
-              for index in range {
-                prefetchPlace(ofRow: index + 16, bytes: false)
-                prefetchPlace(ofRow: index + 8, bytes: true)
-                if skipInvalid, rows[index].problem != nil { continue }
-                let slot = Int(slots[index])
-                formatter.write(
-                  rows[index], lines: lines, slot >= 0 ? BatchAnswer(index: slot, storage: storage) : nil,
-                  slot >= 0 && hasAntipodes ? BatchAnswer(index: good + slot, storage: storage) : nil,
-                  first: written == 0, to: &out)
-                written += 1
-              }
-              guard let columnar else {
-                results.set(part, out)
-                return
-              }
-              // Parquet: the part's rows in columns, here rather than on the writing thread.
-              var columns = ParquetRows(kinds: columnar.kinds, rows: range.count)
-              var names: [String]? = columnar.names
-              let parsed = out.withBytes { bytes in
-                Result { () throws(BatchError) in
-                  _ = try columns.parse(
-                    bytes, final: true, names: &names, kinds: nil, rowsBefore: rowsBefore + offsets[part])
+                for index in range {
+                  prefetchPlace(ofRow: index + 16, bytes: false)
+                  prefetchPlace(ofRow: index + 8, bytes: true)
+                  if skipInvalid, rows[index].problem != nil { continue }
+                  let slot = Int(slots[index])
+                  formatter.write(
+                    rows[index], lines: lines, slot >= 0 ? BatchAnswer(index: slot, storage: storage) : nil,
+                    slot >= 0 && hasAntipodes ? BatchAnswer(index: good + slot, storage: storage) : nil,
+                    first: written == 0, to: &out)
+                  written += 1
                 }
+                guard let columnar else {
+                  results.set(part, out)
+                  return
+                }
+                // Parquet: the part's rows in columns, here rather than on the writing thread.
+                var columns = ParquetRows(kinds: columnar.kinds, rows: range.count)
+                var names: [String]? = columnar.names
+                let parsed = out.withBytes { bytes in
+                  Result { () throws(BatchError) in
+                    _ = try columns.parse(
+                      bytes, final: true, names: &names, kinds: nil, rowsBefore: rowsBefore + offsets[part])
+                  }
+                }
+                columnResults.set(part, parsed.map { columns })
               }
-              columnResults.set(part, parsed.map { columns })
             }
           }
         }
@@ -500,8 +520,10 @@ final class Answers: @unchecked Sendable {
   // row on every core was a tenth of the formatting.
   /// The placemarks; empty on the fast path and for rows answered by key.
   let placemarks: [Placemark]
-  /// For rows answered by key, the keys, and the columns of their values.
+  /// For rows answered by key, the keys (or, with the nearest land or the boundaries, the keys and their
+  /// searches), and the columns of their values.
   let keys: [PlacemarkKey]
+  let searchedKeys: [SearchedKey]
   let keyedColumns: KeyedColumns?
   /// On the fast path, the place layer, and each point's nearest place in it with its distance.
   unowned(unsafe) let places: PlaceLayer?
@@ -512,6 +534,7 @@ final class Answers: @unchecked Sendable {
   init(placemarks: [Placemark]) {
     self.placemarks = placemarks
     keys = []
+    searchedKeys = []
     keyedColumns = nil
     places = nil
     nearestPlaces = .allocate(capacity: 0)
@@ -523,6 +546,7 @@ final class Answers: @unchecked Sendable {
   init(count: Int) {
     placemarks = []
     keys = []
+    searchedKeys = []
     keyedColumns = nil
     places = nil
     nearestPlaces = .allocate(capacity: 0)
@@ -530,9 +554,11 @@ final class Answers: @unchecked Sendable {
     noFieldCount = count
   }
 
-  init(keys: [PlacemarkKey], keyedColumns: KeyedColumns) {
+  /// Keys, or keys and their searches (one of the two empty).
+  init(keys: [PlacemarkKey], searchedKeys: [SearchedKey], keyedColumns: KeyedColumns) {
     placemarks = []
     self.keys = keys
+    self.searchedKeys = searchedKeys
     self.keyedColumns = keyedColumns
     places = nil
     nearestPlaces = .allocate(capacity: 0)
@@ -542,11 +568,12 @@ final class Answers: @unchecked Sendable {
 
   /// Keys, and the nearest places beside them.
   init(
-    keys: [PlacemarkKey], keyedColumns: KeyedColumns, places: PlaceLayer,
+    keys: [PlacemarkKey], searchedKeys: [SearchedKey], keyedColumns: KeyedColumns, places: PlaceLayer,
     nearestPlaces: [(index: Int, distanceKm: Double)], placeColumns: PlaceColumns?
   ) {
     placemarks = []
     self.keys = keys
+    self.searchedKeys = searchedKeys
     self.keyedColumns = keyedColumns
     self.places = places
     self.nearestPlaces = .allocate(capacity: nearestPlaces.count)
@@ -558,6 +585,7 @@ final class Answers: @unchecked Sendable {
   init(places: PlaceLayer, nearestPlaces: [(index: Int, distanceKm: Double)], placeColumns: PlaceColumns?) {
     placemarks = []
     keys = []
+    searchedKeys = []
     keyedColumns = nil
     self.places = places
     self.nearestPlaces = .allocate(capacity: nearestPlaces.count)
@@ -573,7 +601,10 @@ final class Answers: @unchecked Sendable {
 
   var count: Int {
     !placemarks.isEmpty
-      ? placemarks.count : !keys.isEmpty ? keys.count : places != nil ? nearestPlaces.count : noFieldCount
+      ? placemarks.count
+      : !keys.isEmpty
+        ? keys.count
+        : !searchedKeys.isEmpty ? searchedKeys.count : places != nil ? nearestPlaces.count : noFieldCount
   }
 }
 
@@ -590,7 +621,10 @@ private struct ReadOnlyRows: @unchecked Sendable {
 struct AnswerStorage: @unchecked Sendable {
   // @unchecked: nothing writes the answers while the workers read them.
   let placemarks: UnsafeBufferPointer<Placemark>
-  let keys: UnsafeBufferPointer<PlacemarkKey>
+  /// The first key (of the keys, or of the searched keys: `SearchedKey.key(at:)`), and how far apart the
+  /// keys are; nil for rows not answered by key.
+  let keys: UnsafeRawPointer?
+  let keyStride: Int
   /// Held by the batch, read without counting a reference (`_withUnsafeGuaranteedRef`).
   let keyedColumns: Unmanaged<KeyedColumns>?
   /// On the fast path, as ``Answers`` holds them; the layer held by the geocoder, the columns by the

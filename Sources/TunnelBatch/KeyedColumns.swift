@@ -4,7 +4,8 @@ import TunnelSystem
 
 /// The CSV columns or JSON members of a batch's land, country, region, second-level region, time zone and
 /// sea for each value they can take, written once per batch and copied into every row that has the value
-/// (see `PlacemarkKey`); the boundaries' distances, numbers, are written for each row from its key.
+/// (see `PlacemarkKey`); the boundaries' distances and the nearest land's numbers and place name are written
+/// for each row from its search (`PlacemarkSearch`).
 ///
 /// Each value's bytes are those the field writes for a placemark that holds it
 /// (`ReverseGeocoder.placemark(of:)`), so a row answered by key is written as the whole placemark's row
@@ -123,14 +124,15 @@ final class KeyedColumns: @unchecked Sendable {
     func shores(_ count: Int, _ description: (Int?) -> ShoreDescription) throws(PlaceDataError) -> [Placemark]
     {
       guard fields.contains(.nearestLand) else { return [] }
-      let keys = (0...count).map { feature in
-        PlacemarkKey(
-          land: false, country: -1, timeZone: nil,
+      let searches = (0...count).map { feature in
+        PlacemarkSearch(
           shore: PlacemarkKey.Shore(
             distanceKm: 0, latitude: 0, longitude: 0,
             description: description(feature < count ? feature : nil)))
       }
-      return try geocoder.placemarks(of: keys)
+      return try geocoder.placemarks(
+        of: Array(repeating: PlacemarkKey(land: false, country: -1, timeZone: nil), count: count + 1),
+        searches: searches)
     }
     func shoreSpans(_ placemarks: [Placemark], _ write: (Placemark.NearestLand?) -> Void) -> [Range<Int>] {
       placemarks.map { placemark in
@@ -193,7 +195,8 @@ final class KeyedColumns: @unchecked Sendable {
   private static let made = Locked<[Made]>([])
 
   /// Appends `field`'s columns or member for the key at `key` (read in place: no copy of a zone it holds
-  /// whole).
+  /// whole); for the nearest land and the boundaries, from the search beside it (the key lies in a
+  /// `SearchedKey` whenever they are asked for).
   func write(_ field: PlacemarkField, _ key: UnsafePointer<PlacemarkKey>, to out: inout OutputBytes) {
     let span: Range<Int>
     switch field {
@@ -227,16 +230,24 @@ final class KeyedColumns: @unchecked Sendable {
       case .lake(let name): span = water.lake[water.index(name)]
       case nil: preconditionFailure("a key without the sea it was asked for")
       }
-    case .nearestLand:
-      return writeNearestLand(key.pointee.shore, to: &out)
-    case .boundaryKm:
-      guard let boundaries = key.pointee.boundaries else {
-        preconditionFailure("a key without the boundaries it was asked for")
-      }
-      return PlacemarkField.writeBoundaries(boundaries, format: format, to: &out, precision: precision)
+    case .nearestLand, .boundaryKm:
+      return write(field, SearchedKey.search(besideKeyAt: key), to: &out)
     default: preconditionFailure("\(field) is not a field of a key")
     }
     bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[span])) }
+  }
+
+  /// Appends the nearest land's or the boundaries' columns or member from a search: apart, so that the
+  /// copies of the other fields' spans stay as short as they were.
+  @inline(never)
+  private func write(
+    _ field: PlacemarkField, _ search: UnsafePointer<PlacemarkSearch>, to out: inout OutputBytes
+  ) {
+    guard field == .boundaryKm else { return writeNearestLand(search.pointee.shore, to: &out) }
+    guard let boundaries = search.pointee.boundaries else {
+      preconditionFailure("a key without the boundaries it was asked for")
+    }
+    PlacemarkField.writeBoundaries(boundaries, format: format, to: &out, precision: precision)
   }
 
   /// Appends the nearest land's columns or member for a key's shoreline point (none on land): its country

@@ -123,8 +123,8 @@ extension PlacemarkField {
 struct BatchAnswer {
   /// The whole placemark, read in place (no copy of it or its strings); nil on the fast path.
   let placemark: UnsafePointer<Placemark>?
-  /// The key, read in place, when the chunk was answered by key, and the columns of its values (held
-  /// by the batch).
+  /// The key, read in place, when the chunk was answered by key (beside its search when the nearest land
+  /// or the boundaries were asked for: `SearchedKey`), and the columns of its values (held by the batch).
   let key: UnsafePointer<PlacemarkKey>?
   let keyedColumns: Unmanaged<KeyedColumns>?
   /// On the fast path: the nearest place's index and distance, read in place, the place layer (held by
@@ -138,7 +138,7 @@ struct BatchAnswer {
   /// The answer at `index` of a chunk's answers, read through `storage` while they are formatted.
   init(index: Int, storage: AnswerStorage) {
     placemark = storage.placemarks.isEmpty ? nil : storage.placemarks.baseAddress! + index
-    key = storage.keys.isEmpty ? nil : storage.keys.baseAddress! + index
+    key = storage.keys.map { ($0 + index * storage.keyStride).assumingMemoryBound(to: PlacemarkKey.self) }
     keyedColumns = storage.keyedColumns
     nearestPlace = storage.places == nil ? nil : UnsafePointer(storage.nearestPlaces.baseAddress! + index)
     places = storage.places

@@ -192,11 +192,11 @@ import Testing
     }
     // Longer than a batch's threshold, so that the indexes answer, and not a multiple of any block.
     while points.count <= ReverseGeocoder.batchIndexThreshold + 37 { points += points.prefix(400) }
-    let keys = try Self.indexed.placemarkKeys(for: points, fields: fields, threads: 2)
+    let keys = try Self.indexed.searchedKeys(for: points, fields: fields, threads: 2)
     var differences = 0
     for (point, key) in zip(points, keys) {
       let expected = try Self.plain.placemark(for: point, indexes: nil, fields: fields)
-      let found = try Self.indexed.placemark(of: key)
+      let found = try Self.indexed.placemark(of: key.key, search: key.search)
       if found.land != expected.land || found.country != expected.country
         || found.timeZone != expected.timeZone || found.sea != expected.sea || found.lake != expected.lake
         || found.inLake != expected.inLake || found.region != expected.region

@@ -110,10 +110,10 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       timeZone: timeZone, boundaryKm: boundaries)
   }
 
-  /// The land, country, region, time zone, water, nearest land and boundaries of each of `coordinates` for
-  /// `fields` as the layers number them (the others are not looked up): ``placemark(of:)`` of each has the values
-  /// ``placemark(for:fields:)`` gives there. They are initialized one after another from `output`; `made`
-  /// counts those made, also when one throws.
+  /// The land, country, region, time zone and water of each of `coordinates` for `fields` as the layers
+  /// number them, and its nearest land and boundaries where `fields` has them (the others are not looked
+  /// up): ``placemark(of:search:)`` of each has the values ``placemark(for:fields:)`` gives there. They are
+  /// initialized one after another from `output`; `made` counts those made, also when one throws.
   ///
   /// The polygons holding them are looked up for all of them first, each layer's together
   /// (``PlacemarkLookups/timeZoneFeatures(containing:into:)`` and the others), which overlaps their reads
@@ -123,6 +123,34 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   func keys(
     for coordinates: UnsafeBufferPointer<Coordinate>, fields: Placemark.Fields,
     into output: UnsafeMutablePointer<PlacemarkKey>, made: inout Int
+  ) throws(PlaceDataError) {
+    try keys(
+      for: coordinates, fields: fields.subtracting([.boundaries, .nearestLand]),
+      keys: UnsafeMutableRawPointer(output),
+      searches: nil, stride: MemoryLayout<PlacemarkKey>.stride, made: &made)
+  }
+
+  /// ``keys(for:fields:into:made:)`` with each key's search, where `fields` has the nearest land or the
+  /// boundaries.
+  func keys(
+    for coordinates: UnsafeBufferPointer<Coordinate>, fields: Placemark.Fields,
+    into output: UnsafeMutablePointer<SearchedKey>, made: inout Int
+  ) throws(PlaceDataError) {
+    let base = UnsafeMutableRawPointer(output)
+    try keys(
+      for: coordinates, fields: fields, keys: base + MemoryLayout<SearchedKey>.offset(of: \.key)!,
+      searches: base + MemoryLayout<SearchedKey>.offset(of: \.search)!,
+      stride: MemoryLayout<SearchedKey>.stride,
+      made: &made)
+  }
+
+  /// The keys of both, each initialized `stride` bytes after the one before from `keys`, and its search
+  /// likewise from `searches` when given: one function, not a generic one, whose copies of each key went
+  /// through the type's table of operations.
+  private func keys(
+    for coordinates: UnsafeBufferPointer<Coordinate>, fields: Placemark.Fields,
+    keys output: UnsafeMutableRawPointer,
+    searches: UnsafeMutableRawPointer?, stride: Int, made: inout Int
   ) throws(PlaceDataError) {
     let count = coordinates.count
     // None where neither the time zone nor the boundaries are asked: a set is 48 bytes, made and destroyed
@@ -225,7 +253,18 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
         : try key(
           for: coordinate, fields: fields, zones: zones[index], level: level, country: country, sea: sea,
           regions: regions)
-      (output + made).initialize(to: key)
+      if let searches {
+        let search =
+          zones.isEmpty
+          ? try self.search(
+            for: coordinate, fields: fields, inZone: false, level: level, country: country, regions: regions,
+            key: key)
+          : try self.search(
+            for: coordinate, fields: fields, inZone: !zones[index].isEmpty, level: level, country: country,
+            regions: regions, key: key)
+        (searches + made * stride).assumingMemoryBound(to: PlacemarkSearch.self).initialize(to: search)
+      }
+      (output + made * stride).assumingMemoryBound(to: PlacemarkKey.self).initialize(to: key)
       made += 1
     }
   }
@@ -292,18 +331,17 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
   }
 
   /// The key of one point of ``keys(for:fields:into:made:)``, from the time zones holding it (empty
-  /// unless `fields` has the time zone), its coastline level and its named marine feature where they were
-  /// looked up (nil where they were not), its country (where `fields` has it) and the region features
-  /// holding it (where `fields` has the region).
+  /// unless `fields` has the time zone or the boundaries), its coastline level and its named marine feature
+  /// where they were looked up (nil where they were not), its country (where `fields` has it) and the
+  /// region features holding it (where `fields` has the region).
   @inline(__always) private func key(
     for coordinate: Coordinate, fields: Placemark.Fields, zones: borrowing FeatureSet, level: Int??,
     country: Int?, sea: Int??, regions: UnsafePointer<FeatureSet>?
   ) throws(PlaceDataError) -> PlacemarkKey {
-    // The coastline's level (on land, in a lake), looked up only where the land, the sea or the nearest land
-    // is asked or it decides the zone (outside every zone polygon). Found here rather than remembered by a closure: a
+    // The coastline's level (on land, in a lake), looked up only where the land or the sea is asked or it
+    // decides the zone (outside every zone polygon). Found here rather than remembered by a closure: a
     // variable that an escaping closure changes was a heap allocation for every point.
-    let asksLevel =
-      !fields.isDisjoint(with: [.land, .sea, .nearestLand]) || (fields.contains(.timeZone) && zones.isEmpty)
+    let asksLevel = !fields.isDisjoint(with: [.land, .sea]) || (fields.contains(.timeZone) && zones.isEmpty)
     let found = asksLevel ? level ?? lookups.coastLevel(at: coordinate) : nil
     let land = found.map { $0 % 2 == 1 } ?? false
     var key = PlacemarkKey(land: fields.contains(.land) && land, country: -1, timeZone: nil)
@@ -316,30 +354,46 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
           at: coordinate, { SphereGeometry.unitVector(coordinate) },
           inLake: found.map { $0 % 2 == 0 } ?? false, sea: sea)
     }
-    if fields.contains(.nearestLand), !land,
-      let hit = lookups.nearestShore(
-        to: coordinate, SphereGeometry.unitVector(coordinate), inLake: found.map { $0 % 2 == 0 } ?? false)
-    {
-      key.shore = shore(hit)
-    }
     if fields.contains(.timeZone) {
       key.timeZone = try zone(at: coordinate, zones: zones, land: { land }) { () throws(PlaceDataError) in
         try closestPlace(to: SphereGeometry.unitVector(coordinate)).index
       }
     }
-    if !fields.isDisjoint(with: [.region, .boundaries]) {
-      let region = try region(at: coordinate, country: country, regions: regions)
-      if fields.contains(.region) { key.region = region }
-      if fields.contains(.boundaries) {
-        key.boundaries = boundaries(
-          at: coordinate, SphereGeometry.unitVector(coordinate),
-          regionByPolygon: region.index >= 0 && region.source == .polygon,
-          hasSubregion: region.subregion >= 0,
-          inZone: !zones.isEmpty,
-          land: { asksLevel ? land : lookups.coastLevel(at: coordinate).map { $0 % 2 == 1 } ?? false })
-      }
+    if fields.contains(.region) {
+      key.region = try region(at: coordinate, country: country, regions: regions)
     }
     return key
+  }
+
+  /// The search of one point of ``keys(for:fields:into:made:)`` for its nearest land and boundaries, where
+  /// `fields` has them: from whether a time zone polygon holds it, its coastline level where it was looked
+  /// up, its country and the region features holding it, and its key (whose region, where `fields` has it,
+  /// is the boundaries' region).
+  private func search(
+    for coordinate: Coordinate, fields: Placemark.Fields, inZone: Bool, level: Int??, country: Int?,
+    regions: UnsafePointer<FeatureSet>?, key: borrowing PlacemarkKey
+  ) throws(PlaceDataError) -> PlacemarkSearch {
+    let vector = SphereGeometry.unitVector(coordinate)
+    // The coastline's level where the nearest land asks it (whose batch looks it up for every point), or
+    // the boundary of a point outside every zone.
+    func found() -> Int? { level ?? lookups.coastLevel(at: coordinate) }
+    var search = PlacemarkSearch()
+    if fields.contains(.nearestLand) {
+      let found = found()
+      if found.map({ $0 % 2 == 1 }) != true,
+        let hit = lookups.nearestShore(to: coordinate, vector, inLake: found.map { $0 % 2 == 0 } ?? false)
+      {
+        search.shore = shore(hit)
+      }
+    }
+    if fields.contains(.boundaries) {
+      var region = key.region ?? .none
+      if key.region == nil { region = try self.region(at: coordinate, country: country, regions: regions) }
+      search.boundaries = boundaries(
+        at: coordinate, vector, regionByPolygon: region.index >= 0 && region.source == .polygon,
+        hasSubregion: region.subregion >= 0, inZone: inZone, land: { found().map { $0 % 2 == 1 } ?? false })
+    }
+    return search
   }
 
   /// The region key of a point in the country feature `country` (none without one): the region and the
@@ -376,9 +430,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
     return nearest
   }
 
-  /// The placemark a key stands for: its land, country, region, time zone and water named, the other fields
-  /// empty.
-  func placemark(of key: PlacemarkKey) -> Placemark {
+  /// The placemark a key and its search stand for: its land, country, region, time zone, water and nearest
+  /// land named, its boundaries' distances, the nearest place empty.
+  func placemark(of key: PlacemarkKey, search: PlacemarkSearch) -> Placemark {
     let water = key.water.map { self.water(of: $0) }
     var region: Placemark.Region?
     var subregion: Placemark.Region?
@@ -392,9 +446,9 @@ struct PlacemarkAssembly<Lookups: PlacemarkLookups & Sendable>: Sendable {
       country: key.country >= 0 ? lookups.country(Int(key.country)) : nil, region: region,
       subregion: subregion,
       sea: water?.sea, lake: water?.lake, inLake: water?.inLake ?? false, nearestPlace: .unasked,
-      nearestLand: key.shore.map { nearestLand(of: $0) },
+      nearestLand: search.shore.map { nearestLand(of: $0) },
       timeZone: key.timeZone.map { timeZone(of: $0) } ?? Placemark.TimeZone(identifier: ""),
-      boundaryKm: key.boundaries)
+      boundaryKm: search.boundaries)
   }
 
   /// How far the nearest boundary of each layer is (``Placemark/Boundaries``): the region's only when a

@@ -1,13 +1,14 @@
-/// The land, country, region, time zone, water and nearest land of a point as the layers number them,
-/// before any name is read, and its boundaries' distances: what a batch needs of each point for every field
-/// but the nearest place (which it finds beside the keys).
+/// The land, country, region, time zone and water of a point as the layers number them, before any name is
+/// read: what a batch needs of each point for those fields (with ``PlacemarkSearch`` beside it for the
+/// nearest land and the boundaries, and the nearest place found beside both).
 ///
 /// A ``Placemark`` is a few hundred bytes of strings; building one per point, copying it into the chunk's
 /// answers and dropping its strings afterwards was most of a `--fields timeZone` batch above the cost of
 /// reading and writing its rows. A key holds numbers (but for the rare zone read whole), and the batch
 /// writes each value's columns once (the country of each feature, the zone of each polygon) and copies
-/// them into every row that has it.
-/// ``ReverseGeocoder/placemark(of:)`` reads a key into the placemark the same point gives.
+/// them into every row that has it. It stays small: the searches' numbers, held in it, made a batch of
+/// countries a tenth slower.
+/// ``ReverseGeocoder/placemark(of:search:)`` reads a key into the placemark the same point gives.
 package struct PlacemarkKey: Sendable {
   /// Whether the point is on land; false when ``Placemark/Fields/land`` was not asked for.
   package var land: Bool
@@ -21,24 +22,13 @@ package struct PlacemarkKey: Sendable {
   package var water: Water?
   /// The region and the second-level region; nil when ``Placemark/Fields/region`` was not asked for.
   package var region: Region?
-  /// How far each layer's nearest boundary is (numbers, written for each row as they are); nil when
-  /// ``Placemark/Fields/boundaries`` was not asked for.
-  package var boundaries: Placemark.Boundaries?
-  /// The nearest land of a point at sea or in a lake (``Placemark/nearestLand``); nil on land, or when
-  /// ``Placemark/Fields/nearestLand`` was not asked for.
-  package var shore: Shore?
 
-  package init(
-    land: Bool, country: Int32, timeZone: Zone?, water: Water? = nil, region: Region? = nil,
-    boundaries: Placemark.Boundaries? = nil, shore: Shore? = nil
-  ) {
+  package init(land: Bool, country: Int32, timeZone: Zone?, water: Water? = nil, region: Region? = nil) {
     self.land = land
     self.country = country
     self.timeZone = timeZone
     self.water = water
     self.region = region
-    self.boundaries = boundaries
-    self.shore = shore
   }
 
   /// The nearest shoreline point, how far it is, and the features and place that describe it.
@@ -100,18 +90,63 @@ package struct PlacemarkKey: Sendable {
   }
 }
 
-extension ReverseGeocoder {
-  /// The placemark a key stands for: its land, country, region, time zone, water and nearest land named,
-  /// its boundaries' distances, the nearest place empty (as ``Placemark/Fields`` describes), and no coordinate.
-  package func placemark(of key: PlacemarkKey) throws(PlaceDataError) -> Placemark {
-    try placemarks(of: [key])[0]
+/// What the searches of a point found for a batch, beside its key: how far each layer's nearest boundary
+/// is, and its nearest land, numbers written for each row as they are.
+package struct PlacemarkSearch: Sendable {
+  /// Nil when ``Placemark/Fields/boundaries`` was not asked for.
+  package var boundaries: Placemark.Boundaries?
+  /// The nearest land of a point at sea or in a lake (``Placemark/nearestLand``); nil on land, or when
+  /// ``Placemark/Fields/nearestLand`` was not asked for.
+  package var shore: PlacemarkKey.Shore?
+
+  package init(boundaries: Placemark.Boundaries? = nil, shore: PlacemarkKey.Shore? = nil) {
+    (self.boundaries, self.shore) = (boundaries, shore)
+  }
+}
+
+/// A point's key and its searches, side by side.
+package struct SearchedKey: Sendable {
+  package var key: PlacemarkKey
+  package var search: PlacemarkSearch
+
+  package init(key: PlacemarkKey, search: PlacemarkSearch) {
+    (self.key, self.search) = (key, search)
   }
 
-  /// ``placemark(of:)`` of each key, the layers' lookups made once for them all (a batch names every
-  /// region and second-level region it can meet).
-  package func placemarks(of keys: [PlacemarkKey]) throws(PlaceDataError) -> [Placemark] {
+  /// Where the key of the searched key at `element` lies.
+  package static func key(at element: UnsafeRawPointer) -> UnsafePointer<PlacemarkKey> {
+    (element + keyOffset).assumingMemoryBound(to: PlacemarkKey.self)
+  }
+
+  /// The search beside a key that lies in a searched key (``key(at:)``): a batch's rows hold only their
+  /// key's address, the same whether the keys were searched or not.
+  package static func search(besideKeyAt key: UnsafePointer<PlacemarkKey>) -> UnsafePointer<PlacemarkSearch> {
+    (UnsafeRawPointer(key) - keyOffset + searchOffset).assumingMemoryBound(to: PlacemarkSearch.self)
+  }
+
+  private static let keyOffset = MemoryLayout<SearchedKey>.offset(of: \SearchedKey.key)!
+  private static let searchOffset = MemoryLayout<SearchedKey>.offset(of: \SearchedKey.search)!
+}
+
+extension ReverseGeocoder {
+  /// The placemark a key and its search stand for: its land, country, region, time zone, water and nearest
+  /// land named, its boundaries' distances, the nearest place empty (as ``Placemark/Fields`` describes),
+  /// and no coordinate.
+  package func placemark(
+    of key: PlacemarkKey, search: PlacemarkSearch = PlacemarkSearch()
+  ) throws(PlaceDataError) -> Placemark {
+    try placemarks(of: [key], searches: [search])[0]
+  }
+
+  /// ``placemark(of:search:)`` of each key (with the search at the same place in `searches`, if given), the
+  /// layers' lookups made once for them all (a batch names every region and second-level region it can
+  /// meet).
+  package func placemarks(
+    of keys: [PlacemarkKey], searches: [PlacemarkSearch]? = nil
+  ) throws(PlaceDataError) -> [Placemark] {
+    precondition(searches.map { $0.count == keys.count } ?? true, "a search for each key")
     let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
-    return keys.map { assembly.placemark(of: $0) }
+    return keys.indices.map { assembly.placemark(of: keys[$0], search: searches?[$0] ?? PlacemarkSearch()) }
   }
 
   /// How many features the country, time zone, marine and lake layers have, how many regions the place

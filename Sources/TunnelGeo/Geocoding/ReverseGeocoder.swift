@@ -373,28 +373,54 @@ public final class ReverseGeocoder: Sendable {
   }
 
   /// The keys of `coordinates` for `fields` (only ``Placemark/Fields/land``, ``Placemark/Fields/country``,
-  /// ``Placemark/Fields/region``, ``Placemark/Fields/timeZone``, ``Placemark/Fields/sea``,
-  /// ``Placemark/Fields/nearestLand`` and ``Placemark/Fields/boundaries`` count), found as
-  /// ``placemarks(for:fields:threads:)`` finds them: ``placemark(of:)`` of each is the placemark that gives.
+  /// ``Placemark/Fields/region``, ``Placemark/Fields/timeZone`` and ``Placemark/Fields/sea`` count), found as
+  /// ``placemarks(for:fields:threads:)`` finds them: ``placemark(of:search:)`` of each is the placemark that
+  /// gives.
   package func placemarkKeys(
     for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
   ) throws(PlaceDataError) -> [PlacemarkKey] {
     _ = try placemarkLayers()
     let built = prepared.withLock { $0.batchIndexes }
     let keys: [PlacemarkKey]
-    // The boundaries' and the shores' searches read trees and vertices that points near each other share.
-    let ordered = !fields.isDisjoint(with: [.boundaries, .nearestLand])
     if let indexes = coordinates.count > Self.batchIndexThreshold
       ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
     {
       let assembly = PlacemarkAssembly(lookups: indexes)
-      keys = try parallelMap(coordinates, ordered: ordered, threads: threads) {
+      keys = try parallelMap(coordinates, ordered: false, threads: threads) {
         block, output, made throws(PlaceDataError) in
         try assembly.keys(for: block, fields: fields, into: output, made: &made)
       }
     } else {
       let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
-      keys = try parallelMap(coordinates, ordered: ordered, threads: threads) {
+      keys = try parallelMap(coordinates, ordered: false, threads: threads) {
+        block, output, made throws(PlaceDataError) in
+        try assembly.keys(for: block, fields: fields, into: output, made: &made)
+      }
+    }
+    try data.checkIntact()
+    return keys
+  }
+
+  /// ``placemarkKeys(for:fields:threads:)``, each with its search for ``Placemark/Fields/nearestLand`` and
+  /// ``Placemark/Fields/boundaries`` where `fields` has them; the points in spatial order, since those
+  /// searches read trees and vertices that points near each other share.
+  package func searchedKeys(
+    for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
+  ) throws(PlaceDataError) -> [SearchedKey] {
+    _ = try placemarkLayers()
+    let built = prepared.withLock { $0.batchIndexes }
+    let keys: [SearchedKey]
+    if let indexes = coordinates.count > Self.batchIndexThreshold
+      ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
+    {
+      let assembly = PlacemarkAssembly(lookups: indexes)
+      keys = try parallelMap(coordinates, ordered: true, threads: threads) {
+        block, output, made throws(PlaceDataError) in
+        try assembly.keys(for: block, fields: fields, into: output, made: &made)
+      }
+    } else {
+      let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
+      keys = try parallelMap(coordinates, ordered: true, threads: threads) {
         block, output, made throws(PlaceDataError) in
         try assembly.keys(for: block, fields: fields, into: output, made: &made)
       }
