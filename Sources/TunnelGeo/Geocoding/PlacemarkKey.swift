@@ -164,3 +164,36 @@ extension ReverseGeocoder {
     )
   }
 }
+
+/// What a batch's keys are made as: ``PlacemarkKey``, or ``SearchedKey`` when searches are asked for.
+protocol KeyedOutput: Sendable {
+  /// Whether the points are answered in spatial order (``SpatialOrder``).
+  static var isSpatiallyOrdered: Bool { get }
+  /// ``PlacemarkAssembly/keys(for:fields:into:made:)`` into this type.
+  static func keys<Lookups>(
+    of coordinates: UnsafeBufferPointer<Coordinate>, by assembly: PlacemarkAssembly<Lookups>,
+    fields: Placemark.Fields, into output: UnsafeMutablePointer<Self>, made: inout Int
+  ) throws(PlaceDataError)
+}
+
+extension PlacemarkKey: KeyedOutput {
+  static var isSpatiallyOrdered: Bool { false }
+
+  static func keys<Lookups>(
+    of coordinates: UnsafeBufferPointer<Coordinate>, by assembly: PlacemarkAssembly<Lookups>,
+    fields: Placemark.Fields, into output: UnsafeMutablePointer<Self>, made: inout Int
+  ) throws(PlaceDataError) {
+    try assembly.keys(for: coordinates, fields: fields, into: output, made: &made)
+  }
+}
+
+extension SearchedKey: KeyedOutput {
+  static var isSpatiallyOrdered: Bool { true }
+
+  static func keys<Lookups>(
+    of coordinates: UnsafeBufferPointer<Coordinate>, by assembly: PlacemarkAssembly<Lookups>,
+    fields: Placemark.Fields, into output: UnsafeMutablePointer<Self>, made: inout Int
+  ) throws(PlaceDataError) {
+    try assembly.keys(for: coordinates, fields: fields, into: output, made: &made)
+  }
+}

@@ -379,26 +379,7 @@ public final class ReverseGeocoder: Sendable {
   package func placemarkKeys(
     for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
   ) throws(PlaceDataError) -> [PlacemarkKey] {
-    _ = try placemarkLayers()
-    let built = prepared.withLock { $0.batchIndexes }
-    let keys: [PlacemarkKey]
-    if let indexes = coordinates.count > Self.batchIndexThreshold
-      ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
-    {
-      let assembly = PlacemarkAssembly(lookups: indexes)
-      keys = try parallelMap(coordinates, ordered: false, threads: threads) {
-        block, output, made throws(PlaceDataError) in
-        try assembly.keys(for: block, fields: fields, into: output, made: &made)
-      }
-    } else {
-      let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
-      keys = try parallelMap(coordinates, ordered: false, threads: threads) {
-        block, output, made throws(PlaceDataError) in
-        try assembly.keys(for: block, fields: fields, into: output, made: &made)
-      }
-    }
-    try data.checkIntact()
-    return keys
+    try keys(of: coordinates, fields: fields, threads: threads)
   }
 
   /// ``placemarkKeys(for:fields:threads:)``, each with its search for ``Placemark/Fields/nearestLand`` and
@@ -407,22 +388,30 @@ public final class ReverseGeocoder: Sendable {
   package func searchedKeys(
     for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
   ) throws(PlaceDataError) -> [SearchedKey] {
+    try keys(of: coordinates, fields: fields, threads: threads)
+  }
+
+  /// The keys, or searched keys, of `coordinates` on every core, from the batch indexes when there are
+  /// more than ``batchIndexThreshold`` (or they were built), else from the layers.
+  private func keys<Output: KeyedOutput>(
+    of coordinates: [Coordinate], fields: Placemark.Fields, threads: Int?
+  ) throws(PlaceDataError) -> [Output] {
     _ = try placemarkLayers()
     let built = prepared.withLock { $0.batchIndexes }
-    let keys: [SearchedKey]
+    let keys: [Output]
     if let indexes = coordinates.count > Self.batchIndexThreshold
       ? try preparedIndexes(BatchIndexes.Parts(fields)) : built
     {
       let assembly = PlacemarkAssembly(lookups: indexes)
-      keys = try parallelMap(coordinates, ordered: true, threads: threads) {
+      keys = try parallelMap(coordinates, ordered: Output.isSpatiallyOrdered, threads: threads) {
         block, output, made throws(PlaceDataError) in
-        try assembly.keys(for: block, fields: fields, into: output, made: &made)
+        try Output.keys(of: block, by: assembly, fields: fields, into: output, made: &made)
       }
     } else {
       let assembly = PlacemarkAssembly(lookups: LayerLookups(layers: try placemarkLayers()))
-      keys = try parallelMap(coordinates, ordered: true, threads: threads) {
+      keys = try parallelMap(coordinates, ordered: Output.isSpatiallyOrdered, threads: threads) {
         block, output, made throws(PlaceDataError) in
-        try assembly.keys(for: block, fields: fields, into: output, made: &made)
+        try Output.keys(of: block, by: assembly, fields: fields, into: output, made: &made)
       }
     }
     try data.checkIntact()
