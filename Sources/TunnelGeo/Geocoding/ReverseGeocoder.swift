@@ -379,7 +379,8 @@ public final class ReverseGeocoder: Sendable {
   package func placemarkKeys(
     for coordinates: [Coordinate], fields: Placemark.Fields, threads: Int? = nil
   ) throws(PlaceDataError) -> [PlacemarkKey] {
-    try keys(of: coordinates, fields: fields, threads: threads)
+    // Not the searches' indexes: a key holds no search.
+    try keys(of: coordinates, fields: fields.subtracting([.boundaries, .nearestLand]), threads: threads)
   }
 
   /// ``placemarkKeys(for:fields:threads:)``, each with its search for ``Placemark/Fields/nearestLand`` and
