@@ -140,6 +140,8 @@ import Testing
     let shores = ShoreIndex(grid: PolygonGrid(layer: coast)) { _ in true }
     let land = { (feature: Int) in coast.level(of: feature) % 2 == 1 }
     let seaShores = NearestShoreGrid(shores: shores, accept: land)
+    // The same grid reading its vertices decoded once, as the boundaries' grids do.
+    let decoded = NearestShoreGrid(shores: shores, decodesVertices: true, accept: land)
     var generator = SplitMix64(seed: 17)
     // Anywhere (inland too, where the grid asks the tree), and near the shore, where cells are small.
     let points =
@@ -150,12 +152,15 @@ import Testing
       let query = SphereGeometry.unitVector(point)
       let expected = shores.nearest(to: query, accept: land)
       let found = seaShores.nearest(to: query)
+      let fromDecoded = decoded.nearest(to: query)
       if expected?.feature != found?.feature || expected?.angle != found?.angle
-        || expected?.point != found?.point
+        || expected?.point != found?.point || fromDecoded?.feature != found?.feature
+        || fromDecoded?.angle != found?.angle || fromDecoded?.point != found?.point
       {
         mismatches += 1
         if mismatches <= 5 {
-          Issue.record("\(point): tree \(String(describing: expected)), grid \(String(describing: found))")
+          let answers = [expected, found, fromDecoded].map { String(describing: $0) }
+          Issue.record("\(point): tree \(answers[0]), grid \(answers[1]), decoded \(answers[2])")
         }
       }
     }

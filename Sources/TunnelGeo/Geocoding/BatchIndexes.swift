@@ -370,7 +370,9 @@ final class BatchIndexes: Sendable {
       _ tree: ShoreIndex, _ kind: String, _ existing: NearestShoreGrid?
     ) -> NearestShoreGrid {
       existing
-        ?? NearestShoreGrid.cached(shores: tree, kind: kind, cache: cache, listsInteriors: true) { _ in true }
+        ?? NearestShoreGrid.cached(
+          shores: tree, kind: kind, cache: cache, listsInteriors: true, decodesVertices: true
+        ) { _ in true }
     }
     if parts.contains(.boundaries), let countryTree = done.borders, let zoneTree = done.zoneBorders {
       let (countryGrid, zoneGrid) = (old?.countryBorderGrid, old?.zoneBorderGrid)

@@ -23,7 +23,8 @@ import Foundation
 /// first, the others by their bound. A query measures the listed pieces with the tree's arithmetic and tie
 /// rule, skipping every node whose ball is farther than the best edge so far, so it finds the same point as
 /// ``ShoreIndex/nearest(to:within:accept:)`` with the features the grid was built for.
-final class NearestShoreGrid: Sendable {
+final class NearestShoreGrid: @unchecked Sendable {
+  // @unchecked: ``decodedVectors`` is written in init only and read afterwards.
   /// Cells are split while they list more pieces than this.
   static let leafCapacity = 8
   /// Cells stop splitting at this depth below the top level (about 40 km across): cells near the
@@ -43,13 +44,23 @@ final class NearestShoreGrid: Sendable {
   let candidates: [UInt32]
   /// Per feature: whether the grid was built for it.
   private let accepted: [Bool]
+  /// Per vertex of the tree: its unit vector as a scan decodes it (``ShoreIndex/scan(leaf:query:best:)``),
+  /// decoded once, for the grids whose queries measure many edges each (the boundaries': some 20 to 70
+  /// vertices a query, at 24 bytes a vertex held); nil for the others. Through a pointer: an array's
+  /// buffer, taken for a query, counted a reference to it on every core.
+  private let decodedVectors: UnsafeMutablePointer<SIMD3<Double>>?
 
   /// Builds the grid over the pieces of `shores` whose feature `accept` admits. With `listsInteriors`, a
   /// cell wholly inside an admitted polygon lists its pieces too: for layers whose polygons cover most
-  /// queries (the time zones cover the whole globe, the countries the land).
-  init(shores: ShoreIndex, topSize: Int = 64, listsInteriors: Bool = false, accept: (Int) -> Bool) {
+  /// queries (the time zones cover the whole globe, the countries the land). With `decodesVertices`, the
+  /// tree's vertices are decoded once and held (``decodedVectors``).
+  init(
+    shores: ShoreIndex, topSize: Int = 64, listsInteriors: Bool = false, decodesVertices: Bool = false,
+    accept: (Int) -> Bool
+  ) {
     self.shores = shores
     self.topSize = topSize
+    decodedVectors = decodesVertices ? Self.decode(shores) : nil
     let topCount = 6 * topSize * topSize
     accepted = (0..<shores.layer.featureCount).map(accept)
     let built = withoutActuallyEscaping(accept) { accept in
@@ -76,7 +87,9 @@ final class NearestShoreGrid: Sendable {
   /// inside the grid, every leaf's list lies inside ``candidates`` and every candidate is a node of the
   /// tree: a query then stays inside the arrays whatever the file held.
   init?(
-    shores: ShoreIndex, topSize: Int, accepted: [Bool], first: [UInt32], count: [UInt32], candidates: [UInt32]
+    shores: ShoreIndex, topSize: Int, accepted: [Bool], first: [UInt32], count: [UInt32],
+    candidates: [UInt32],
+    decodesVertices: Bool = false
   ) {
     let nodes = first.count
     guard count.count == nodes, nodes >= 6 * topSize * topSize,
@@ -91,6 +104,19 @@ final class NearestShoreGrid: Sendable {
     else { return nil }
     (self.shores, self.topSize, self.accepted) = (shores, topSize, accepted)
     (self.first, self.count, self.candidates) = (first, count, candidates)
+    decodedVectors = decodesVertices ? Self.decode(shores) : nil
+  }
+
+  deinit { decodedVectors?.deallocate() }
+
+  /// The unit vectors of every vertex of `shores`, as its scans decode them.
+  private static func decode(_ shores: ShoreIndex) -> UnsafeMutablePointer<SIMD3<Double>> {
+    let vertices = shores.vertices
+    let decoded = UnsafeMutablePointer<SIMD3<Double>>.allocate(capacity: max(1, vertices.count))
+    for index in vertices.indices {
+      (decoded + index).initialize(to: shores.vectors.unitVector(vertices[index]))
+    }
+    return decoded
   }
 
   static let fileVersion: UInt32 = 2
@@ -107,40 +133,46 @@ final class NearestShoreGrid: Sendable {
   /// The grid saved as `name` in `cache` with `keys`, or nil when there is none or it does not pass
   /// every check.
   static func load(
-    _ name: String, from cache: IndexCache, shores: ShoreIndex, topSize: Int, accepted: [Bool], keys: [UInt32]
+    _ name: String, from cache: IndexCache, shores: ShoreIndex, topSize: Int, accepted: [Bool],
+    keys: [UInt32],
+    decodesVertices: Bool = false
   ) -> NearestShoreGrid? {
     guard var file = IndexCacheFile.Reader(name, in: cache, magic: fileMagic, keys: keys, arrays: 3),
       let first = file.read(UInt32.self), let count = file.read(UInt32.self),
       let candidates = file.read(UInt32.self), file.finish()
     else { return nil }
     return NearestShoreGrid(
-      shores: shores, topSize: topSize, accepted: accepted, first: first, count: count, candidates: candidates
-    )
+      shores: shores, topSize: topSize, accepted: accepted, first: first, count: count,
+      candidates: candidates,
+      decodesVertices: decodesVertices)
   }
 
   /// The grid over the pieces of `shores` whose feature `accept` admits, read from `cache` when it was
   /// saved there before, else built and saved there (``IndexCacheFile``); `kind` names what `accept`
   /// admits in the file's name. The file is keyed by the tree's checksum, so a grid never outlives its
-  /// tree.
+  /// tree. `decodesVertices` as the initializer takes it (it does not change the file).
   static func cached(
     shores: ShoreIndex, kind: String, cache: IndexCache?, topSize: Int = 64, listsInteriors: Bool = false,
-    accept: (Int) -> Bool
+    decodesVertices: Bool = false, accept: (Int) -> Bool
   ) -> NearestShoreGrid {
     guard let cache else {
       return NearestShoreGrid(
-        shores: shores, topSize: topSize, listsInteriors: listsInteriors, accept: accept)
+        shores: shores, topSize: topSize, listsInteriors: listsInteriors, decodesVertices: decodesVertices,
+        accept: accept)
     }
     let layer = shores.layer
     let name = IndexCacheFile.name(layer: layer, kind: kind, version: fileVersion)
     let accepted = (0..<layer.featureCount).map(accept)
     let keys = fileKeys(shores: shores, topSize: topSize, accepted: accepted, listsInteriors: listsInteriors)
-    if let loaded = load(name, from: cache, shores: shores, topSize: topSize, accepted: accepted, keys: keys)
+    if let loaded = load(
+      name, from: cache, shores: shores, topSize: topSize, accepted: accepted, keys: keys,
+      decodesVertices: decodesVertices)
     {
       return loaded
     }
-    let built = NearestShoreGrid(shores: shores, topSize: topSize, listsInteriors: listsInteriors) {
-      accepted[$0]
-    }
+    let built = NearestShoreGrid(
+      shores: shores, topSize: topSize, listsInteriors: listsInteriors, decodesVertices: decodesVertices
+    ) { accepted[$0] }
     IndexCacheFile.save(
       name, in: cache, magic: fileMagic, keys: keys,
       arrays: [CacheArray(built.first), CacheArray(built.count), CacheArray(built.candidates)])
@@ -382,9 +414,13 @@ final class NearestShoreGrid: Sendable {
               let entry = shores.node(Int(stack[depth].node))
               guard ShoreIndex.bound(entry, query) <= reach else { continue }
               if entry.isLeaf {
-                if shores.scan(leaf: entry, query: query, best: &best) {
-                  reach = best.chord.squareRoot() + ShoreIndex.slack
-                }
+                let improved =
+                  if let decodedVectors {
+                    shores.scan(leaf: entry, query: query, best: &best) { decodedVectors[$0] }
+                  } else {
+                    shores.scan(leaf: entry, query: query, best: &best)
+                  }
+                if improved { reach = best.chord.squareRoot() + ShoreIndex.slack }
                 continue
               }
               // A fanout of 8 over at most 7 levels stays well within 64 slots. Each child goes in below

@@ -500,17 +500,25 @@ final class ShoreIndex: Sendable {
 
   /// Measures the edges of a leaf's piece; true when one of them is nearer than the best so far.
   @inline(__always) func scan(leaf: Node, query: SIMD3<Double>, best: inout Best) -> Bool {
+    // The vertices one at a time: their array's buffer, taken whole, counted a reference to it for every
+    // piece, on every core.
+    scan(leaf: leaf, query: query, best: &best) { vectors.unitVector(vertices[$0]) }
+  }
+
+  /// ``scan(leaf:query:best:)`` with each vertex's unit vector from `vector` (of its index), which must give
+  /// what ``vectors`` decodes: from vectors decoded before (``NearestShoreGrid``).
+  @inline(__always) func scan(
+    leaf: Node, query: SIMD3<Double>, best: inout Best, vector: (Int) -> SIMD3<Double>
+  ) -> Bool {
     let edge = leaf.firstEdge
     let feature = leaf.feature
     let last = edge + leaf.edgeCount
-    // The vertices one at a time: their array's buffer, taken whole, counted a reference to it for every
-    // piece, on every core.
     var improved = false
-    var previous = vectors.unitVector(vertices[edge])
+    var previous = vector(edge)
     var previousChord = SphereGeometry.chordSquared(query, previous)
     var previousDot = SphereGeometry.dot(previous, query)
     for vertex in (edge + 1)...last {
-      let current = vectors.unitVector(vertices[vertex])
+      let current = vector(vertex)
       let currentChord = SphereGeometry.chordSquared(query, current)
       let currentDot = SphereGeometry.dot(current, query)
       defer { (previous, previousChord, previousDot) = (current, currentChord, currentDot) }
