@@ -1,6 +1,7 @@
 import Foundation
 import RandomPoints
 import SeededRandom
+import Synchronization
 import Testing
 
 @testable import TunnelGeo
@@ -140,8 +141,16 @@ import Testing
     let shores = ShoreIndex(grid: PolygonGrid(layer: coast)) { _ in true }
     let land = { (feature: Int) in coast.level(of: feature) % 2 == 1 }
     let seaShores = NearestShoreGrid(shores: shores, accept: land)
-    // The same grid reading its vertices decoded once, as the boundaries' grids do.
-    let decoded = NearestShoreGrid(shores: shores, decodesVertices: true, accept: land)
+    // The same grid reading its vertices decoded once, as the boundaries' grids do: a block decoded at its
+    // second read, so that the points below read blocks both before and after.
+    func decodingGrid(readsBeforeDecoding: UInt8) -> NearestShoreGrid {
+      NearestShoreGrid(
+        shores: shores, topSize: seaShores.topSize, accepted: (0..<coast.featureCount).map(land),
+        first: seaShores.first, count: seaShores.count, candidates: seaShores.candidates,
+        decodesVertices: true,
+        readsBeforeDecoding: readsBeforeDecoding)!
+    }
+    let decoded = decodingGrid(readsBeforeDecoding: 2)
     var generator = SplitMix64(seed: 17)
     // Anywhere (inland too, where the grid asks the tree), and near the shore, where cells are small.
     let points =
@@ -165,6 +174,22 @@ import Testing
       }
     }
     #expect(mismatches == 0, "\(mismatches) of \(points.count) points differ")
+
+    // On every core at once, where threads race to count and decode the same blocks: the same answers.
+    let racing = decodingGrid(readsBeforeDecoding: 3)
+    let expected = points.map { seaShores.nearest(to: SphereGeometry.unitVector($0))?.point }
+    let differing = Atomic(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { slice in
+      var differs = 0
+      for round in 0..<3 {
+        for index in stride(from: (slice + round) % 8, to: points.count, by: 8) {
+          let found = racing.nearest(to: SphereGeometry.unitVector(points[index]))?.point
+          if found != expected[index] { differs += 1 }
+        }
+      }
+      differing.add(differs, ordering: .relaxed)
+    }
+    #expect(differing.load(ordering: .relaxed) == 0)
   }
 
   @Test func timeZoneGridMatchesTheScan() throws {

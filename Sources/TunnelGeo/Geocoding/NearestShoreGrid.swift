@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -24,7 +26,8 @@ import Foundation
 /// rule, skipping every node whose ball is farther than the best edge so far, so it finds the same point as
 /// ``ShoreIndex/nearest(to:within:accept:)`` with the features the grid was built for.
 final class NearestShoreGrid: @unchecked Sendable {
-  // @unchecked: ``decodedVectors`` is written in init only and read afterwards.
+  // @unchecked: ``decoded``'s vectors are written a block at a time, each before its state says so (see
+  // ``DecodedVertices``); everything else in init only.
   /// Cells are split while they list more pieces than this.
   static let leafCapacity = 8
   /// Cells stop splitting at this depth below the top level (about 40 km across): cells near the
@@ -44,23 +47,23 @@ final class NearestShoreGrid: @unchecked Sendable {
   let candidates: [UInt32]
   /// Per feature: whether the grid was built for it.
   private let accepted: [Bool]
-  /// Per vertex of the tree: its unit vector as a scan decodes it (``ShoreIndex/scan(leaf:query:best:)``),
-  /// decoded once, for the grids whose queries measure many edges each (the boundaries': some 20 to 70
-  /// vertices a query, at 24 bytes a vertex held); nil for the others. Through a pointer: an array's
-  /// buffer, taken for a query, counted a reference to it on every core.
-  private let decodedVectors: UnsafeMutablePointer<SIMD3<Double>>?
+  /// The tree's vertices decoded once, for the grids whose queries measure many edges each (the
+  /// boundaries': some 20 to 70 vertices a query); nil for the others.
+  private let decoded: DecodedVertices?
 
   /// Builds the grid over the pieces of `shores` whose feature `accept` admits. With `listsInteriors`, a
   /// cell wholly inside an admitted polygon lists its pieces too: for layers whose polygons cover most
   /// queries (the time zones cover the whole globe, the countries the land). With `decodesVertices`, the
-  /// tree's vertices are decoded once and held (``decodedVectors``).
+  /// tree's vertices are decoded once, a block at the `readsBeforeDecoding`-th query that reads it, and held
+  /// (``DecodedVertices``).
   init(
     shores: ShoreIndex, topSize: Int = 64, listsInteriors: Bool = false, decodesVertices: Bool = false,
-    accept: (Int) -> Bool
+    readsBeforeDecoding: UInt8 = DecodedVertices.threshold, accept: (Int) -> Bool
   ) {
     self.shores = shores
     self.topSize = topSize
-    decodedVectors = decodesVertices ? Self.decode(shores) : nil
+    decoded =
+      decodesVertices ? DecodedVertices(count: shores.vertices.count, threshold: readsBeforeDecoding) : nil
     let topCount = 6 * topSize * topSize
     accepted = (0..<shores.layer.featureCount).map(accept)
     let built = withoutActuallyEscaping(accept) { accept in
@@ -88,8 +91,8 @@ final class NearestShoreGrid: @unchecked Sendable {
   /// tree: a query then stays inside the arrays whatever the file held.
   init?(
     shores: ShoreIndex, topSize: Int, accepted: [Bool], first: [UInt32], count: [UInt32],
-    candidates: [UInt32],
-    decodesVertices: Bool = false
+    candidates: [UInt32], decodesVertices: Bool = false,
+    readsBeforeDecoding: UInt8 = DecodedVertices.threshold
   ) {
     let nodes = first.count
     guard count.count == nodes, nodes >= 6 * topSize * topSize,
@@ -104,20 +107,11 @@ final class NearestShoreGrid: @unchecked Sendable {
     else { return nil }
     (self.shores, self.topSize, self.accepted) = (shores, topSize, accepted)
     (self.first, self.count, self.candidates) = (first, count, candidates)
-    decodedVectors = decodesVertices ? Self.decode(shores) : nil
+    decoded =
+      decodesVertices ? DecodedVertices(count: shores.vertices.count, threshold: readsBeforeDecoding) : nil
   }
 
-  deinit { decodedVectors?.deallocate() }
-
-  /// The unit vectors of every vertex of `shores`, as its scans decode them.
-  private static func decode(_ shores: ShoreIndex) -> UnsafeMutablePointer<SIMD3<Double>> {
-    let vertices = shores.vertices
-    let decoded = UnsafeMutablePointer<SIMD3<Double>>.allocate(capacity: max(1, vertices.count))
-    for index in vertices.indices {
-      (decoded + index).initialize(to: shores.vectors.unitVector(vertices[index]))
-    }
-    return decoded
-  }
+  deinit { decoded?.deallocate() }
 
   static let fileVersion: UInt32 = 2
   static let fileMagic = "TUNLSEAS"
@@ -415,8 +409,10 @@ final class NearestShoreGrid: @unchecked Sendable {
               guard ShoreIndex.bound(entry, query) <= reach else { continue }
               if entry.isLeaf {
                 let improved =
-                  if let decodedVectors {
-                    shores.scan(leaf: entry, query: query, best: &best) { decodedVectors[$0] }
+                  if let vectors = decoded?.vectors(
+                    from: entry.firstEdge, through: entry.firstEdge + entry.edgeCount, of: shores)
+                  {
+                    shores.scan(leaf: entry, query: query, best: &best) { vectors[$0] }
                   } else {
                     shores.scan(leaf: entry, query: query, best: &best)
                   }
@@ -450,5 +446,84 @@ final class NearestShoreGrid: @unchecked Sendable {
   /// Nodes (cells at every level), candidate entries, and bytes held.
   var size: (nodes: Int, candidates: Int, bytes: Int) {
     (first.count, candidates.count, 4 * (first.count + count.count + candidates.count))
+  }
+}
+
+/// The unit vectors of a tree's vertices, each as a scan decodes it (``ShoreIndex/scan(leaf:query:best:)``):
+/// read from memory, a piece's vertices cost a search far less than decoding them (two sines and cosines from
+/// tables each), 24 bytes a vertex held.
+///
+/// Decoding a block of vertices costs what reading rather than decoding them saves some 200 scans of a
+/// piece: a block is decoded by the query that reads it for the ``threshold``-th time, so that a batch of
+/// points far apart (which reads each block a few times) decodes none and holds none, and a large or a local
+/// one decodes the blocks it reads often, with no wait at the start (2.3 million vertices for the four
+/// boundary layers took some 40 ms). A block's state counts the queries that read it, up to the one that
+/// swaps it to being decoded, then says it is decoded, stored after its vectors. Every change is a swap
+/// from the state read, so one thread alone decodes a block; a query that finds a block not decoded decodes
+/// its piece's vertices itself, as without this.
+struct DecodedVertices {
+  /// Vertices a block: 512 (12 KiB of vectors).
+  static let blockShift = 9
+  /// Reads of a block before it is decoded, unless told otherwise.
+  static let threshold: UInt8 = 128
+  private static let decoding: UInt8 = 254
+  private static let ready: UInt8 = 255
+
+  private let vectors: UnsafeMutablePointer<SIMD3<Double>>
+  private let states: UnsafeMutablePointer<Atomic<UInt8>>
+  private let count: Int
+  private let blocks: Int
+  /// The read of a block that decodes it (1 to 253).
+  private let threshold: UInt8
+
+  /// Room for `count` vertices' vectors (pages of blocks never decoded stay unused) and every block not
+  /// read yet; a block is decoded at its `threshold`-th read.
+  init(count: Int, threshold: UInt8 = Self.threshold) {
+    self.count = count
+    self.threshold = min(max(threshold, 1), Self.decoding - 1)
+    blocks = (count >> Self.blockShift) + 1
+    vectors = .allocate(capacity: max(1, count))
+    states = .allocate(capacity: blocks)
+    for block in 0..<blocks { (states + block).initialize(to: Atomic(0)) }
+  }
+
+  func deallocate() {
+    vectors.deallocate()
+    states.deinitialize(count: blocks)
+    states.deallocate()
+  }
+
+  /// The vectors, when vertices `first` through `last` (indices into `tree`'s vertices, those the vectors
+  /// were made for) are decoded, counting this read of their first block and decoding it when it is the
+  /// `threshold`-th; nil when they are not decoded.
+  @inline(__always) func vectors(
+    from first: Int, through last: Int, of tree: ShoreIndex
+  ) -> UnsafePointer<SIMD3<Double>>? {
+    let (low, high) = (first >> Self.blockShift, last >> Self.blockShift)
+    guard isDecoded(low, tree), low == high || states[high].load(ordering: .acquiring) == Self.ready
+    else { return nil }
+    return UnsafePointer(vectors)
+  }
+
+  @inline(__always) private func isDecoded(_ block: Int, _ tree: ShoreIndex) -> Bool {
+    let state = states[block].load(ordering: .acquiring)
+    if state == Self.ready { return true }
+    return state < threshold && read(block, state, tree)
+  }
+
+  /// Counts a read of `block` in state `state` (a count of reads), decoding the block at the
+  /// `threshold`-th read; whether it is decoded. A lost swap leaves the count to the other thread.
+  @inline(never) private func read(_ block: Int, _ state: UInt8, _ tree: ShoreIndex) -> Bool {
+    let next = state + 1 < threshold ? state + 1 : Self.decoding
+    guard states[block].compareExchange(expected: state, desired: next, ordering: .acquiring).exchanged,
+      next == Self.decoding
+    else { return false }
+    let start = block << Self.blockShift
+    let end = min(count, start + 1 << Self.blockShift)
+    tree.vertices.withUnsafeBufferPointer { vertices in
+      for index in start..<end { (vectors + index).initialize(to: tree.vectors.unitVector(vertices[index])) }
+    }
+    states[block].store(Self.ready, ordering: .releasing)
+    return true
   }
 }
